@@ -1,0 +1,140 @@
+# Static game data: building tiles, building types, currencies, money cards, scoring tables.
+# The tile list is read once at import from alhambra_ai/data/buildings.csv (the only copy of that data).
+
+import os as _os
+
+cdef enum:
+    NTYPES = 6              # building types, in scoring order
+    NCUR = 4                # currencies; currency index == market slot index
+    NBUILDINGS = 54         # building tiles 1..54
+    MAX_TILE = 72           # tile ids 0..71: 0 fountain, 1..54 buildings, 55.. kept for module tiles
+    FOUNTAIN = 0
+    NO_TYPE = 255
+    NVALUES = 9             # money values 1..9
+    NCARD_KINDS = 36        # money card code = currency * 9 + value - 1
+    SCORING_CARD_1 = 36     # draw-pile codes of the two scoring cards
+    SCORING_CARD_2 = 37
+    WALL_N = 1
+    WALL_E = 2
+    WALL_S = 4
+    WALL_W = 8
+
+TYPE_NAMES = ("pavilion", "seraglio", "arcades", "chambers", "garden", "tower")
+CURRENCY_NAMES = ("florin", "dirham", "denar", "ducat")
+CURRENCY_LETTERS = "ygbo"   # yellow, green, blue, orange: the card text is letter + value, e.g. "y3"
+WALL_LETTERS = "NESW"
+
+cdef uint8_t TILE_TYPE[MAX_TILE]
+cdef uint8_t TILE_COST[MAX_TILE]
+cdef uint8_t TILE_WALLS[MAX_TILE]
+
+# Majority points MAJORITY_POINTS[round 0..2][type][place 0..2]; 0 where the round has no such place.
+cdef int MAJORITY_POINTS[3][NTYPES][3]
+
+
+cdef inline int card_currency(int code) noexcept nogil:
+    return code // NVALUES
+
+
+cdef inline int card_value(int code) noexcept nogil:
+    return code % NVALUES + 1
+
+
+cdef inline int card_code(int currency, int value) noexcept nogil:
+    return currency * NVALUES + value - 1
+
+
+def walls_to_text(int walls):
+    """``5 -> 'NS'``; ``0 -> '-'``."""
+    s = "".join(WALL_LETTERS[i] for i in range(4) if walls & (1 << i))
+    return s or "-"
+
+
+def walls_from_text(str text):
+    """``'NS' -> 5``; ``'-'`` or ``''`` -> 0. Raises ValueError on other letters."""
+    cdef int walls = 0
+    for ch in text.strip().upper():
+        if ch == "-":
+            continue
+        i = WALL_LETTERS.find(ch)
+        if i < 0:
+            raise ValueError(f"bad wall side {ch!r} (use N, E, S, W)")
+        walls |= 1 << i
+    return walls
+
+
+def card_text(int code):
+    """Money card code -> text: ``card_text(11) == 'g3'`` (dirham 3)."""
+    if code < 0 or code >= NCARD_KINDS:
+        raise ValueError(f"no money card with code {code}")
+    return CURRENCY_LETTERS[card_currency(code)] + str(card_value(code))
+
+
+def parse_card(str text):
+    """Card text -> code: ``parse_card('g3') == 11``. Also accepts ``dirham3`` / ``dirham 3``."""
+    t = text.strip().lower().replace(" ", "")
+    for c, name in enumerate(CURRENCY_NAMES):
+        if t.startswith(name):
+            t = CURRENCY_LETTERS[c] + t[len(name):]
+            break
+    if len(t) == 2 and t[0] in CURRENCY_LETTERS and t[1] in "123456789":
+        return card_code(CURRENCY_LETTERS.index(t[0]), int(t[1]))
+    raise ValueError(f"not a money card: {text!r} (write a colour letter y/g/b/o and a value 1-9, e.g. g3)")
+
+
+def tile_info(int tile):
+    """``tile_info(17) -> ('arcades', 6, 'SW')``; the fountain is ``('fountain', 0, '-')``."""
+    if tile == FOUNTAIN:
+        return ("fountain", 0, "-")
+    if tile < 1 or tile > NBUILDINGS:
+        raise ValueError(f"no tile with id {tile}")
+    return (TYPE_NAMES[TILE_TYPE[tile]], TILE_COST[tile], walls_to_text(TILE_WALLS[tile]))
+
+
+def tile_walls(int tile):
+    """Wall mask of a tile (N=1, E=2, S=4, W=8)."""
+    if tile < 0 or tile > NBUILDINGS:
+        raise ValueError(f"no tile with id {tile}")
+    return TILE_WALLS[tile]
+
+
+def _load_tiles():
+    path = _os.path.join(_os.path.dirname(__file__), "data", "buildings.csv")
+    seen = set()
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            line = line.strip()
+            if not line or line.startswith("#") or line.startswith("id,"):
+                continue
+            tid, tname, cost, walls = line.split(",")
+            tid = int(tid)
+            TILE_TYPE[tid] = TYPE_NAMES.index(tname)
+            TILE_COST[tid] = int(cost)
+            TILE_WALLS[tid] = walls_from_text(walls)
+            seen.add(tid)
+    if seen != set(range(1, NBUILDINGS + 1)):
+        raise RuntimeError(f"{path}: expected tiles 1..{NBUILDINGS}")
+
+
+def _init_tables():
+    cdef int t, r, p
+    for t in range(MAX_TILE):
+        TILE_TYPE[t] = NO_TYPE
+        TILE_COST[t] = 0
+        TILE_WALLS[t] = 0
+    _load_tiles()
+    # Round 1: first place only; round 2: first and second; round 3: three places.
+    # Base values by type: round 1 = 1..6, round 2 = 8..13 / 1..6, round 3 = 16..21 / 8..13 / 1..6.
+    for t in range(NTYPES):
+        for r in range(3):
+            for p in range(3):
+                MAJORITY_POINTS[r][t][p] = 0
+        MAJORITY_POINTS[0][t][0] = t + 1
+        MAJORITY_POINTS[1][t][0] = t + 8
+        MAJORITY_POINTS[1][t][1] = t + 1
+        MAJORITY_POINTS[2][t][0] = t + 16
+        MAJORITY_POINTS[2][t][1] = t + 8
+        MAJORITY_POINTS[2][t][2] = t + 1
+
+
+_init_tables()

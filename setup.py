@@ -1,0 +1,25 @@
+"""Build the Cython core (cython_core/) into the alhambra_ai._core extension."""
+
+from Cython.Build import cythonize
+from setuptools import Extension, setup
+
+extensions = [
+    Extension(
+        "alhambra_ai._core",
+        ["cython_core/_core.pyx"],
+        extra_compile_args=["-O3"],
+    )
+]
+
+setup(
+    ext_modules=cythonize(
+        extensions,
+        language_level=3,
+        compiler_directives={
+            "boundscheck": False,
+            "wraparound": False,
+            "cdivision": True,
+            "initializedcheck": False,
+        },
+    ),
+)
