@@ -10,7 +10,6 @@ from __future__ import annotations
 import random
 
 import pytest
-
 from alhambra_ai._core import City, tile_walls
 
 N, E, S, W = 1, 2, 4, 8
@@ -75,8 +74,12 @@ def o_wall_score(city: dict) -> int:
     """Longest trail over outer wall edges, by exhaustive search from every corner."""
     edges = set()
     for (x, y), wl in city.items():
-        ends = {N: ((x, y + 1), (x + 1, y + 1)), S: ((x, y), (x + 1, y)),
-                E: ((x + 1, y), (x + 1, y + 1)), W: ((x, y), (x, y + 1))}
+        ends = {
+            N: ((x, y + 1), (x + 1, y + 1)),
+            S: ((x, y), (x + 1, y)),
+            E: ((x + 1, y), (x + 1, y + 1)),
+            W: ((x, y), (x, y + 1)),
+        }
         for side, (dx, dy, _) in SIDES.items():
             if wl & side and (x + dx, y + dy) not in city:
                 edges.add(frozenset(ends[side]))
@@ -423,7 +426,7 @@ def test_many_values_from_one_grid_stay_independent():
     base = City.from_text("1,0:7 2,0:14")
     kids = [base.with_tile(x, y, 22) for x, y in base.placements(22)]
     assert base._grid_refcount() == 1 and len(kids) == 8
-    for (x, y), kid in zip(base.placements(22), kids):
+    for (x, y), kid in zip(base.placements(22), kids, strict=True):
         assert kid.tile_at(x, y) == 22 and len(kid) == 4
         assert sum(other.tile_at(x, y) == 22 for other in kids) == 1
     assert base.to_text() == "0,0:0 1,0:7 2,0:14"
@@ -487,7 +490,8 @@ def test_random_raw_grids_validity_and_trail(seed):
         for _ in range(rng.randrange(1, 12)):
             cells[(rng.randrange(-3, 4), rng.randrange(-3, 4))] = rng.randrange(16)
         tokens = [
-            f"{x},{y}:{0 if (x, y) == (0, 0) else k}/{walls_text(wl)}" for k, ((x, y), wl) in enumerate(cells.items())
+            f"{x},{y}:{0 if (x, y) == (0, 0) else k}/{walls_text(wl)}"
+            for k, ((x, y), wl) in enumerate(cells.items())
         ]
         c = City._unchecked(" ".join(tokens))
         assert (c.is_valid() is None) == o_valid(cells)
