@@ -475,9 +475,14 @@ def test_random_cities_agree_with_the_oracle(seed):
         in_city = {t for _, _, t, _ in c.cells()}
         for wl in (0, rng.randrange(16), rng.randrange(16)):
             t = next(t for t in range(1, 55) if t not in in_city)
-            assert set(c.placements(t, walls=wl)) == o_placements(d, wl)
+            legal = o_placements(d, wl)
+            assert set(c.placements(t, walls=wl)) == legal
+            assert c._has_place(wl) == bool(legal)
+            assert {cell for cell in o_frontier(d) if c.can_place(*cell, t, walls=wl) is None} == legal
             assert set(c.swaps(t, walls=wl)) == o_swaps(d, wl)
-        assert set(c.removals()) == o_removals(d)
+        removable = o_removals(d)
+        assert set(c.removals()) == removable
+        assert {(x, y) for x, y, _, _ in c.cells() if c.can_remove(x, y) is None} == removable
         assert c.wall_score() == o_wall_score(d)
         assert City.from_text(c.to_text()) == c
 
@@ -496,6 +501,40 @@ def test_random_raw_grids_validity_and_trail(seed):
         c = City._unchecked(" ".join(tokens))
         assert (c.is_valid() is None) == o_valid(cells)
         assert c.wall_score() == o_wall_score(cells)
+
+
+def test_changes_in_place_drop_the_cached_answers():
+    # The game state changes its own (unshared) grid in place; every answer must follow the change, also
+    # across storage growth. Compare with a fresh grid built from the same cells after each step.
+    rng = random.Random(7)
+    c = City()
+    for step in range(120):
+        for wl in (0, 5, 9):
+            c.placements(1 + step % 54, walls=wl)  # fill the caches before the change
+        c.removals()
+        c.swaps(1 + step % 54, walls=3)
+        in_city = {t for _, _, t, _ in c.cells()}
+        removable = c.removals()
+        if (step % 4 == 3 or len(c) > 40) and removable:
+            c._unsafe_clear(*rng.choice(removable))
+        else:
+            t = next(t for t in range(1, 55) if t not in in_city)
+            wl = rng.choice((0, 0, 1, 4, 5, 10))
+            cells = c.placements(t, walls=wl)
+            if not cells:
+                continue
+            x, y = max(cells) if step % 3 else rng.choice(cells)  # drift east to force growth
+            c._unsafe_put(x, y, t, wl)
+        fresh = City.from_text(c.to_text())
+        assert c.is_valid() is None
+        in_city = {t for _, _, t, _ in c.cells()}
+        spare = next(t for t in range(1, 55) if t not in in_city)
+        for wl in range(16):
+            assert c.placements(spare, walls=wl) == fresh.placements(spare, walls=wl)
+            assert c.swaps(spare, walls=wl) == fresh.swaps(spare, walls=wl)
+        assert c.removals() == fresh.removals()
+        assert c.wall_score() == fresh.wall_score()
+    assert max(x for x, _, _, _ in c.cells()) > 10  # the walk did leave the first storage
 
 
 def test_tile_walls_table_is_what_the_city_uses():
