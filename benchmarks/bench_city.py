@@ -11,7 +11,6 @@ divided by REPS is the cost of one C-level operation (printed as ns/op in extra_
 """
 
 import pytest
-
 from alhambra_ai._core import City
 
 REPS = 10_000
