@@ -590,7 +590,7 @@ cdef inline int _entry_index(CityGrid* c, uint32_t entry) noexcept nogil:
 
 
 cdef inline int _front_ok(CityGrid* c, int k) noexcept nogil:
-    """Frontier entry k creates no hole (the exact flood runs at most once per entry and cells)."""
+    """Frontier entry k creates no hole (found on first need, then kept until the cells change)."""
     cdef uint8_t f = c.cache_flag[k]
     cdef int i
     if f == HOLE_UNKNOWN:
@@ -804,7 +804,7 @@ cdef int city_remove_cells(CityGrid* c, int* out) noexcept nogil:
     cdef uint8_t* flag = c.cache_flag + c.tile_base
     cdef int k, nn = 0
     for k in range(c.ntl):
-        if flag[k]:
+        if flag[k] and nn < CITY_MAX_CELLS:
             out[nn] = tl[k] & 0xFFFF
             nn += 1
     return nn
@@ -841,7 +841,7 @@ cdef int city_swap_cells(CityGrid* c, int walls, int* out) noexcept nogil:
     cdef uint32_t* tl = c.cache + c.tile_base
     cdef int k, nn = 0
     for k in range(c.ntl):
-        if tl[k] & bit:
+        if (tl[k] & bit) and nn < CITY_MAX_CELLS:
             out[nn] = tl[k] & 0xFFFF
             nn += 1
     return nn
@@ -973,6 +973,11 @@ cdef int city_validate(CityGrid* c, int* where) noexcept nogil:
 # ----------------------------------------------------------------------------------------------------------
 # Corners (cx, cy) for cx in x0..x1+1, cy in y0..y1+1; corner (cx, cy) is the south-west corner of cell
 # (cx, cy). adj[corner] holds one bit per outer wall edge leaving it: 1 up, 2 right, 4 down, 8 left.
+#
+# In a valid city no corner joins more than two outer wall edges: that needs two tiles touching only at
+# the corner, and the on-foot path between them would close a ring around one of the two empty cells at
+# that corner (a hole). So every component is a chain or a ring and counts in full (Euler). The search
+# over trails is kept for exactness on any grid (tests use it on raw grids where a corner is passed twice).
 
 cdef int _trail_from(uint8_t* adj, int cw, int v) noexcept nogil:
     """Longest trail starting at corner v over the edges still in adj (edges are removed while in use)."""

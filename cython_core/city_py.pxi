@@ -42,7 +42,13 @@ cdef inline bint _on_grid(long x, long y):
 cdef class City:
     """One player's city: tiles on cells relative to the fountain at (0, 0) (x east, y north).
 
-    A City is a value: it never changes; ``with_tile`` / ``without`` / ``swapped`` return new cities.
+    A City is a value: it never changes; ``with_tile`` / ``without`` / ``swapped`` return new cities, which
+    share the grid copy-on-write until one of them is changed.
+
+    Rules (RULES §4): touching sides match (wall to wall, open to open); every tile is reachable on foot
+    from the fountain across open sides; no empty cell or group of empty cells is enclosed (exact check:
+    each empty cell must connect through empty side neighbours to the unbounded outside). The wall score
+    (RULES §5) is the longest trail along outer wall sides (walls with no tile beyond them).
 
     >>> c = City()
     >>> len(c), c.to_text()

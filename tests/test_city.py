@@ -540,3 +540,17 @@ def test_changes_in_place_drop_the_cached_answers():
 def test_tile_walls_table_is_what_the_city_uses():
     c = City().with_tile(0, -1, 33)
     assert c.cells()[-1] == (0, -1, 33, tile_walls(33))
+
+
+def test_docstring_examples():
+    import doctest
+
+    import alhambra_ai._core as core
+
+    finder = doctest.DocTestFinder()
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    tests = finder.find(City, "City", module=core, globs={"City": City})
+    assert sum(len(t.examples) for t in tests) >= 20
+    for t in tests:
+        runner.run(t)
+    assert runner.summarize(verbose=False).failed == 0
