@@ -257,6 +257,28 @@ def test_inlet_closed_at_its_mouth():
     assert c.with_tile(0, 2, 31).can_place(1, 2, 32) == "would enclose an empty area"
 
 
+def test_wall_to_wall_beside_one_open_link_is_legal():
+    # 1,1 sees a N wall below it (7/N at 1,0) and an open E side to its west (14 at 0,1)
+    c = City.from_text("1,0:7/N 0,1:14")
+    assert c.can_place(1, 1, 13) is None  # 13: S wall on the wall, open W side on the open side
+    assert c.can_place(1, 1, 17) == "sides do not match"  # 17: S W walls, but 14's E side is open
+    assert c.can_place(1, 1, 41) == "sides do not match"  # no walls: its open S side meets a wall
+    both_walls = City.from_text("1,0:7/N 0,1:14/E")
+    assert both_walls.can_place(1, 1, 17) == "no open side to walk in"
+    # 17 (S W walls) fits where its open N or E side meets an open side and no wall meets an open side
+    assert both_walls.placements(17) == [(-1, 1), (-1, 0), (0, -1), (1, -1)]
+
+
+def test_filling_a_notch_and_walls_turning_inner():
+    c = City.from_text("1,0:7 2,0:14 2,1:22 0,1:23")
+    assert c.can_place(1, 1, 41) is None  # three tile neighbours, the fourth side faces out
+    d = City.from_text("0,1:7 1,0:15")
+    assert d.wall_score() == 3  # N, E, S of 15
+    e = d.with_tile(1, 1, 13)  # its S wall covers 15's N wall: both become inner walls
+    assert e.wall_score() == 2
+    assert e.can_remove(1, 1) is None and e.without(1, 1) == d
+
+
 def test_with_tile_does_not_change_the_original():
     c = City()
     c2 = c.with_tile(1, 0, 15)
