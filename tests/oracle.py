@@ -52,17 +52,17 @@ def walls_of(text: str) -> int:
     return mask
 
 
-def load_tile_walls() -> dict[int, int]:
-    """Tile id -> wall mask, read straight from the data file (tile 0 = fountain, no walls)."""
-    table = {0: 0}
+TYPES = ("pavilion", "seraglio", "arcades", "chambers", "garden", "tower")
+
+
+def _rows() -> list[dict[str, str]]:
     with DATA.open(newline="") as f:
-        rows = [line for line in f if not line.startswith("#")]
-    for row in csv.DictReader(rows):
-        table[int(row["id"])] = walls_of(row["wall_sides"])
-    return table
+        return list(csv.DictReader(line for line in f if not line.startswith("#")))
 
 
-TILE_WALLS: dict[int, int] = load_tile_walls()
+# tile id -> wall mask (tile 0 = the fountain, no walls) and tile id -> type index (buildings only)
+TILE_WALLS: dict[int, int] = {0: 0, **{int(r["id"]): walls_of(r["wall_sides"]) for r in _rows()}}
+TILE_TYPE: dict[int, int] = {int(r["id"]): TYPES.index(r["type"]) for r in _rows()}
 
 
 def neighbours(cell: Cell) -> list[tuple[int, Cell, int]]:
@@ -303,3 +303,93 @@ def from_picture(text: str) -> City:
                 continue
             city[(c - fx, fy - r)] = 0 if tok == "F" else walls_of(tok)
     return city
+
+
+# ---------------------------------------------------------------------------------------------------------
+# random cities, grown with the oracle's own move checks
+# ---------------------------------------------------------------------------------------------------------
+
+
+def random_city(rng, moves: int, tile_walls: dict[int, int] = TILE_WALLS) -> dict[Cell, int]:
+    """A random valid city as {cell: tile id}, built by ``moves`` random legal moves (mostly placements,
+    some removals and swaps) with distinct building tiles. ``rng`` is a ``random.Random``.
+    """
+    tiles: dict[Cell, int] = {FOUNTAIN: 0}
+    free = [t for t in tile_walls if t != 0]
+    rng.shuffle(free)
+    for _ in range(moves):
+        city = from_tiles(tiles, tile_walls)
+        roll = rng.random()
+        if roll < 0.12 and len(tiles) > 1:
+            cells = sorted(legal_removals(city))
+            if cells:
+                cell = rng.choice(cells)
+                free.append(tiles.pop(cell))
+            continue
+        if not free:
+            break
+        tile = free[rng.randrange(len(free))]
+        if roll < 0.2 and len(tiles) > 1:
+            cells = sorted(c for c in city if can_swap(city, c, tile_walls[tile]))
+            if cells:
+                cell = rng.choice(cells)
+                free.remove(tile)
+                free.append(tiles[cell])
+                tiles[cell] = tile
+            continue
+        cells = sorted(legal_placements(city, tile_walls[tile]))
+        if cells:
+            tiles[rng.choice(cells)] = tile
+            free.remove(tile)
+    return tiles
+
+
+def to_text(tiles: dict[Cell, int]) -> str:
+    """The core's City text form ``x,y:tile`` for {cell: tile id}."""
+    return " ".join(f"{x},{y}:{t}" for (x, y), t in sorted(tiles.items()))
+
+
+# ---------------------------------------------------------------------------------------------------------
+# majorities (RULES §5)
+# ---------------------------------------------------------------------------------------------------------
+
+
+def place_points(round_no: int, type_index: int) -> list[int]:
+    """Points of 1st, 2nd, 3rd place for a type in a round (the RULES §5 table).
+
+    >>> place_points(1, 0), place_points(2, 5), place_points(3, 4)
+    ([1], [13, 6], [20, 12, 5])
+    """
+    return [p + type_index for p in ([1], [8, 1], [16, 8, 1])[round_no - 1]]
+
+
+def majority_points(counts: list[list[int]], round_no: int) -> list[list[int]]:
+    """Majority points per player and type: ``counts[player][type]`` buildings of each type.
+
+    Players with none of a type get nothing for it; tied players add up the places they occupy (places
+    beyond the round's table are worth 0) and share the sum rounding down.
+
+    >>> majority_points([[0, 0, 0, 0, 0, 4], [0, 0, 0, 0, 0, 4], [0, 0, 0, 0, 0, 1]], 2)[0][5]
+    9
+    """
+    points = [[0] * len(TYPES) for _ in counts]
+    for t in range(len(TYPES)):
+        table = place_points(round_no, t)
+        values = sorted({c[t] for c in counts if c[t] > 0}, reverse=True)
+        place = 0
+        for v in values:
+            group = [p for p, c in enumerate(counts) if c[t] == v]
+            share = sum(table[place : place + len(group)]) // len(group)
+            for p in group:
+                points[p][t] = share
+            place += len(group)
+    return points
+
+
+def type_counts(tiles: Iterable[int]) -> list[int]:
+    """How many buildings of each type among tile ids (the fountain and unknown ids are ignored)."""
+    counts = [0] * len(TYPES)
+    for t in tiles:
+        if t in TILE_TYPE:
+            counts[TILE_TYPE[t]] += 1
+    return counts

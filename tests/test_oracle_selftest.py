@@ -316,3 +316,93 @@ def test_invalid_before_is_judged_from_scratch():
 def test_every_building_fits_somewhere_next_to_the_fountain(tile):
     # no building has 4 walls, so each has an open side that can face the fountain
     assert legal_placements({(0, 0): 0}, oracle.TILE_WALLS[tile])
+
+
+# ---------------------------------------------------------------- properties on random cities
+
+
+def _components(edge_set):
+    """Edge counts of the connected pieces of an edge set (plain union by flood fill)."""
+    at = {}
+    for e in edge_set:
+        for v in e:
+            at.setdefault(v, []).append(e)
+    seen_e, sizes = set(), []
+    for e0 in edge_set:
+        if e0 in seen_e:
+            continue
+        seen_e.add(e0)
+        todo, n = [e0], 0
+        while todo:
+            e = todo.pop()
+            n += 1
+            for v in e:
+                for f in at[v]:
+                    if f not in seen_e:
+                        seen_e.add(f)
+                        todo.append(f)
+        sizes.append(n)
+    return sizes
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_random_cities_properties(seed):
+    import random
+
+    rng = random.Random(seed)
+    tiles = oracle.random_city(rng, rng.randrange(5, 60))
+    city = oracle.from_tiles(tiles)
+    assert is_valid(city)
+    # every legal removal is undone by a legal placement of the same tile on the same cell, and vice versa
+    for cell in legal_removals(city):
+        rest = {c: w for c, w in city.items() if c != cell}
+        assert can_place(rest, cell, city[cell])
+    for walls in range(16):
+        for cell in legal_placements(city, walls):
+            assert can_remove({**city, cell: walls}, cell)
+    # a non-fountain tile whose removal is refused is a bridge on foot or would leave a 4-sided hole
+    for cell in set(city) - legal_removals(city) - {(0, 0)}:
+        rest = {c: w for c, w in city.items() if c != cell}
+        assert not oracle.all_reachable(rest) or holes(rest) == {cell}
+    # swapping a tile for itself is always legal (except the fountain)
+    for cell, walls in city.items():
+        assert can_swap(city, cell, walls) == (cell != (0, 0))
+    # in a valid city no corner has more than 2 outer wall edges (a crossing corner would need two tiles
+    # touching only diagonally, which with on-foot connectivity encloses one of the two empty cells), so
+    # the longest trail is simply the largest connected piece
+    wall_edges = outer_wall_edges(city)
+    degree = {}
+    for e in wall_edges:
+        for v in e:
+            degree[v] = degree.get(v, 0) + 1
+    assert all(d <= 2 for d in degree.values())
+    assert wall_score(city) == max(_components(wall_edges), default=0)
+
+
+# ---------------------------------------------------------------- majorities
+
+
+def test_majority_table_and_ties():
+    m = oracle.majority_points
+    # round 1: only first place, for pavilions 1 point
+    assert m([[2, 0, 0, 0, 0, 0], [1, 0, 0, 0, 0, 0]], 1) == [[1, 0, 0, 0, 0, 0], [0] * 6]
+    # round 1 tie for first: 1 point shared -> 0 each (rounding down)
+    assert m([[2, 0, 0, 0, 0, 0], [2, 0, 0, 0, 0, 0]], 1) == [[0] * 6, [0] * 6]
+    # the rulebook example: round 2, two players with 4 towers share 13 + 6 -> 9 each; the third gets nothing
+    pts = m([[0, 0, 0, 0, 0, 4], [0, 0, 0, 0, 0, 4], [0, 0, 0, 0, 0, 3]], 2)
+    assert [p[5] for p in pts] == [9, 9, 0]
+    # round 3, gardens 5, 3, 3, 1: 20 / (12 + 5) // 2 = 8 each / fourth place 0
+    pts = m([[0, 0, 0, 0, 5, 0], [0, 0, 0, 0, 3, 0], [0, 0, 0, 0, 3, 0], [0, 0, 0, 0, 1, 0]], 3)
+    assert [p[4] for p in pts] == [20, 8, 8, 0]
+    # a tie for second in round 2 shares 2nd + nothing: chambers 11 / (4 + 0) // 2
+    pts = m([[0, 0, 0, 3, 0, 0], [0, 0, 0, 1, 0, 0], [0, 0, 0, 1, 0, 0]], 2)
+    assert [p[3] for p in pts] == [11, 2, 2]
+    # nobody with a type scores nothing for it; a lone owner takes first place
+    pts = m([[0, 1, 0, 0, 0, 0], [0, 0, 0, 0, 0, 0]], 3)
+    assert pts == [[0, 17, 0, 0, 0, 0], [0] * 6]
+
+
+def test_type_counts():
+    assert oracle.type_counts([0, 1, 7, 8, 54, 44]) == [2, 1, 0, 0, 0, 2]
+    assert sum(oracle.type_counts(range(1, 55))) == 54
+    assert oracle.type_counts(range(1, 55)) == [7, 7, 9, 9, 11, 11]
