@@ -149,7 +149,7 @@ def play(n: int, seed: int, full: bool, choose) -> dict:
         assert steps < MAX_ACTIONS, "game does not end"
 
         new_scores = s.scores()
-        assert all(b >= a_ for a_, b in zip(scores, new_scores)), (scores, new_scores)
+        assert all(b >= a_ for a_, b in zip(scores, new_scores, strict=True)), (scores, new_scores)
         scores = new_scores
         if dirk:
             assert s.dirk_score >= dirk_score
