@@ -31,7 +31,7 @@ PLACE_DIRK = 5
 MAX_ACTIONS = 20_000  # far above any real game; a game that does not end within it is a bug
 
 # (cheap games, of which with full checks) per player count in the default run and the slow run
-DEFAULT_GAMES, DEFAULT_FULL = 2000, 60
+DEFAULT_GAMES, DEFAULT_FULL = 2000, 200
 SLOW_GAMES, SLOW_FULL = 10_000, 600
 
 
@@ -67,13 +67,19 @@ def check_tiles(s) -> None:
         seen += s.reserve(seat)
     seen += s.pending()
     seen += s.dirk_tiles() or []
+    if s.phase == "final":
+        # pending() shows only the tiles of the seat placing now; the leftover tiles of the seats after it
+        # are visible only in the history ("leftover market 2: 31 to seat 2") until their turn comes
+        leftovers = [int(e.split(": ")[1].split()[0]) for e in s.history if e.startswith("leftover market")]
+        seen += [t for t in leftovers if t not in seen]
     assert len(seen) == len(set(seen)), f"a tile in two places: {sorted(seen)}"
     assert all(1 <= t <= 54 for t in seen), seen
     assert len(seen) + s.bag_size == 54, (len(seen), s.bag_size)
 
 
 def scoring_cards_drawn(s) -> int:
-    return sum(1 for sc in s.observation(0)["scoring_cards"] if sc["drawn"])
+    # the range of possible draw-pile positions is public until the card is drawn, then None
+    return sum(1 for r in (1, 2) if s.scoring_card_range(r) is None)
 
 
 def check_money(s, dirk: bool) -> None:
@@ -182,7 +188,13 @@ def play(n: int, seed: int, full: bool, choose) -> dict:
                 cells[seat] = now
             assert all(s.city(p).cells() == cells[p] for p in range(n) if p != seat)
 
-    # the end
+    check_end(s, dirk)
+    return {"steps": steps, "rounds": len(s.score_breakdown())}
+
+
+def check_end(s, dirk: bool) -> None:
+    """A finished game: over, ranking and breakdown match the scores, cities valid, all conserved."""
+    n = s.num_players
     assert s.phase == "over" and s.current_player == -1 and s.legal_actions() == []
     final = s.scores()
     ranking = s.ranking()
@@ -194,13 +206,14 @@ def play(n: int, seed: int, full: bool, choose) -> dict:
         assert sum(e["seats"][seat]["total"] for e in breakdown) == final[seat]
     if dirk:
         assert sum(e["dirk"]["total"] for e in breakdown) == s.dirk_score
+    # the final round was scored on the cities as they stand now
+    check_new_scoring(s, breakdown[-1:], list(s.dirk_tiles()) if dirk else None)
     for seat in range(n):
         city = oracle.from_cells(s.city(seat).cells())
         assert oracle.is_valid(city), (seat, oracle.invalid_reason(city))
     check_tiles(s)
     check_money(s, dirk)
-    assert s.bag_size == 0 or None in s.market()
-    return {"steps": steps, "rounds": len(breakdown)}
+    assert s.bag_size == 0 and None in s.market()
 
 
 def run(n: int, games: int, full_games: int, base_seed: int) -> Counter:
@@ -214,11 +227,41 @@ def run(n: int, games: int, full_games: int, base_seed: int) -> Counter:
     return stats
 
 
+def run_c_playouts(n: int, games: int, base_seed: int) -> Counter:
+    """The C playout (the fast path for bulk games) from random points of Python-played games: it must end
+    in a consistent finished game, and leave the state it was cloned from untouched."""
+    stats = Counter()
+    for g in range(games):
+        rng = random.Random(base_seed + g)
+        s = new_game(n, seed=base_seed + g)
+        for _ in range(rng.randrange(0, 250)):
+            if s.is_terminal():
+                break
+            s.apply(rng.choice(s.legal_actions()))
+        def snapshot(s=s):
+            return s.phase, s.current_player, s.scores(), s.legal_actions(), s.bag_size, s.draw_pile_size
+
+        before = snapshot()
+        c = s.clone()
+        actions = c.random_playout(rng.randrange(1 << 30))
+        assert actions >= 0
+        assert snapshot() == before
+        check_end(c, c.dirk_score is not None)
+        stats["games"] += 1
+        stats["actions"] += actions
+    return stats
+
+
 @pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
 def test_random_games_invariants(n):
     stats = run(n, DEFAULT_GAMES, DEFAULT_FULL, base_seed=1000 * n)
     assert stats["games"] == DEFAULT_GAMES
     assert stats["rounds3"] > 0  # both scoring cards drawn in some games
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
+def test_c_playouts_end_consistently(n):
+    assert run_c_playouts(n, 300, base_seed=7000 * n)["games"] == 300
 
 
 @pytest.mark.slow
