@@ -344,9 +344,60 @@ def random_city(rng, moves: int, tile_walls: dict[int, int] = TILE_WALLS) -> dic
     return tiles
 
 
-def to_text(tiles: dict[Cell, int]) -> str:
-    """The core's City text form ``x,y:tile`` for {cell: tile id}."""
-    return " ".join(f"{x},{y}:{t}" for (x, y), t in sorted(tiles.items()))
+def to_text(tiles: dict[Cell, int], walls: City | None = None) -> str:
+    """The core's City text form ``x,y:tile`` for {cell: tile id}; with ``walls``, each tile's walls are
+    given explicitly (``x,y:tile/NESW``, ``-`` for none) instead of coming from the tile table.
+
+    >>> to_text({(0, 0): 0, (1, 0): 17}, {(0, 0): 0, (1, 0): walls_of("NS")})
+    '0,0:0/- 1,0:17/NS'
+    """
+    if walls is None:
+        return " ".join(f"{x},{y}:{t}" for (x, y), t in sorted(tiles.items()))
+    return " ".join(f"{x},{y}:{t}/{wall_text(walls[(x, y)])}" for (x, y), t in sorted(tiles.items()))
+
+
+def wall_text(walls: int) -> str:
+    """``NESW`` subset text of a wall mask, ``-`` for none."""
+    return "".join(ch for ch, bit in zip("NESW", (N, E, S, W), strict=True) if walls & bit) or "-"
+
+
+def ring_city(rng, max_cells: int = 44) -> City | None:
+    """A city whose tiles form the outline of a random blob (a union of rectangles) with one gap, so that a
+    large empty interior reaches the outside through a single cell: the hard case for hole checks. Sides
+    facing empty cells get random walls. None when the random shape is no valid city.
+    """
+    blob: set[Cell] = set()
+    for _ in range(rng.randrange(1, 4)):
+        x0, y0 = rng.randrange(-3, 3), rng.randrange(-3, 3)
+        w, h = rng.randrange(3, 9), rng.randrange(3, 9)
+        blob |= {(x, y) for x in range(x0, x0 + w) for y in range(y0, y0 + h)}
+    ring = {
+        (x, y)
+        for x, y in blob
+        if any((x + dx, y + dy) not in blob for dx in (-1, 0, 1) for dy in (-1, 0, 1))
+    }
+    inside = blob - ring
+    def inner(cell: Cell) -> bool:
+        return any(nb in inside for _, nb, _ in neighbours(cell))
+
+    def outer(cell: Cell) -> bool:
+        return any(nb not in blob for _, nb, _ in neighbours(cell))
+
+    gaps = [c for c in sorted(ring) if inner(c) and outer(c)]  # a gap joins the interior to the outside
+    if not inside or not gaps or len(ring) > max_cells:
+        return None
+    ring.discard(rng.choice(gaps))
+    fx, fy = rng.choice(sorted(ring))
+    city: City = {}
+    for x, y in ring:
+        city[(x - fx, y - fy)] = 0
+    for cell in city:
+        if cell == FOUNTAIN:
+            continue
+        for side, nb, _ in neighbours(cell):
+            if nb not in city and rng.random() < 0.6:
+                city[cell] |= side
+    return city if is_valid(city) else None
 
 
 # ---------------------------------------------------------------------------------------------------------

@@ -69,10 +69,11 @@ WALLS = oracle.TILE_WALLS
 # ---------------------------------------------------------------------------------------------------------
 
 
-def check_city_api(tiles: dict, orc: Oracle, rng: random.Random) -> None:
-    text = oracle.to_text(tiles)
+def check_city_api(tiles: dict, orc: Oracle, rng: random.Random, walls: dict | None = None) -> None:
+    """``tiles`` {cell: tile id}; ``walls`` {cell: walls} overrides the tile table's walls when given."""
+    text = oracle.to_text(tiles, walls)
     c = City.from_text(text)
-    city = oracle.from_tiles(tiles)
+    city = walls if walls is not None else oracle.from_tiles(tiles)
     assert {(x, y): t for x, y, t, _ in c.cells()} == tiles, text
     assert oracle.from_cells(c.cells()) == city, text
     assert len(c) == len(tiles)
@@ -125,9 +126,36 @@ def test_city_api_against_oracle():
     run_city_api(150, seed=1)
 
 
+def run_ring_cities(count: int, seed: int) -> int:
+    """Outlines of random blobs with one gap (oracle.ring_city): closing the gap, or cutting the interior
+    off elsewhere, encloses a large area far from the cell being changed."""
+    rng = random.Random(seed)
+    orc = Oracle()
+    # keep one building of each wall mask out of the city, so that every mask is tried as a placement
+    keep = {}
+    for t in range(1, 55):
+        keep.setdefault(WALLS[t], t)
+    spare = [t for t in range(1, 55) if t not in keep.values()]
+    done = 0
+    while done < count:
+        walls = oracle.ring_city(rng, max_cells=len(spare) + 1)
+        if walls is None:
+            continue
+        ids = iter(rng.sample(spare, len(walls) - 1))
+        tiles = {cell: 0 if cell == (0, 0) else next(ids) for cell in walls}
+        check_city_api(tiles, orc, rng, walls)
+        done += 1
+    return done
+
+
+def test_ring_cities_against_oracle():
+    assert run_ring_cities(120, seed=5) == 120
+
+
 @pytest.mark.slow
 def test_city_api_against_oracle_slow():
     run_city_api(3000, seed=2)
+    run_ring_cities(2000, seed=6)
 
 
 def test_city_is_valid_on_arbitrary_layouts():
