@@ -209,6 +209,13 @@ def check_position(s, orc: Oracle, stats: dict) -> None:
     phase = s.phase
     if phase in ("place", "final"):
         assert not listed[BUILD] and not listed[REMOVE] and not listed[SWAP], phase
+        # the reserve always takes a tile; Dirk (2 players) takes tiles bought this turn, not leftovers
+        tiles_of = defaultdict(set)
+        for a in actions:
+            tiles_of[a & 15].add((a >> 4) & 255)
+        assert tiles_of[PLACE_RESERVE] == set(pending)
+        dirk = s.dirk_score is not None and phase == "place"
+        assert tiles_of[PLACE_DIRK] == (set(pending) if dirk else set())
         assert {t for t, _ in listed[PLACE]} <= set(pending)
         for t in set(pending):
             cells = {c for tt, c in listed[PLACE] if tt == t}
