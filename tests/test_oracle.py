@@ -20,7 +20,7 @@ from collections import defaultdict
 import oracle
 import pytest
 
-from alhambra_ai import City, new_game
+from alhambra_ai import City, IllegalActionError, new_game
 
 PLACE, PLACE_RESERVE, PLACE_DIRK, BUILD, REMOVE, SWAP = 3, 4, 5, 6, 7, 8
 CITY_KINDS = (PLACE, BUILD, REMOVE, SWAP)
@@ -240,7 +240,51 @@ def check_position(s, orc: Oracle, stats: dict) -> None:
     for other in range(s.num_players):
         cv = s.city(other)
         assert cv.wall_score() == orc.wall_score(oracle.from_cells(cv.cells()))
+    check_is_legal(s, city, city_value, orc, stats)
     stats["positions"] += 1
+
+
+def encode(kind: int, tile: int, cell: tuple[int, int]) -> int:
+    return kind | tile << 4 | (cell[0] + 128) << 12 | (cell[1] + 128) << 20
+
+
+def check_is_legal(s, city: dict, city_value, orc: Oracle, stats: dict) -> None:
+    """``is_legal`` (the check behind ``apply``) agrees with the oracle on every cell around the city, not
+    only on the listed actions; now and then an illegal one is applied and must be refused cleanly."""
+    rng = stats["rng"]
+    xs = [x for x, _ in city]
+    ys = [y for _, y in city]
+    box = [(x, y) for x in range(min(xs) - 1, max(xs) + 2) for y in range(min(ys) - 1, max(ys) + 2)]
+    seat = s.current_player
+    tries = []
+    if s.phase in ("place", "final") and s.pending():
+        t = rng.choice(s.pending())
+        ok = orc.placements(city, WALLS[t])
+        tries += [(encode(PLACE, t, c), c in ok) for c in box]
+    elif s.phase == "action":
+        removals = orc.removals(city)
+        tries += [(encode(REMOVE, city_value.tile_at(*c) or 0, c), c in removals) for c in box]
+        if s.reserve(seat):
+            t = rng.choice(s.reserve(seat))
+            ok = orc.placements(city, WALLS[t])
+            swaps = orc.swaps(city, WALLS[t])
+            tries += [(encode(BUILD, t, c), c in ok) for c in box]
+            tries += [(encode(SWAP, t, c), c in swaps) for c in box]
+    for code, legal in tries:
+        assert s.is_legal(code) == legal, (city, s.phase, decode(code))
+    illegal = [code for code, legal in tries if not legal]
+    if illegal and rng.random() < 0.05:
+        code = rng.choice(illegal)
+
+        def snapshot():
+            cells = s.city(seat).cells()
+            return s.phase, s.current_player, cells, s.reserve(seat), s.pending(), s.legal_actions()
+
+        before = snapshot()
+        with pytest.raises(IllegalActionError):
+            s.apply(code)
+        assert snapshot() == before
+        stats["refused"] += 1
 
 
 def run_positions(target: int, seed: int) -> tuple[Oracle, dict]:
@@ -248,6 +292,7 @@ def run_positions(target: int, seed: int) -> tuple[Oracle, dict]:
     rng = random.Random(seed)
     orc = Oracle()
     stats: dict = defaultdict(int)
+    stats["rng"] = random.Random(seed + 1)
     game = 0
     while stats["positions"] < target:
         n = 2 + game % 5
@@ -268,6 +313,7 @@ def test_random_play_positions_against_oracle():
     # the run must really exercise the city rules, not only money actions
     assert stats["distinct_cities"] > 300
     assert stats["place"] > 500 and stats["build"] > 500 and stats["remove"] > 1000
+    assert stats["refused"] > 100
 
 
 @pytest.mark.slow
