@@ -199,10 +199,11 @@ cdef struct GenCache:
 # MASKS_MATCH[pm | need << 4]: wall masks m with (m & pm) == need (pm: sides touching a tile; need: those
 # of them facing a wall)
 cdef uint16_t MASKS_MATCH[256]
+cdef uint8_t RING_SAFE[256]
 
 
 cdef void _init_action_tables() noexcept nogil:
-    cdef int pm, need, m, bits
+    cdef int pm, need, m, bits, i
     for pm in range(16):
         for need in range(16):
             bits = 0
@@ -210,6 +211,40 @@ cdef void _init_action_tables() noexcept nogil:
                 if (m & pm) == need:
                     bits |= 1 << m
             MASKS_MATCH[pm | (need << 4)] = bits
+
+
+    # RING_SAFE[empty8]: the 8 cells around a cell in the order N NE E SE S SW W NW (bit i = position i empty).
+    # Filling the cell cannot enclose anything when its empty side neighbours (positions 0, 2, 4, 6) are all
+    # joined to each other through consecutive empty ring positions (they stay connected around it).
+    cdef int e, first, p, grp, ok, g0
+    cdef int group[8]
+    for e in range(256):
+        if e == 255:
+            RING_SAFE[e] = 1
+            continue
+        first = 0
+        while (e >> first) & 1:
+            first += 1              # a filled position: groups start after it
+        grp = 0
+        for p in range(1, 9):
+            i = (first + p) & 7
+            if (e >> i) & 1:
+                if p > 1 and (e >> ((i + 7) & 7)) & 1:
+                    group[i] = grp
+                else:
+                    grp += 1
+                    group[i] = grp
+            else:
+                group[i] = 0
+        ok = 1
+        g0 = -1
+        for p in range(0, 8, 2):
+            if (e >> p) & 1:
+                if g0 < 0:
+                    g0 = group[p]
+                elif group[p] != g0:
+                    ok = 0
+        RING_SAFE[e] = ok
 
 
 _init_action_tables()
@@ -232,7 +267,7 @@ cdef void city_view_build(CityGrid* c, CityView* v) noexcept nogil:
     cdef int cells[CITY_MAX_CELLS]
     cdef int tiles[CITY_MAX_CELLS]
     cdef uint8_t g[VIEW_GRID]
-    cdef int n, i, x, y, x0 = 0, x1 = 0, y0 = 0, y1 = 0, W, H, gx, gy, k, p, a, pm, need, masks
+    cdef int n, i, x, y, x0 = 0, x1 = 0, y0 = 0, y1 = 0, W, H, gx, gy, k, p, a, pm, need, masks, empty8
     n = city_list(c, cells, tiles)
     for i in range(n):
         x = (cells[i] & 255) - 128
@@ -280,8 +315,12 @@ cdef void city_view_build(CityGrid* c, CityView* v) noexcept nogil:
             need = ((g[p + W] >> 2) & 1) | ((g[p + 1] >> 2) & 2) | ((g[p - W] << 2) & 4) | ((g[p - 1] << 2) & 8)
             if need == pm:
                 continue            # every touching side faces a wall: no way in on foot
-            # with walls == need the sides match and one is open: only the hole rule can refuse the cell
-            if city_check_place(c, x, y, need) != 0:
+            # with walls == need the sides match and one is open: only the hole rule can refuse the cell;
+            # the ring of 8 settles most cells, the city's exact test the rest
+            empty8 = ((g[p + W] == 0) | ((g[p + W + 1] == 0) << 1) | ((g[p + 1] == 0) << 2)
+                      | ((g[p - W + 1] == 0) << 3) | ((g[p - W] == 0) << 4) | ((g[p - W - 1] == 0) << 5)
+                      | ((g[p - 1] == 0) << 6) | ((g[p + W - 1] == 0) << 7))
+            if not RING_SAFE[empty8] and city_check_place(c, x, y, need) != 0:
                 continue
             masks = MASKS_MATCH[pm | (need << 4)]
             if v.nfront < GC_PLACE:
@@ -479,14 +518,14 @@ cdef int sample_legal(GameState* s, GenCache* gc, Rng* r) noexcept nogil:
     """A uniformly random legal action: exactly gen_legal_cached(s, gc, out)[rng_below(r, count)], but found
     by counting (per wall mask) instead of listing every build / swap / place. -1 when the game is over."""
     cdef uint8_t tiles[128]
-    cdef int buys[512]
+    cdef int buf[16 + 4 * 128]        # takes (<= 15), then minimal payments (<= 104 per slot)
     cdef int nt = 0, ntake, nbuy, total, k, i, j, t, bit, n
     cdef bint rebuild, dirk
     cdef CityView local
     cdef CityView* v = NULL
     if s.phase == PH_ACTION:
-        ntake = gen_take(s, NULL)
-        nbuy = gen_buy(s, NULL)
+        ntake = gen_take(s, buf)
+        nbuy = gen_buy(s, buf + ntake)
         total = ntake + nbuy
         rebuild = s.reserve[s.current][0] or s.reserve[s.current][1] or s.city[s.current].ntiles > 1
         if rebuild:
@@ -498,14 +537,9 @@ cdef int sample_legal(GameState* s, GenCache* gc, Rng* r) noexcept nogil:
         if total == 0:
             return A_PASS
         k = rng_below(r, total)
-        if k < ntake:
-            gen_take(s, buys)
-            return buys[k]
-        k -= ntake
-        if k < nbuy:
-            gen_buy(s, buys)
-            return buys[k]
-        k -= nbuy
+        if k < ntake + nbuy:
+            return buf[k]
+        k -= ntake + nbuy
         for i in range(nt):
             n = v.front_count[TILE_WALLS[tiles[i]]]
             if k < n:
