@@ -320,3 +320,19 @@ def test_random_play_positions_against_oracle():
 def test_random_play_positions_against_oracle_slow():
     _, stats = run_positions(150_000, seed=12)
     assert stats["positions"] == 150_000
+
+
+@pytest.mark.parametrize("direction", [(1, 0), (-1, 0), (0, 1), (0, -1)])
+def test_long_lines_against_oracle(direction):
+    """RULES §10: a city can run 54 cells from the fountain in a line; far cells work like near ones."""
+    rng = random.Random(hash(direction) & 0xFFFF)
+    dx, dy = direction
+    along = {(1, 0): 2 | 8, (0, 1): 1 | 4}[(abs(dx), abs(dy))]  # the two sides joining the line
+    ids = rng.sample(range(1, 55), 50)
+    tiles = {(0, 0): 0}
+    walls = {(0, 0): 0}
+    for i, t in enumerate(ids, start=1):
+        cell = (dx * i, dy * i)
+        tiles[cell] = t
+        walls[cell] = rng.randrange(16) & ~along  # random walls on the free sides only
+    check_city_api(tiles, Oracle(), rng, walls)
