@@ -144,6 +144,8 @@ def play(n: int, seed: int, full: bool, choose) -> dict:
         check_tiles(s)
         check_money(s, dirk)
     steps = 0
+    ender = None  # the seat whose turn ended the game
+    final_order: list[int] = []  # seats placing leftover tiles, in order
     while not s.is_terminal():
         actions = s.legal_actions()
         assert actions, f"no legal action in phase {s.phase}"
@@ -153,6 +155,11 @@ def play(n: int, seed: int, full: bool, choose) -> dict:
         s.apply(a)
         steps += 1
         assert steps < MAX_ACTIONS, "game does not end"
+        if ender is None and s.phase in ("final", "over"):
+            ender = seat
+            check_leftovers(s)
+        if s.phase == "final" and (not final_order or final_order[-1] != s.current_player):
+            final_order.append(s.current_player)
 
         new_scores = s.scores()
         assert all(b >= a_ for a_, b in zip(scores, new_scores, strict=True)), (scores, new_scores)
@@ -189,7 +196,36 @@ def play(n: int, seed: int, full: bool, choose) -> dict:
             assert all(s.city(p).cells() == cells[p] for p in range(n) if p != seat)
 
     check_end(s, dirk)
+    # leftovers are placed in seat order from the seat after the one who ended the game, one seat at a time
+    assert final_order == sorted(final_order, key=lambda p: (p - ender - 1) % n), (ender, final_order)
+    assert len(set(final_order)) == len(final_order)
     return {"steps": steps, "rounds": len(s.score_breakdown())}
+
+
+def check_leftovers(s) -> None:
+    """RULES §6, right after the game ended: each market tile left went to the seat holding the most money
+    of its slot's currency, or stayed in the market on a tie for most."""
+    n = s.num_players
+    totals = [[0] * 4 for _ in range(n)]
+    for seat in range(n):
+        for card in s.hand(seat):
+            totals[seat]["ygbo".index(card[0])] += int(card[1:])
+    given = {}
+    for event in s.history:  # "leftover market 2: 10 to seat 2" or "... 31 stays (tie for most dirham)"
+        if event.startswith("leftover market") and " to seat " in event:
+            head, tail = event.split(": ")
+            tile, _, _, seat = tail.split()
+            given[int(head.split()[-1]) - 1] = (int(tile), int(seat) - 1)
+    market = s.market()
+    for slot, (tile, seat) in given.items():
+        best = max(t[slot] for t in totals)
+        assert totals[seat][slot] == best, (slot, tile, seat, totals)
+        assert [t[slot] for t in totals].count(best) == 1, (slot, tile, totals)
+        assert market[slot] is None
+    for slot, tile in enumerate(market):
+        if tile is not None:
+            best = max(t[slot] for t in totals)
+            assert [t[slot] for t in totals].count(best) > 1, (slot, tile, totals)
 
 
 def check_end(s, dirk: bool) -> None:
