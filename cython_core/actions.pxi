@@ -90,40 +90,77 @@ cdef inline int pay_count(int pay, int v) noexcept nogil:
 
 # ---------------------------------------------------------------- generation
 
+# TAKE_CANON[pattern]: the take masks whose equal cards are the lowest positions among the equal ones, for an
+# equality pattern of the 4 display positions (bit k: pair k of (0,1) (0,2) (0,3) (1,2) (1,3) (2,3) is equal)
+cdef uint16_t TAKE_CANON[64]
+
+
+cdef void _init_take_table() noexcept nogil:
+    cdef int pat, m, i, j, k, ok, bits
+    cdef int pair_i[6]
+    cdef int pair_j[6]
+    cdef int lower[4]
+    k = 0
+    for j in range(4):
+        for i in range(j + 1, 4):
+            pair_j[k] = j
+            pair_i[k] = i
+            k += 1
+    for pat in range(64):
+        lower[0] = lower[1] = lower[2] = lower[3] = 0
+        for k in range(6):
+            if (pat >> k) & 1:
+                lower[pair_i[k]] |= 1 << pair_j[k]
+        bits = 0
+        for m in range(1, 16):
+            ok = 1
+            for i in range(4):
+                if (m >> i) & 1 and lower[i] & ~m:
+                    ok = 0
+            if ok:
+                bits |= 1 << m
+        TAKE_CANON[pat] = bits
+
+
+_init_take_table()
+
+
 cdef int gen_take(GameState* s, int* out) noexcept nogil:
-    """Canonical take masks: equal cards are taken from the lowest positions first (one action per multiset).
-    out may be NULL (count only)."""
-    cdef int n = 0, m, i, j, occ = 0, low, ok
-    cdef int val[4]
-    cdef int lower_dup[4]          # lower positions holding the same card
-    cdef int total[16]
+    """Canonical take masks, ascending: one per multiset of display cards (equal cards are taken from the
+    lowest positions first); a single card always, several only if they add up to 5 or less. out may be NULL
+    (count only)."""
+    cdef uint8_t* d = s.display
+    cdef int occ = 0, small = 0, pat = 0, ok, m, sub, total, i, n = 0
     for i in range(4):
-        lower_dup[i] = 0
-        val[i] = 0
-        if s.display[i] != NO_CARD:
+        if d[i] != NO_CARD:
             occ |= 1 << i
-            val[i] = card_value(s.display[i])
-            for j in range(i):
-                if s.display[j] == s.display[i]:
-                    lower_dup[i] |= 1 << j
-    total[0] = 0
-    for m in range(1, 16):
-        low = m & -m
-        i = 0 if low == 1 else (1 if low == 2 else (2 if low == 4 else 3))
-        total[m] = total[m ^ low] + val[i]
-        if m & ~occ:
-            continue
-        if total[m] > 5 and (m & (m - 1)):
-            continue
-        ok = 1
-        for i in range(4):
-            if (m >> i) & 1 and lower_dup[i] & ~m:
-                ok = 0
-                break
-        if ok:
-            if out != NULL:
-                out[n] = A_TAKE | (m << 4)
-            n += 1
+            if card_value(d[i]) <= 4:
+                small |= 1 << i       # only cards of value <= 4 can be taken together (1 + 5 > 5)
+    if occ == 0:
+        return 0
+    # single cards
+    ok = (occ & 1) << 1 | (occ & 2) << 1 | (occ & 4) << 2 | (occ & 8) << 5
+    # several small cards adding up to 5 or less
+    if small & (small - 1):
+        sub = small
+        while sub:
+            if sub & (sub - 1):
+                total = 0
+                for i in range(4):
+                    if (sub >> i) & 1:
+                        total += card_value(d[i])
+                if total <= 5:
+                    ok |= 1 << sub
+            sub = (sub - 1) & small
+    pat = ((d[0] == d[1]) | ((d[0] == d[2]) << 1) | ((d[0] == d[3]) << 2) | ((d[1] == d[2]) << 3)
+           | ((d[1] == d[3]) << 4) | ((d[2] == d[3]) << 5))
+    ok &= TAKE_CANON[pat]
+    while ok:
+        m = __builtin_ctzll(ok)
+        ok &= ok - 1
+        if out != NULL:
+            out[n] = A_TAKE | (m << 4)
+        n += 1
     return n
 
 
@@ -263,11 +300,38 @@ cdef inline void gen_cache_touch(GenCache* gc, int seat, int code) noexcept nogi
         gc.valid[seat] = 0
 
 
+cdef inline void _add_key(uint8_t* keys, uint8_t* kcount, int* nkeys, int key) noexcept nogil:
+    cdef int i
+    for i in range(nkeys[0]):
+        if keys[i] == key:
+            kcount[i] += 1
+            return
+    keys[nkeys[0]] = <uint8_t>key
+    kcount[nkeys[0]] = 1
+    nkeys[0] += 1
+
+
+cdef inline void _count_masks(uint8_t* keys, uint8_t* kcount, int nkeys, uint8_t* out) noexcept nogil:
+    """out[m] = cells whose key (pm | need << 4) allows wall mask m."""
+    cdef int i, masks
+    memset(out, 0, 16)
+    for i in range(nkeys):
+        masks = MASKS_MATCH[keys[i]]
+        while masks:
+            out[__builtin_ctzll(masks)] += kcount[i]
+            masks &= masks - 1
+
+
 cdef void city_view_build(CityGrid* c, CityView* v) noexcept nogil:
     cdef int cells[CITY_MAX_CELLS]
     cdef int tiles[CITY_MAX_CELLS]
+    cdef int pos[CITY_MAX_CELLS]
+    cdef uint8_t links[CITY_MAX_CELLS]
     cdef uint8_t g[VIEW_GRID]
-    cdef int n, i, x, y, x0 = 0, x1 = 0, y0 = 0, y1 = 0, W, H, gx, gy, k, p, a, pm, need, masks, empty8
+    cdef uint8_t keys[256]
+    cdef uint8_t kcount[256]
+    cdef int nkeys = 0
+    cdef int n, i, x, y, x0 = 0, x1 = 0, y0 = 0, y1 = 0, W, H, gy, p, key, pm, need, empty8
     n = city_list(c, cells, tiles)
     for i in range(n):
         x = (cells[i] & 255) - 128
@@ -282,31 +346,38 @@ cdef void city_view_build(CityGrid* c, CityView* v) noexcept nogil:
     v.nfront = 0
     v.ntile = 0
     v.nremove = 0
+    memset(v.front_count, 0, 16)
+    memset(v.swap_count, 0, 16)
     if W * H > VIEW_GRID:
         return                      # impossible for a legal city (<= 55 tiles); leave the view empty
     memset(g, 0, W * H)
     for i in range(n):
         x = (cells[i] & 255) - 128
         y = (cells[i] >> 8) - 128
-        g[(y - y0 + 2) * W + (x - x0 + 2)] = 0x10 | city_walls(c, x, y)
-    # tiles (swap masks), in city_list order (north row first)
-    for i in range(n):
-        if tiles[i] == FOUNTAIN:
-            continue
-        x = (cells[i] & 255) - 128
-        y = (cells[i] >> 8) - 128
         p = (y - y0 + 2) * W + (x - x0 + 2)
+        pos[i] = p
+        g[p] = 0x10 | city_walls(c, x, y)
+    # tiles: the masks that may replace them (sides matching), and their on-foot links (touching, both open)
+    for i in range(n):
+        p = pos[i]
         pm = (g[p + W] != 0) | ((g[p + 1] != 0) << 1) | ((g[p - W] != 0) << 2) | ((g[p - 1] != 0) << 3)
         need = ((g[p + W] >> 2) & 1) | ((g[p + 1] >> 2) & 2) | ((g[p - W] << 2) & 4) | ((g[p - 1] << 2) & 8)
+        links[i] = <uint8_t>(pm & ~need & ~g[p] & 15)
+        if tiles[i] == FOUNTAIN:
+            continue
+        key = pm | (need << 4)
         v.tile_cell[v.ntile] = <uint16_t>cells[i]
-        v.swap_masks[v.ntile] = MASKS_MATCH[pm | (need << 4)]
+        v.swap_masks[v.ntile] = MASKS_MATCH[key]
         v.ntile += 1
+        _add_key(keys, kcount, &nkeys, key)
+    _count_masks(keys, kcount, nkeys, v.swap_count)
     # frontier, north row first, west to east (the order of city_place_cells)
+    nkeys = 0
     for y in range(y1 + 1, y0 - 2, -1):
         gy = y - y0 + 2
+        p = gy * W              # the cell before x0 - 1 (grid column 0)
         for x in range(x0 - 1, x1 + 2):
-            gx = x - x0 + 2
-            p = gy * W + gx
+            p += 1
             if g[p]:
                 continue
             pm = (g[p + W] != 0) | ((g[p + 1] != 0) << 1) | ((g[p - W] != 0) << 2) | ((g[p - 1] != 0) << 3)
@@ -322,84 +393,63 @@ cdef void city_view_build(CityGrid* c, CityView* v) noexcept nogil:
                       | ((g[p - 1] == 0) << 6) | ((g[p + W - 1] == 0) << 7))
             if not RING_SAFE[empty8] and city_check_place(c, x, y, need) != 0:
                 continue
-            masks = MASKS_MATCH[pm | (need << 4)]
             if v.nfront < GC_PLACE:
+                key = pm | (need << 4)
                 v.front_cell[v.nfront] = <uint16_t>((x + 128) | ((y + 128) << 8))
-                v.front_masks[v.nfront] = <uint16_t>masks
+                v.front_masks[v.nfront] = MASKS_MATCH[key]
                 v.nfront += 1
-    memset(v.front_count, 0, 16)
-    memset(v.swap_count, 0, 16)
-    for i in range(v.nfront):
-        masks = v.front_masks[i]
-        while masks:
-            v.front_count[__builtin_ctzll(masks)] += 1
-            masks &= masks - 1
-    for i in range(v.ntile):
-        masks = v.swap_masks[i]
-        while masks:
-            v.swap_count[__builtin_ctzll(masks)] += 1
-            masks &= masks - 1
-    _view_removals(v, g, W, x0, y0, cells, tiles, n)
+                _add_key(keys, kcount, &nkeys, key)
+    _count_masks(keys, kcount, nkeys, v.front_count)
+    _view_removals(v, g, W, pos, links, cells, tiles, n)
 
 
-cdef void _view_removals(CityView* v, uint8_t* g, int W, int x0, int y0, int* cells, int* tiles, int n) noexcept nogil:
+cdef void _view_removals(CityView* v, uint8_t* g, int W, int* pos, uint8_t* links, int* cells, int* tiles,
+                         int n) noexcept nogil:
     """Removable tiles: not the fountain, the vacated cell not enclosed (a free side), and no tile cut off from
     the fountain on foot, i.e. not a cut vertex of the on-foot graph (which is connected in a valid city):
     one depth-first search (Tarjan's low links) for all tiles instead of a search per tile."""
     cdef int16_t node[VIEW_GRID]          # grid position -> tile index (only read where g[p] != 0)
-    cdef int pos[CITY_MAX_CELLS]
     cdef int disc[CITY_MAX_CELLS]
     cdef int low[CITY_MAX_CELLS]
     cdef int parent[CITY_MAX_CELLS]
     cdef uint8_t cut[CITY_MAX_CELLS]
     cdef int stack[CITY_MAX_CELLS]
-    cdef uint8_t nextdir[CITY_MAX_CELLS]
+    cdef uint8_t todo[CITY_MAX_CELLS]      # links not yet followed
     cdef int step[4]
-    cdef int i, p, q, u, w, d, sp, t = 0, root = -1, a, b
+    cdef int i, p, u, w, d, sp, t = 0, root = -1, lk
     step[0] = W
     step[1] = 1
     step[2] = -W
     step[3] = -1
     for i in range(n):
-        p = ((cells[i] >> 8) - 128 - y0 + 2) * W + ((cells[i] & 255) - 128 - x0 + 2)
-        pos[i] = p
-        node[p] = <int16_t>i
+        node[pos[i]] = <int16_t>i
         disc[i] = -1
         cut[i] = 0
+        todo[i] = links[i]
         if tiles[i] == FOUNTAIN:
             root = i
     v.nremove = 0
     if root < 0:
         return
-    # iterative DFS from the fountain over on-foot steps (both facing sides open)
+    # iterative DFS from the fountain over on-foot links
     disc[root] = low[root] = t
     t += 1
     parent[root] = -1
     stack[0] = root
-    nextdir[root] = 0
     sp = 1
-    cdef int root_children = 0
     while sp > 0:
         u = stack[sp - 1]
-        if nextdir[u] < 4:
-            d = nextdir[u]
-            nextdir[u] += 1
-            p = pos[u]
-            q = p + step[d]
-            a = g[p]
-            b = g[q]
-            if b == 0 or (a >> d) & 1 or (b >> ((d + 2) & 3)) & 1:
-                continue
-            w = node[q]
+        lk = todo[u]
+        if lk:
+            d = __builtin_ctzll(lk)
+            todo[u] = <uint8_t>(lk & (lk - 1))
+            w = node[pos[u] + step[d]]
             if disc[w] < 0:
                 disc[w] = low[w] = t
                 t += 1
                 parent[w] = u
-                nextdir[w] = 0
                 stack[sp] = w
                 sp += 1
-                if u == root:
-                    root_children += 1
             elif w != parent[u] and disc[w] < low[u]:
                 low[u] = disc[w]
         else:
