@@ -1,1 +1,1005 @@
-# (to be written)
+# Actions: compact codes (docs/design.md "Actions"), legal-action generation, checking, applying, text forms.
+#
+# What gen_legal lists (and why):
+#   take   one action per distinct multiset of display cards (the lowest positions among equal cards): taking
+#          y3 from position 1 or from position 3 is the same move. apply() accepts any legal position mask.
+#   buy    per slot, only the minimal payments of the slot's currency (no card can be dropped and still pay the
+#          cost). An overpayment that contains a smaller legal payment only gives away cards and can never be
+#          exact, so it is never better; apply() still accepts every legal payment.
+#   build / place / swap: every legal cell for every tile; remove: every legal cell.
+#   pass   only when the list would otherwise be empty.
+# The order is deterministic: take, buy, build, remove, swap in the action phase; per pending tile its cells,
+# then reserve, then Dirk in the placement phases.
+
+cdef enum:
+    A_TAKE = 1
+    A_BUY = 2
+    A_PLACE = 3
+    A_PLACE_RESERVE = 4
+    A_PLACE_DIRK = 5
+    A_BUILD = 6
+    A_REMOVE = 7
+    A_SWAP = 8
+    A_PASS = 9
+    # 10..15 reserved for the modules (wake vizier, vizier buy, thief, falcons, wall card, ...)
+
+    E_OK = 0
+    E_CODE = 1
+    E_OVER = 2
+    E_PHASE_PLACE = 3        # an action-phase move while tiles must be placed
+    E_PHASE_ACTION = 4       # a placement while in the action phase
+    E_TAKE_EMPTY = 5
+    E_TAKE_SUM = 6
+    E_BUY_EMPTY = 7
+    E_BUY_NOTHING = 8
+    E_BUY_NOT_HELD = 9
+    E_BUY_SHORT = 10
+    E_NOT_PENDING = 11
+    E_NO_DIRK = 12
+    E_DIRK_FINAL = 13
+    E_NOT_IN_RESERVE = 14
+    E_REMOVE_TILE = 15
+    E_PASS = 16
+    E_BAD_TILE = 17
+    E_CITY = 32              # + the city's own error code
+
+ERROR_MESSAGES = {
+    E_CODE: "not an action code",
+    E_OVER: "the game is over",
+    E_PHASE_PLACE: "the pending tiles must be placed now (place <tile> x,y / reserve / dirk)",
+    E_PHASE_ACTION: "there are no tiles to place now: place is only for the tiles bought this turn",
+    E_TAKE_EMPTY: "that display position is empty",
+    E_TAKE_SUM: "several cards may be taken only if they add up to 5 or less",
+    E_BUY_EMPTY: "that market slot is empty",
+    E_BUY_NOTHING: "no cards paid",
+    E_BUY_NOT_HELD: "you do not hold those cards",
+    E_BUY_SHORT: "the payment is less than the cost",
+    E_NOT_PENDING: "that tile is not pending",
+    E_NO_DIRK: "there is no Dirk in this game",
+    E_DIRK_FINAL: "leftover tiles at the end go to the city or the reserve, not to Dirk",
+    E_NOT_IN_RESERVE: "that tile is not in your reserve",
+    E_REMOVE_TILE: "the tile bits do not match the tile at that cell",
+    E_PASS: "pass is allowed only when no other action is legal",
+    E_BAD_TILE: "no such tile",
+}
+
+KIND_NAMES = {A_TAKE: "take", A_BUY: "buy", A_PLACE: "place", A_PLACE_RESERVE: "place", A_PLACE_DIRK: "place",
+              A_BUILD: "build", A_REMOVE: "remove", A_SWAP: "swap", A_PASS: "pass"}
+
+
+cdef inline int code_cell(int kind, int tile, int packed) noexcept nogil:
+    return kind | (tile << 4) | (packed << 12)
+
+
+cdef inline int cell_x(int code) noexcept nogil:
+    return ((code >> 12) & 255) - 128
+
+
+cdef inline int cell_y(int code) noexcept nogil:
+    return ((code >> 20) & 255) - 128
+
+
+cdef inline int code_tile(int code) noexcept nogil:
+    return (code >> 4) & 255
+
+
+cdef inline int pay_count(int pay, int v) noexcept nogil:
+    """Copies of value v (1..9) in a buy payment field (code >> 6)."""
+    return (pay >> (2 * (v - 1))) & 3
+
+
+# ---------------------------------------------------------------- generation
+
+# TAKE_CANON[pattern]: the take masks whose equal cards are the lowest positions among the equal ones, for an
+# equality pattern of the 4 display positions (bit k: pair k of (0,1) (0,2) (0,3) (1,2) (1,3) (2,3) is equal)
+cdef uint16_t TAKE_CANON[64]
+
+
+cdef void _init_take_table() noexcept nogil:
+    cdef int pat, m, i, j, k, ok, bits
+    cdef int pair_i[6]
+    cdef int pair_j[6]
+    cdef int lower[4]
+    k = 0
+    for j in range(4):
+        for i in range(j + 1, 4):
+            pair_j[k] = j
+            pair_i[k] = i
+            k += 1
+    for pat in range(64):
+        lower[0] = lower[1] = lower[2] = lower[3] = 0
+        for k in range(6):
+            if (pat >> k) & 1:
+                lower[pair_i[k]] |= 1 << pair_j[k]
+        bits = 0
+        for m in range(1, 16):
+            ok = 1
+            for i in range(4):
+                if (m >> i) & 1 and lower[i] & ~m:
+                    ok = 0
+            if ok:
+                bits |= 1 << m
+        TAKE_CANON[pat] = bits
+
+
+_init_take_table()
+
+
+cdef int gen_take(GameState* s, int* out) noexcept nogil:
+    """Canonical take masks, ascending: one per multiset of display cards (equal cards are taken from the
+    lowest positions first); a single card always, several only if they add up to 5 or less. out may be NULL
+    (count only)."""
+    cdef uint8_t* d = s.display
+    cdef int occ = 0, small = 0, pat = 0, ok, m, sub, total, i, n = 0
+    for i in range(4):
+        if d[i] != NO_CARD:
+            occ |= 1 << i
+            if card_value(d[i]) <= 4:
+                small |= 1 << i       # only cards of value <= 4 can be taken together (1 + 5 > 5)
+    if occ == 0:
+        return 0
+    # single cards
+    ok = (occ & 1) << 1 | (occ & 2) << 1 | (occ & 4) << 2 | (occ & 8) << 5
+    # several small cards adding up to 5 or less
+    if small & (small - 1):
+        sub = small
+        while sub:
+            if sub & (sub - 1):
+                total = 0
+                for i in range(4):
+                    if (sub >> i) & 1:
+                        total += card_value(d[i])
+                if total <= 5:
+                    ok |= 1 << sub
+            sub = (sub - 1) & small
+    pat = ((d[0] == d[1]) | ((d[0] == d[2]) << 1) | ((d[0] == d[3]) << 2) | ((d[1] == d[2]) << 3)
+           | ((d[1] == d[3]) << 4) | ((d[2] == d[3]) << 5))
+    ok &= TAKE_CANON[pat]
+    while ok:
+        m = __builtin_ctzll(ok)
+        ok &= ok - 1
+        if out != NULL:
+            out[n] = A_TAKE | (m << 4)
+        n += 1
+    return n
+
+
+cdef int _buy_rec(int* cnt, int* rem, int v, int total, int cost, int pay, int base, int* out, int n) noexcept nogil:
+    """Minimal payments: values are added from 9 down; the moment the total reaches the cost the payment is
+    recorded and not extended (its last card is its smallest, and without it the total was short)."""
+    cdef int k, t
+    if v == 0 or total + rem[v] < cost:
+        return n
+    for k in range(cnt[v] + 1):
+        t = total + k * v
+        if k > 0 and t >= cost:
+            if out != NULL:
+                out[n] = base | ((pay | (k << (2 * (v - 1)))) << 6)
+            return n + 1
+        n = _buy_rec(cnt, rem, v - 1, t, cost, pay | (k << (2 * (v - 1))), base, out, n)
+    return n
+
+
+cdef int gen_buy(GameState* s, int* out) noexcept nogil:
+    """Minimal payments for every slot (out may be NULL: count only)."""
+    cdef int n = 0, k, v, cost, seat = s.current
+    cdef int cnt[10]
+    cdef int rem[10]
+    for k in range(NCUR):
+        if s.market[k] == NO_TILE:
+            continue
+        cost = TILE_COST[s.market[k]]
+        if s.cur_sum[seat][k] < cost:
+            continue
+        rem[0] = 0
+        cnt[0] = 0
+        for v in range(1, 10):
+            cnt[v] = s.hand[seat][k * NVALUES + v - 1]
+            rem[v] = rem[v - 1] + v * cnt[v]
+        n = _buy_rec(cnt, rem, 9, 0, cost, 0, A_BUY | (k << 4), out, n)
+    return n
+
+
+# Rebuild and placement generation work from a CityView: one pass over a city gives every empty cell where a
+# tile may go with the set of wall masks allowed there, every tile with the wall masks that may replace it,
+# and the removable tiles. Wall masks are only 16, and most cities are asked for many of them (a reserve of
+# tiles), so this replaces one city scan per mask by one scan per city. The view is exact: a cell's masks are
+# those that match its touching sides with at least one open touching side, kept only if the city accepts a
+# tile there (city_check_place with the matching walls: the hole test); swaps need matching sides only
+# (city.pxi: a matching tile keeps every on-foot link); removals come from city_remove_cells.
+#
+# A GenCache keeps one view per seat between generations (a city changes in few turns). Its owner (a playout
+# loop) must call gen_cache_touch for every action before applying it; gen_legal(s, out) uses no cache.
+
+cdef enum:
+    GC_PLACE = 128            # legal place cells <= empty side neighbours of <= 55 tiles <= 2 * 55 + 2
+    GC_TILES = 64             # swap / remove cells <= tiles in a city
+    VIEW_GRID = 4096          # local occupancy grid: bounding box + 2 each side (<= 33 * 33 for 55 tiles)
+
+cdef struct CityView:
+    int nfront
+    int ntile
+    int nremove
+    uint16_t front_cell[GC_PLACE]     # packed cells, north row first, west to east
+    uint16_t front_masks[GC_PLACE]    # bit m: a tile with walls m may be placed there
+    uint16_t tile_cell[GC_TILES]      # tiles but the fountain, same order
+    uint16_t swap_masks[GC_TILES]     # bit m: a tile with walls m may replace it
+    uint16_t remove_cell[GC_TILES]
+    uint8_t remove_tile[GC_TILES]
+    uint8_t front_count[16]           # cells allowing wall mask m
+    uint8_t swap_count[16]            # tiles a tile with walls m may replace
+
+cdef struct GenCache:
+    int valid[MAX_PLAYERS]
+    CityView view[MAX_PLAYERS]
+
+# MASKS_MATCH[pm | need << 4]: wall masks m with (m & pm) == need (pm: sides touching a tile; need: those
+# of them facing a wall)
+cdef uint16_t MASKS_MATCH[256]
+cdef uint8_t RING_SAFE[256]
+
+
+cdef void _init_action_tables() noexcept nogil:
+    cdef int pm, need, m, bits, i
+    for pm in range(16):
+        for need in range(16):
+            bits = 0
+            for m in range(16):
+                if (m & pm) == need:
+                    bits |= 1 << m
+            MASKS_MATCH[pm | (need << 4)] = bits
+
+
+    # RING_SAFE[empty8]: the 8 cells around a cell in the order N NE E SE S SW W NW (bit i = position i empty).
+    # Filling the cell cannot enclose anything when its empty side neighbours (positions 0, 2, 4, 6) are all
+    # joined to each other through consecutive empty ring positions (they stay connected around it).
+    cdef int e, first, p, grp, ok, g0
+    cdef int group[8]
+    for e in range(256):
+        if e == 255:
+            RING_SAFE[e] = 1
+            continue
+        first = 0
+        while (e >> first) & 1:
+            first += 1              # a filled position: groups start after it
+        grp = 0
+        for p in range(1, 9):
+            i = (first + p) & 7
+            if (e >> i) & 1:
+                if p > 1 and (e >> ((i + 7) & 7)) & 1:
+                    group[i] = grp
+                else:
+                    grp += 1
+                    group[i] = grp
+            else:
+                group[i] = 0
+        ok = 1
+        g0 = -1
+        for p in range(0, 8, 2):
+            if (e >> p) & 1:
+                if g0 < 0:
+                    g0 = group[p]
+                elif group[p] != g0:
+                    ok = 0
+        RING_SAFE[e] = ok
+
+
+_init_action_tables()
+
+
+cdef inline void gen_cache_reset(GenCache* gc) noexcept nogil:
+    cdef int i
+    for i in range(MAX_PLAYERS):
+        gc.valid[i] = 0
+
+
+cdef inline void gen_cache_touch(GenCache* gc, int seat, int code) noexcept nogil:
+    """Forget the seat's view if the action (applied next by `seat`) changes its city."""
+    cdef int kind = code & 15
+    if kind == A_PLACE or kind == A_BUILD or kind == A_REMOVE or kind == A_SWAP:
+        gc.valid[seat] = 0
+
+
+cdef inline void _add_key(uint8_t* keys, uint8_t* kcount, int* nkeys, int key) noexcept nogil:
+    cdef int i
+    for i in range(nkeys[0]):
+        if keys[i] == key:
+            kcount[i] += 1
+            return
+    keys[nkeys[0]] = <uint8_t>key
+    kcount[nkeys[0]] = 1
+    nkeys[0] += 1
+
+
+cdef inline void _count_masks(uint8_t* keys, uint8_t* kcount, int nkeys, uint8_t* out) noexcept nogil:
+    """out[m] = cells whose key (pm | need << 4) allows wall mask m."""
+    cdef int i, masks
+    memset(out, 0, 16)
+    for i in range(nkeys):
+        masks = MASKS_MATCH[keys[i]]
+        while masks:
+            out[__builtin_ctzll(masks)] += kcount[i]
+            masks &= masks - 1
+
+
+cdef void city_view_build(CityGrid* c, CityView* v) noexcept nogil:
+    cdef int cells[CITY_MAX_CELLS]
+    cdef int tiles[CITY_MAX_CELLS]
+    cdef int pos[CITY_MAX_CELLS]
+    cdef uint8_t links[CITY_MAX_CELLS]
+    cdef uint8_t g[VIEW_GRID]
+    cdef uint8_t keys[256]
+    cdef uint8_t kcount[256]
+    cdef int nkeys = 0
+    cdef int n, i, x, y, x0 = 0, x1 = 0, y0 = 0, y1 = 0, W, H, gy, p, key, pm, need, empty8
+    n = city_list(c, cells, tiles)
+    for i in range(n):
+        x = (cells[i] & 255) - 128
+        y = (cells[i] >> 8) - 128
+        if x < x0: x0 = x
+        if x > x1: x1 = x
+        if y < y0: y0 = y
+        if y > y1: y1 = y
+    # local grid: cell (x, y) at (y - y0 + 2) * W + (x - x0 + 2); 0 empty, 0x10 | walls a tile
+    W = x1 - x0 + 5
+    H = y1 - y0 + 5
+    v.nfront = 0
+    v.ntile = 0
+    v.nremove = 0
+    memset(v.front_count, 0, 16)
+    memset(v.swap_count, 0, 16)
+    if W * H > VIEW_GRID:
+        return                      # impossible for a legal city (<= 55 tiles); leave the view empty
+    memset(g, 0, W * H)
+    for i in range(n):
+        x = (cells[i] & 255) - 128
+        y = (cells[i] >> 8) - 128
+        p = (y - y0 + 2) * W + (x - x0 + 2)
+        pos[i] = p
+        g[p] = 0x10 | city_walls(c, x, y)
+    # tiles: the masks that may replace them (sides matching), and their on-foot links (touching, both open)
+    for i in range(n):
+        p = pos[i]
+        pm = (g[p + W] != 0) | ((g[p + 1] != 0) << 1) | ((g[p - W] != 0) << 2) | ((g[p - 1] != 0) << 3)
+        need = ((g[p + W] >> 2) & 1) | ((g[p + 1] >> 2) & 2) | ((g[p - W] << 2) & 4) | ((g[p - 1] << 2) & 8)
+        links[i] = <uint8_t>(pm & ~need & ~g[p] & 15)
+        if tiles[i] == FOUNTAIN:
+            continue
+        key = pm | (need << 4)
+        v.tile_cell[v.ntile] = <uint16_t>cells[i]
+        v.swap_masks[v.ntile] = MASKS_MATCH[key]
+        v.ntile += 1
+        _add_key(keys, kcount, &nkeys, key)
+    _count_masks(keys, kcount, nkeys, v.swap_count)
+    # frontier, north row first, west to east (the order of city_place_cells)
+    nkeys = 0
+    for y in range(y1 + 1, y0 - 2, -1):
+        gy = y - y0 + 2
+        p = gy * W              # the cell before x0 - 1 (grid column 0)
+        for x in range(x0 - 1, x1 + 2):
+            p += 1
+            if g[p]:
+                continue
+            pm = (g[p + W] != 0) | ((g[p + 1] != 0) << 1) | ((g[p - W] != 0) << 2) | ((g[p - 1] != 0) << 3)
+            if pm == 0:
+                continue
+            need = ((g[p + W] >> 2) & 1) | ((g[p + 1] >> 2) & 2) | ((g[p - W] << 2) & 4) | ((g[p - 1] << 2) & 8)
+            if need == pm:
+                continue            # every touching side faces a wall: no way in on foot
+            # with walls == need the sides match and one is open: only the hole rule can refuse the cell;
+            # the ring of 8 settles most cells, the city's exact test the rest
+            empty8 = ((g[p + W] == 0) | ((g[p + W + 1] == 0) << 1) | ((g[p + 1] == 0) << 2)
+                      | ((g[p - W + 1] == 0) << 3) | ((g[p - W] == 0) << 4) | ((g[p - W - 1] == 0) << 5)
+                      | ((g[p - 1] == 0) << 6) | ((g[p + W - 1] == 0) << 7))
+            if not RING_SAFE[empty8] and city_check_place(c, x, y, need) != 0:
+                continue
+            if v.nfront < GC_PLACE:
+                key = pm | (need << 4)
+                v.front_cell[v.nfront] = <uint16_t>((x + 128) | ((y + 128) << 8))
+                v.front_masks[v.nfront] = MASKS_MATCH[key]
+                v.nfront += 1
+                _add_key(keys, kcount, &nkeys, key)
+    _count_masks(keys, kcount, nkeys, v.front_count)
+    _view_removals(v, g, W, pos, links, cells, tiles, n)
+
+
+cdef void _view_removals(CityView* v, uint8_t* g, int W, int* pos, uint8_t* links, int* cells, int* tiles,
+                         int n) noexcept nogil:
+    """Removable tiles: not the fountain, the vacated cell not enclosed (a free side), and no tile cut off from
+    the fountain on foot, i.e. not a cut vertex of the on-foot graph (which is connected in a valid city):
+    one depth-first search (Tarjan's low links) for all tiles instead of a search per tile."""
+    cdef int16_t node[VIEW_GRID]          # grid position -> tile index (only read where g[p] != 0)
+    cdef int disc[CITY_MAX_CELLS]
+    cdef int low[CITY_MAX_CELLS]
+    cdef int parent[CITY_MAX_CELLS]
+    cdef uint8_t cut[CITY_MAX_CELLS]
+    cdef int stack[CITY_MAX_CELLS]
+    cdef uint8_t todo[CITY_MAX_CELLS]      # links not yet followed
+    cdef int step[4]
+    cdef int i, p, u, w, d, sp, t = 0, root = -1, lk
+    step[0] = W
+    step[1] = 1
+    step[2] = -W
+    step[3] = -1
+    for i in range(n):
+        node[pos[i]] = <int16_t>i
+        disc[i] = -1
+        cut[i] = 0
+        todo[i] = links[i]
+        if tiles[i] == FOUNTAIN:
+            root = i
+    v.nremove = 0
+    if root < 0:
+        return
+    # iterative DFS from the fountain over on-foot links
+    disc[root] = low[root] = t
+    t += 1
+    parent[root] = -1
+    stack[0] = root
+    sp = 1
+    while sp > 0:
+        u = stack[sp - 1]
+        lk = todo[u]
+        if lk:
+            d = __builtin_ctzll(lk)
+            todo[u] = <uint8_t>(lk & (lk - 1))
+            w = node[pos[u] + step[d]]
+            if disc[w] < 0:
+                disc[w] = low[w] = t
+                t += 1
+                parent[w] = u
+                stack[sp] = w
+                sp += 1
+            elif w != parent[u] and disc[w] < low[u]:
+                low[u] = disc[w]
+        else:
+            sp -= 1
+            w = parent[u]
+            if w >= 0:
+                if low[u] < low[w]:
+                    low[w] = low[u]
+                if w != root and low[u] >= disc[w]:
+                    cut[w] = 1
+    for i in range(n):
+        if i == root or cut[i] or disc[i] < 0:
+            continue
+        p = pos[i]
+        if g[p + W] and g[p + 1] and g[p - W] and g[p - 1]:
+            continue                        # the vacated cell would be enclosed
+        if v.nremove < GC_TILES:
+            v.remove_cell[v.nremove] = <uint16_t>cells[i]
+            v.remove_tile[v.nremove] = <uint8_t>tiles[i]
+            v.nremove += 1
+
+
+cdef inline CityView* _view(GameState* s, GenCache* gc, CityView* local) noexcept nogil:
+    """The current seat's view: from the cache (rebuilt if stale) or built into `local`."""
+    cdef int seat = s.current
+    if gc == NULL:
+        city_view_build(s.city[seat], local)
+        return local
+    if not gc.valid[seat]:
+        city_view_build(s.city[seat], &gc.view[seat])
+        gc.valid[seat] = 1
+    return &gc.view[seat]
+
+
+cdef inline int _emit_cells(CityView* v, int kind, int t, int* out) noexcept nogil:
+    cdef int j, n = 0, bit = 1 << TILE_WALLS[t]
+    for j in range(v.nfront):
+        if v.front_masks[j] & bit:
+            out[n] = code_cell(kind, t, v.front_cell[j])
+            n += 1
+    return n
+
+
+cdef int gen_rebuild(GameState* s, GenCache* gc, int* out) noexcept nogil:
+    cdef uint8_t tiles[128]
+    cdef CityView local
+    cdef CityView* v = _view(s, gc, &local)
+    cdef int nt, n = 0, i, j, t, bit
+    nt = mask_list(s.reserve[s.current], tiles)
+    for i in range(nt):
+        n += _emit_cells(v, A_BUILD, tiles[i], out + n)
+    for j in range(v.nremove):
+        out[n] = code_cell(A_REMOVE, v.remove_tile[j], v.remove_cell[j])
+        n += 1
+    for i in range(nt):
+        t = tiles[i]
+        bit = 1 << TILE_WALLS[t]
+        for j in range(v.ntile):
+            if v.swap_masks[j] & bit:
+                out[n] = code_cell(A_SWAP, t, v.tile_cell[j])
+                n += 1
+    return n
+
+
+cdef int gen_place(GameState* s, GenCache* gc, int* out) noexcept nogil:
+    cdef CityView local
+    cdef CityView* v = _view(s, gc, &local)
+    cdef int n = 0, i, t
+    cdef bint dirk = (s.options & OPT_DIRK) and s.phase == PH_PLACE
+    for i in range(s.npending):
+        t = s.pending[i]
+        n += _emit_cells(v, A_PLACE, t, out + n)
+        out[n] = A_PLACE_RESERVE | (t << 4)
+        n += 1
+        if dirk:
+            out[n] = A_PLACE_DIRK | (t << 4)
+            n += 1
+    return n
+
+
+cdef int gen_legal_cached(GameState* s, GenCache* gc, int* out) noexcept nogil:
+    """All legal actions of the seat to act into out (MAX_LEGAL ints); returns the count (0 when over).
+    gc: a GenCache kept in step with the state (see gen_cache_touch), or NULL."""
+    cdef int n = 0
+    if s.phase == PH_ACTION:
+        n = gen_take(s, out)
+        n += gen_buy(s, out + n)
+        if s.reserve[s.current][0] or s.reserve[s.current][1] or s.city[s.current].ntiles > 1:
+            n += gen_rebuild(s, gc, out + n)
+        if n == 0:
+            out[0] = A_PASS
+            n = 1
+    elif s.phase == PH_PLACE or s.phase == PH_FINAL:
+        n = gen_place(s, gc, out)
+    return n
+
+
+cdef inline int gen_legal(GameState* s, int* out) noexcept nogil:
+    """All legal actions of the seat to act into out (MAX_LEGAL ints); returns the count (0 when over)."""
+    return gen_legal_cached(s, NULL, out)
+
+
+# ---------------------------------------------------------------- sampling without listing
+
+cdef inline int _kth_cell(CityView* v, int kind, int t, int k) noexcept nogil:
+    cdef int j, bit = 1 << TILE_WALLS[t]
+    for j in range(v.nfront):
+        if v.front_masks[j] & bit:
+            if k == 0:
+                return code_cell(kind, t, v.front_cell[j])
+            k -= 1
+    return -1
+
+
+cdef int sample_legal(GameState* s, GenCache* gc, Rng* r) noexcept nogil:
+    """A uniformly random legal action: exactly gen_legal_cached(s, gc, out)[rng_below(r, count)], but found
+    by counting (per wall mask) instead of listing every build / swap / place. -1 when the game is over."""
+    cdef uint8_t tiles[128]
+    cdef int buf[16 + 4 * 128]        # takes (<= 15), then minimal payments (<= 104 per slot)
+    cdef int nt = 0, ntake, nbuy, total, k, i, j, t, bit, n
+    cdef bint rebuild, dirk
+    cdef CityView local
+    cdef CityView* v = NULL
+    if s.phase == PH_ACTION:
+        ntake = gen_take(s, buf)
+        nbuy = gen_buy(s, buf + ntake)
+        total = ntake + nbuy
+        rebuild = s.reserve[s.current][0] or s.reserve[s.current][1] or s.city[s.current].ntiles > 1
+        if rebuild:
+            v = _view(s, gc, &local)
+            nt = mask_list(s.reserve[s.current], tiles)
+            for i in range(nt):
+                total += v.front_count[TILE_WALLS[tiles[i]]] + v.swap_count[TILE_WALLS[tiles[i]]]
+            total += v.nremove
+        if total == 0:
+            return A_PASS
+        k = rng_below(r, total)
+        if k < ntake + nbuy:
+            return buf[k]
+        k -= ntake + nbuy
+        for i in range(nt):
+            n = v.front_count[TILE_WALLS[tiles[i]]]
+            if k < n:
+                return _kth_cell(v, A_BUILD, tiles[i], k)
+            k -= n
+        if k < v.nremove:
+            return code_cell(A_REMOVE, v.remove_tile[k], v.remove_cell[k])
+        k -= v.nremove
+        for i in range(nt):
+            t = tiles[i]
+            n = v.swap_count[TILE_WALLS[t]]
+            if k < n:
+                bit = 1 << TILE_WALLS[t]
+                for j in range(v.ntile):
+                    if v.swap_masks[j] & bit:
+                        if k == 0:
+                            return code_cell(A_SWAP, t, v.tile_cell[j])
+                        k -= 1
+            k -= n
+        return -1
+    if s.phase == PH_PLACE or s.phase == PH_FINAL:
+        v = _view(s, gc, &local)
+        dirk = (s.options & OPT_DIRK) and s.phase == PH_PLACE
+        total = 0
+        for i in range(s.npending):
+            total += v.front_count[TILE_WALLS[s.pending[i]]] + 1 + dirk
+        k = rng_below(r, total)
+        for i in range(s.npending):
+            t = s.pending[i]
+            n = v.front_count[TILE_WALLS[t]]
+            if k < n:
+                return _kth_cell(v, A_PLACE, t, k)
+            k -= n
+            if k == 0:
+                return A_PLACE_RESERVE | (t << 4)
+            k -= 1
+            if dirk:
+                if k == 0:
+                    return A_PLACE_DIRK | (t << 4)
+                k -= 1
+        return -1
+    return -1
+
+
+# ---------------------------------------------------------------- checking
+
+cdef inline int _pending_index(GameState* s, int t) noexcept nogil:
+    cdef int i
+    for i in range(s.npending):
+        if s.pending[i] == t:
+            return i
+    return -1
+
+
+cdef int check_action(GameState* s, int code) noexcept nogil:
+    """0 if the action is legal for the seat to act, else an E_* code (E_CITY + city code for city rules)."""
+    cdef int kind = code & 15, seat = s.current, m, i, total, v, k, t, x, y, r, have
+    cdef int buf[MAX_LEGAL]
+    if code < 0 or kind < A_TAKE or kind > A_PASS:
+        return E_CODE
+    if s.phase == PH_OVER:
+        return E_OVER
+    if kind == A_PLACE or kind == A_PLACE_RESERVE or kind == A_PLACE_DIRK:
+        if s.phase == PH_ACTION:
+            return E_PHASE_ACTION
+        t = code_tile(code)
+        if kind != A_PLACE and (code >> 12):
+            return E_CODE
+        if (code >> 28) or t > NBUILDINGS or t == FOUNTAIN:
+            return E_CODE if (code >> 28) else E_BAD_TILE
+        if _pending_index(s, t) < 0:
+            return E_NOT_PENDING
+        if kind == A_PLACE_DIRK:
+            if not (s.options & OPT_DIRK):
+                return E_NO_DIRK
+            if s.phase == PH_FINAL:
+                return E_DIRK_FINAL
+        if kind == A_PLACE:
+            r = city_check_place(s.city[seat], cell_x(code), cell_y(code), TILE_WALLS[t])
+            if r:
+                return E_CITY + r
+        return E_OK
+    if s.phase != PH_ACTION:
+        return E_PHASE_PLACE
+    if kind == A_TAKE:
+        m = (code >> 4) & 15
+        if (code >> 8) or m == 0:
+            return E_CODE
+        total = 0
+        for i in range(4):
+            if m & (1 << i):
+                if s.display[i] == NO_CARD:
+                    return E_TAKE_EMPTY
+                total += card_value(s.display[i])
+        if (m & (m - 1)) and total > 5:
+            return E_TAKE_SUM
+        return E_OK
+    if kind == A_BUY:
+        if code >> 24:
+            return E_CODE
+        k = (code >> 4) & 3
+        if s.market[k] == NO_TILE:
+            return E_BUY_EMPTY
+        if not ((code >> 6) & 0x3FFFF):
+            return E_BUY_NOTHING
+        total = 0
+        for v in range(1, 10):
+            have = pay_count(code >> 6, v)
+            if have > s.hand[seat][k * NVALUES + v - 1]:
+                return E_BUY_NOT_HELD
+            total += have * v
+        if total < TILE_COST[s.market[k]]:
+            return E_BUY_SHORT
+        return E_OK
+    if kind == A_PASS:
+        if code != A_PASS:
+            return E_CODE
+        if gen_legal(s, buf) != 1 or buf[0] != A_PASS:
+            return E_PASS
+        return E_OK
+    # rebuild: build / remove / swap
+    if code >> 28:
+        return E_CODE
+    t = code_tile(code)
+    x = cell_x(code)
+    y = cell_y(code)
+    if kind == A_REMOVE:
+        r = city_check_remove(s.city[seat], x, y)
+        if r:
+            return E_CITY + r
+        if city_tile(s.city[seat], x, y) != t:
+            return E_REMOVE_TILE
+        return E_OK
+    if t > NBUILDINGS or t == FOUNTAIN:
+        return E_BAD_TILE
+    if not mask_has(s.reserve[seat], t):
+        return E_NOT_IN_RESERVE
+    if kind == A_BUILD:
+        r = city_check_place(s.city[seat], x, y, TILE_WALLS[t])
+    else:
+        r = city_check_swap(s.city[seat], x, y, TILE_WALLS[t])
+    return E_CITY + r if r else E_OK
+
+
+# ---------------------------------------------------------------- applying
+
+cdef inline void _city_add(GameState* s, int seat, int x, int y, int t) noexcept nogil:
+    cdef CityGrid* c = city_unshare(&s.city[seat])
+    city_put(c, x, y, t, TILE_WALLS[t])
+    s.type_count[seat][TILE_TYPE[t]] += 1
+
+
+cdef void _after_place(GameState* s, EventLog* log) noexcept nogil:
+    if s.npending == 0:
+        if s.phase == PH_PLACE:
+            finish_turn(s, log)
+        else:
+            advance_final(s, log)
+
+
+cdef void apply_action(GameState* s, int code, EventLog* log) noexcept nogil:
+    """Apply a legal action (unchecked: call check_action first unless the code came from gen_legal)."""
+    cdef int kind = code & 15, seat = s.current, m, i, v, k, cnt, t, old, x, y, total, c
+    cdef CityGrid* g
+    if kind == A_TAKE:
+        m = (code >> 4) & 15
+        for i in range(4):
+            if m & (1 << i):
+                hand_add(s, seat, s.display[i])
+                s.display[i] = NO_CARD
+        s.actions_taken += 1
+        after_action(s, log)
+    elif kind == A_BUY:
+        k = (code >> 4) & 3
+        total = 0
+        for v in range(1, 10):
+            cnt = pay_count(code >> 6, v)
+            if cnt:
+                c = k * NVALUES + v - 1
+                s.hand[seat][c] -= cnt
+                s.hand_n[seat] -= cnt
+                s.cur_sum[seat][k] -= cnt * v
+                s.discard[c] += cnt
+                s.discard_n += cnt
+                total += cnt * v
+        t = s.market[k]
+        s.market[k] = NO_TILE
+        s.pending[s.npending] = <uint8_t>t
+        s.npending += 1
+        s.actions_taken += 1
+        if total != TILE_COST[t]:
+            after_action(s, log)
+        # exact payment: another action follows (still PH_ACTION)
+    elif kind == A_PLACE or kind == A_PLACE_RESERVE or kind == A_PLACE_DIRK:
+        t = code_tile(code)
+        i = _pending_index(s, t)
+        s.npending -= 1
+        s.pending[i] = s.pending[s.npending]
+        if kind == A_PLACE:
+            _city_add(s, seat, cell_x(code), cell_y(code), t)
+        elif kind == A_PLACE_RESERVE:
+            mask_set(s.reserve[seat], t)
+        else:
+            mask_set(s.dirk_tiles, t)
+            s.type_count[DIRK][TILE_TYPE[t]] += 1
+        _after_place(s, log)
+    elif kind == A_BUILD:
+        t = code_tile(code)
+        mask_clear(s.reserve[seat], t)
+        _city_add(s, seat, cell_x(code), cell_y(code), t)
+        s.actions_taken += 1
+        after_action(s, log)
+    elif kind == A_REMOVE:
+        x = cell_x(code)
+        y = cell_y(code)
+        g = city_unshare(&s.city[seat])
+        t = city_tile(g, x, y)
+        city_clear(g, x, y)
+        s.type_count[seat][TILE_TYPE[t]] -= 1
+        mask_set(s.reserve[seat], t)
+        s.actions_taken += 1
+        after_action(s, log)
+    elif kind == A_SWAP:
+        t = code_tile(code)
+        x = cell_x(code)
+        y = cell_y(code)
+        g = city_unshare(&s.city[seat])
+        old = city_tile(g, x, y)
+        city_put(g, x, y, t, TILE_WALLS[t])
+        s.type_count[seat][TILE_TYPE[old]] -= 1
+        s.type_count[seat][TILE_TYPE[t]] += 1
+        mask_clear(s.reserve[seat], t)
+        mask_set(s.reserve[seat], old)
+        s.actions_taken += 1
+        after_action(s, log)
+    elif kind == A_PASS:
+        s.actions_taken += 1
+        after_action(s, log)
+
+
+# ---------------------------------------------------------------- text forms (Python level)
+
+def _cell_text(int x, int y):
+    return f"{x},{y}"
+
+
+cdef str _action_text(GameState* s, int code):
+    """Text form of a structurally valid code; raises ValueError when it cannot be rendered here."""
+    cdef int kind = code & 15, m, i, v, k, pay
+    if code < 0:
+        raise ValueError(f"not an action code: {code}")
+    if kind == A_TAKE:
+        m = (code >> 4) & 15
+        if (code >> 8) or m == 0:
+            raise ValueError(f"not an action code: {code}")
+        cards = []
+        for i in range(4):
+            if m & (1 << i):
+                if s.display[i] == NO_CARD:
+                    raise ValueError(f"take: display position {i + 1} is empty")
+                cards.append(s.display[i])
+        return "take " + " ".join(card_text(c) for c in sorted(cards))
+    if kind == A_BUY:
+        if code >> 24:
+            raise ValueError(f"not an action code: {code}")
+        k = (code >> 4) & 3
+        pay = code >> 6
+        parts = []
+        for v in range(9, 0, -1):
+            parts.extend([CURRENCY_LETTERS[k] + str(v)] * pay_count(pay, v))
+        return f"buy {k + 1} " + " ".join(parts) if parts else f"buy {k + 1}"
+    if kind == A_PASS:
+        if code != A_PASS:
+            raise ValueError(f"not an action code: {code}")
+        return "pass"
+    if kind in (A_PLACE_RESERVE, A_PLACE_DIRK):
+        if code >> 12:
+            raise ValueError(f"not an action code: {code}")
+        return f"place {code_tile(code)} " + ("reserve" if kind == A_PLACE_RESERVE else "dirk")
+    if kind in (A_PLACE, A_BUILD, A_REMOVE, A_SWAP) and not (code >> 28):
+        cell = _cell_text(cell_x(code), cell_y(code))
+        if kind == A_REMOVE:
+            return f"remove {cell}"
+        return f"{KIND_NAMES[kind]} {code_tile(code)} {cell}"
+    raise ValueError(f"not an action code: {code}")
+
+
+def _parse_cell(str text):
+    parts = text.split(",")
+    if len(parts) != 2:
+        raise ValueError(f"bad cell {text!r} (write x,y e.g. 1,-2)")
+    try:
+        x, y = int(parts[0]), int(parts[1])
+    except ValueError:
+        raise ValueError(f"bad cell {text!r} (write x,y e.g. 1,-2)") from None
+    if not (-127 <= x <= 127 and -127 <= y <= 127):
+        raise ValueError(f"cell {text!r} is out of range")
+    return x, y
+
+
+def _parse_tile(str text):
+    try:
+        t = int(text)
+    except ValueError:
+        raise ValueError(f"bad tile {text!r} (write its id, 1-{NBUILDINGS})") from None
+    if not (1 <= t <= NBUILDINGS):
+        raise ValueError(f"no tile {t} (tiles are 1-{NBUILDINGS})")
+    return t
+
+
+cdef int _parse_action(GameState* s, str text) except -1:
+    """Text -> code, resolved against the state (take: display positions; remove: the tile at the cell)."""
+    cdef int m, i, k, pay, v, x, y, t
+    words = text.strip().lower().split()
+    if not words:
+        raise ValueError("empty action text")
+    verb, args = words[0], words[1:]
+    if verb == "pass":
+        if args:
+            raise ValueError("pass takes no arguments")
+        return A_PASS
+    if verb == "take":
+        if not args:
+            raise ValueError("take: name the cards, e.g. 'take y3 b2'")
+        m = 0
+        for w in args:
+            c = parse_card(w)
+            for i in range(4):
+                if not (m & (1 << i)) and s.display[i] == c:
+                    m |= 1 << i
+                    break
+            else:
+                shown = " ".join(card_text(d) for d in s.display[:4] if d != NO_CARD) or "empty"
+                raise ValueError(f"take: {card_text(c)} is not (or not that often) in the display ({shown})")
+        return A_TAKE | (m << 4)
+    if verb == "buy":
+        if not args:
+            raise ValueError("buy: name the slot and the cards, e.g. 'buy 2 g4 g3'")
+        if args[0] not in ("1", "2", "3", "4"):
+            raise ValueError(f"buy: bad slot {args[0]!r} (slots are 1-4)")
+        k = int(args[0]) - 1
+        if len(args) < 2:
+            raise ValueError("buy: name the cards paid, e.g. 'buy 2 g4 g3'")
+        pay = 0
+        for w in args[1:]:
+            c = parse_card(w)
+            if card_currency(c) != k:
+                raise ValueError(f"buy: slot {k + 1} sells for {CURRENCY_NAMES[k]} "
+                                 f"({CURRENCY_LETTERS[k]}), not {card_text(c)}")
+            v = card_value(c)
+            if pay_count(pay, v) == 3:
+                raise ValueError(f"buy: {card_text(c)} named more than 3 times")
+            pay += 1 << (2 * (v - 1))
+        return A_BUY | (k << 4) | (pay << 6)
+    if verb == "remove":
+        if len(args) != 1:
+            raise ValueError("remove: name the cell, e.g. 'remove 1,-2'")
+        x, y = _parse_cell(args[0])
+        if s.phase == PH_OVER or s.current == NO_SEAT:
+            raise ValueError("remove: the game is over")
+        t = city_tile(s.city[s.current], x, y)
+        if t < 0:
+            raise ValueError(f"remove: cell {x},{y} of your city is empty")
+        return code_cell(A_REMOVE, t, (x + 128) | ((y + 128) << 8))
+    if verb in ("place", "build", "swap"):
+        if len(args) != 2:
+            raise ValueError(f"{verb}: name the tile and the cell, e.g. '{verb} 17 1,-2'")
+        t = _parse_tile(args[0])
+        if verb == "place" and args[1] in ("reserve", "dirk"):
+            return (A_PLACE_RESERVE if args[1] == "reserve" else A_PLACE_DIRK) | (t << 4)
+        x, y = _parse_cell(args[1])
+        k = {"place": A_PLACE, "build": A_BUILD, "swap": A_SWAP}[verb]
+        return code_cell(k, t, (x + 128) | ((y + 128) << 8))
+    raise ValueError(f"unknown action {words[0]!r} (take, buy, place, build, remove, swap, pass)")
+
+
+cdef str _explain(GameState* s, int code, int err):
+    """One clear message for a failed check: the action (as text when possible) and the reason."""
+    try:
+        what = _action_text(s, code)
+    except ValueError:
+        what = f"action code {code}"
+    kind = code & 15
+    seat = s.current
+    if err >= E_CITY:
+        reason = city_error_text(err - E_CITY).decode()
+    elif err == E_TAKE_SUM:
+        total = sum(card_value(s.display[i]) for i in range(4) if (code >> 4) & (1 << i))
+        reason = f"several cards may be taken only if they add up to 5 or less (these add up to {total})"
+    elif err == E_BUY_EMPTY:
+        reason = f"market slot {((code >> 4) & 3) + 1} is empty"
+    elif err == E_BUY_NOT_HELD:
+        k = (code >> 4) & 3
+        missing = [f"{CURRENCY_LETTERS[k]}{v}" for v in range(1, 10)
+                   if pay_count(code >> 6, v) > s.hand[seat][k * NVALUES + v - 1]]
+        reason = "you do not hold " + " ".join(missing) + " (often enough)"
+    elif err == E_BUY_SHORT:
+        k = (code >> 4) & 3
+        total = sum(v * pay_count(code >> 6, v) for v in range(1, 10))
+        t = s.market[k]
+        reason = f"{total} {CURRENCY_NAMES[k]} does not pay the cost {TILE_COST[t]} of tile {t}"
+    elif err == E_NOT_PENDING:
+        pend = " ".join(str(s.pending[i]) for i in range(s.npending)) or "none"
+        reason = f"tile {code_tile(code)} is not pending (pending: {pend})"
+    elif err == E_NOT_IN_RESERVE:
+        reason = f"tile {code_tile(code)} is not in your reserve"
+    elif err == E_PHASE_PLACE:
+        pend = " ".join(str(s.pending[i]) for i in range(s.npending))
+        reason = f"the pending tiles must be placed now ({pend}): place <tile> x,y / reserve" + \
+            (" / dirk" if (s.options & OPT_DIRK) and s.phase == PH_PLACE else "")
+    else:
+        reason = ERROR_MESSAGES.get(err, f"error {err}")
+    return f"illegal action {what!r}: {reason}"
