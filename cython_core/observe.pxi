@@ -796,16 +796,24 @@ def position_from_observation(obs):
 
     cities = _as_list(obs["cities"], "cities", n)
     reserves = _as_list(obs["reserves"], "reserves", n)
-    seen = set()
+    seen = {}
+
+    def see(tiles, place):
+        for t in tiles:
+            _as_tile(t, place)
+            if t in seen:
+                raise PositionError(f"tile {t} is both in {seen[t]} and in {place}")
+            seen[t] = place
+
     for p in range(n):
-        for cell in _as_list(cities[p], f"cities[{p}]"):
-            if isinstance(cell, list) and len(cell) >= 3:
-                seen.add(cell[2])
-        seen.update(_as_list(reserves[p], f"reserves[{p}]"))
-    seen.update(t for t in _as_list(obs["market"], "market", NCUR) if t is not None)
-    seen.update(_as_list(obs["pending"], "pending"))
+        cells = _as_list(cities[p], f"cities[{p}]")
+        see([cell[2] for cell in cells if isinstance(cell, list) and len(cell) >= 3 and cell[2] != FOUNTAIN],
+            f"the city of seat {p}")
+        see(_as_list(reserves[p], f"reserves[{p}]"), f"the reserve of seat {p}")
+    see([t for t in _as_list(obs["market"], "market", NCUR) if t is not None], "the market")
+    see(_as_list(obs["pending"], "pending"), "the pending tiles")
     if obs["dirk_tiles"] is not None:
-        seen.update(_as_list(obs["dirk_tiles"], "dirk_tiles"))
+        see(_as_list(obs["dirk_tiles"], "dirk_tiles"), "Dirk's tiles")
     final = obs["final"]
     current = obs["current_player"]
     fin = None
@@ -821,7 +829,7 @@ def position_from_observation(obs):
         for t, p in zip(_as_list(final["tiles"], "final.tiles", NCUR), _as_list(final["seats"], "final.seats",
                                                                                  NCUR)):
             if t is not None and isinstance(p, int) and (p - ender - 1) % n >= served:
-                seen.add(t)
+                see([t], "the leftover tiles")
     bag = [t for t in range(1, NBUILDINGS + 1) if t not in seen]
     if len(bag) != obs["bag_size"]:
         raise PositionError(f"observation: {len(bag)} tiles unseen, but bag_size is {obs['bag_size']!r}")
