@@ -204,3 +204,17 @@ def test_the_base_position_is_fine_and_has_what_the_cases_need():
 def test_bad_json_text():
     with pytest.raises(PositionError, match="not JSON"):
         state_from_json("{")
+
+
+def test_the_examples_in_docs_formats_are_valid():
+    """docs/formats.md shows a real position and the observation of it by seat 0: both load and agree."""
+    from pathlib import Path
+
+    text = (Path(__file__).parent.parent / "docs" / "formats.md").read_text()
+    blocks = [json.loads(b.split("```")[0]) for b in text.split("```json\n")[1:]]
+    position, obs, record = blocks
+    s = state_from_json(position)
+    assert state_to_json(s) == position
+    check_observation(obs)
+    assert s.observation(obs["seat"]) == obs
+    assert record["format"] == "alhambra-ai-record" and len(record["scores"]) == record["num_players"]
