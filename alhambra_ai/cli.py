@@ -1,0 +1,13 @@
+"""The alhambra-ai command line (thin: each command lives with its library code)."""
+
+import click
+
+from alhambra_ai.tournament.command import tournament_command
+
+
+@click.group()
+def main() -> None:
+    """alhambra-ai: the Alhambra engine, bot arena and AI opponent."""
+
+
+main.add_command(tournament_command)
