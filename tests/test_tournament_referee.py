@@ -37,6 +37,11 @@ def test_good_bots_play_a_whole_game():
     assert live_count() == 0
 
 
+def test_numpy_integer_actions_are_accepted():
+    result, _ = play(GOOD / "numpy_int.py", GOOD / "first.py")
+    assert result["forfeits"] == []
+
+
 def test_same_seed_same_game():
     a, ra = play(GOOD / "seeded.py", GOOD / "last.py", seed=9)
     b, rb = play(GOOD / "seeded.py", GOOD / "last.py", seed=9)
