@@ -126,3 +126,22 @@ def test_replay_detects_a_tampered_record(tmp_path):
     path.write_text(json.dumps(record))
     result = CliRunner().invoke(main, ["replay", str(path)])
     assert result.exit_code == 2 and "move 6 ('fly 9') does not apply" in result.output
+
+
+def test_records_are_valid_for_the_record_module(tmp_path):
+    record_module = pytest.importorskip("alhambra_ai.record")
+    s = settings(tmp_path, bots=(str(RANDOM), str(HOSTILE / "raises.py")))
+    run_tournament(s, progress=False, out=NULL, log=NULL)
+    for r in load_results(tmp_path / "run"):
+        record = record_module.load_record(tmp_path / "run" / "games" / f"{r['game']}.json")
+        assert record_module.replay(record).scores() == r["scores"]
+        assert record["forfeits"] == [r["bots"].index("raises")]
+
+
+def test_replay_names_the_forfeit_reason(tmp_path):
+    run_tournament(settings(tmp_path, bots=(str(RANDOM), str(HOSTILE / "raises.py"))), progress=False,
+                   out=NULL, log=NULL)
+    result = CliRunner().invoke(main, ["replay", str(tmp_path / "run" / "games" / "g00001.json")])
+    assert result.exit_code == 0
+    assert "raises forfeited at move" in result.output and ": raises; the referee's stand-in" in result.output
+    assert "(stand-in)" in result.output

@@ -159,7 +159,7 @@ def replay_command(record, step):
     from .replay import load_record, replay
 
     try:
-        replay(load_record(record), sys.stdout, step=step)
+        replay(load_record(record), sys.stdout, step=step, path=record)
     except BadInput as e:
         raise InputError(str(e)) from None
     except (EOFError, KeyboardInterrupt):

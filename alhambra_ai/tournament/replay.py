@@ -49,9 +49,22 @@ def steps(record: dict) -> Iterator[tuple[int, int, str, object]]:
         yield i, seat, text, state
 
 
-def stand_in_moves(record: dict) -> dict[int, int]:
-    """seat -> first move index from which the referee's stand-in played it."""
-    return {f["seat"]: f["move"] for f in record.get("forfeits", [])}
+def forfeit_details(record: dict, path: str | Path | None) -> list[dict]:
+    """The forfeits of the game, with reason and move when the tournament's results.jsonl is at hand
+    (OUT/games/ID.json -> OUT/results.jsonl), else just the seats the record lists."""
+    seats = [f if isinstance(f, int) else f.get("seat") for f in record.get("forfeits", [])]
+    if path is not None:
+        from .store import StoreError, load_results
+
+        try:
+            results = load_results(Path(path).resolve().parent.parent)
+        except (OSError, StoreError):
+            results = []
+        game = Path(path).stem
+        for r in results:
+            if r.get("game") == game and r.get("seed") == record.get("seed"):
+                return r.get("forfeits", [])
+    return [{"seat": s} for s in seats if isinstance(s, int)]
 
 
 def table_text(state, seat: int, names: list[str]) -> str:
@@ -72,15 +85,19 @@ def plain_table(state, names: list[str]) -> str:
     return "\n".join(lines)
 
 
-def replay(record: dict, out: TextIO, step: bool = False, wait: Callable[[], str] = input) -> None:
+def replay(record: dict, out: TextIO, step: bool = False, wait: Callable[[], str] = input,
+           path: str | Path | None = None) -> None:
     """Print the game move by move; with ``step``, show the table after each move and wait for Enter
-    (``q`` quits)."""
+    (``q`` quits). ``path``: where the record was read from (to find the forfeit reasons)."""
     names = list(record.get("seats") or [f"seat {k + 1}" for k in range(record["num_players"])])
-    stand_in = stand_in_moves(record)
+    forfeits = forfeit_details(record, path)
+    stand_in = {f["seat"]: f.get("move", 0) for f in forfeits}
     print(f"game: {record['num_players']} players, seed {record['seed']}: "
           + ", ".join(f"seat {k + 1} {n}" for k, n in enumerate(names)), file=out)
-    for f in record.get("forfeits", []):
-        print(f"  {names[f['seat']]} forfeited at move {f['move'] + 1}: {f['reason']}", file=out)
+    for f in forfeits:
+        when = f" at move {f['move'] + 1}" if "move" in f else ""
+        why = f": {f['reason']}" if "reason" in f else ""
+        print(f"  {names[f['seat']]} forfeited{when}{why}; the referee's stand-in played its seat", file=out)
     state, seen = None, 0
     for i, seat, text, state in steps(record):
         if i < 0:
