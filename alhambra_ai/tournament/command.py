@@ -9,8 +9,11 @@ from pathlib import Path
 
 import click
 
-from .config import BadInput, default_out, load_definition, make_settings
+from .config import BadInput, Settings, default_out, load_definition, make_settings
 from .store import ResultStore, StoreError
+
+
+D = Settings()  # the defaults shown in --help
 
 
 class InputError(click.ClickException):
@@ -61,17 +64,20 @@ Examples:
 @click.option("--config", "config_file", type=click.Path(dir_okay=False), metavar="FILE",
               help="A ready definition (TOML), e.g. tournaments/quick.toml; options given here override it.")
 @click.option("--seats", metavar="N|LO-HI",
-              help="Seats per game: 2, or a range like 2-4 (each count is played; 2-6). [default: 2]")
+              help="Seats per game: 2, or a range like 2-4 (each count is played; 2-6). "
+              f"[default: {D.seats}]")
 @click.option("--games", type=int, metavar="N",
-              help="Repeats of each combination's full seat rotation. [default: 2]")
-@click.option("--seed", type=int, help="Master seed of all games. [default: 1]")
-@click.option("--move-time", type=float, metavar="SECONDS", help="Time per move. [default: 1.0]")
+              help=f"Repeats of each combination's full seat rotation. [default: {D.games}]")
+@click.option("--seed", type=int, help=f"Master seed of all games. [default: {D.seed}]")
+@click.option("--move-time", type=float, metavar="SECONDS", help=f"Time per move. [default: {D.move_time}]")
 @click.option("--time-bank", type=float, metavar="SECONDS",
-              help="Extra time per game and seat, drawn on by moves over --move-time. [default: 10]")
+              help="Extra time per game and seat, drawn on by moves over --move-time. "
+              f"[default: {D.time_bank}]")
 @click.option("--memory", type=int, metavar="MB",
-              help="Memory cap per bot process (0 = none). [default: 2048]")
+              help=f"Memory cap per bot process (0 = none). [default: {D.memory}]")
 @click.option("--setup-time", type=float, metavar="SECONDS",
-              help="Time to start a bot process and run its setup (not charged to the bank). [default: 10]")
+              help="Time to start a bot process and run its setup (not charged to the bank). "
+              f"[default: {D.setup_time}]")
 @click.option("--jobs", "-j", type=int, metavar="N",
               help="Games played at once. [default: half the CPU cores]")
 @click.option("--out", type=click.Path(file_okay=False), metavar="DIR",

@@ -39,8 +39,8 @@ class Settings:
     seats: str = "2"
     games: int = 2
     seed: int = 1
-    move_time: float = 1.0
-    time_bank: float = 10.0
+    move_time: float = 0.5
+    time_bank: float = 5.0
     memory: int = 2048
     setup_time: float = 10.0
     jobs: int = field(default_factory=default_jobs)
