@@ -12,7 +12,6 @@ import click
 from .config import BadInput, Settings, default_out, load_definition, make_settings
 from .store import ResultStore, StoreError
 
-
 D = Settings()  # the defaults shown in --help
 
 
