@@ -145,3 +145,19 @@ def test_replay_names_the_forfeit_reason(tmp_path):
     assert result.exit_code == 0
     assert "raises forfeited at move" in result.output and ": raises; the referee's stand-in" in result.output
     assert "(stand-in)" in result.output
+
+
+@pytest.mark.slow
+def test_engine_tournament_2_to_4_seats_with_hostile_bots_and_resume(tmp_path):
+    bots = (*map(str, BOTS), str(HOSTILE / "raises.py"), str(HOSTILE / "memory.py"))
+    s = settings(tmp_path, bots=bots, seats="2-4", games=1, memory=512)
+    full = run_tournament(s, progress=False, out=NULL, log=NULL)
+    results = load_results(tmp_path / "run")
+    assert len(results) == 15 * 2 + 20 * 3 + 15 * 4
+    reasons = {f["reason"] for r in results for f in r["forfeits"]}
+    assert reasons == {"raises", "exceeds memory"}
+    path = tmp_path / "run" / "results.jsonl"
+    lines = path.read_bytes().splitlines(keepends=True)
+    path.write_bytes(b"".join(lines[:40]))
+    again = run_tournament(replace(s, jobs=1), resume=True, progress=False, out=NULL, log=NULL)
+    assert [(x.name, x.mu, x.sigma) for x in again] == [(x.name, x.mu, x.sigma) for x in full]

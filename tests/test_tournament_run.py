@@ -93,7 +93,7 @@ def test_hostile_bots_forfeit_and_the_tournament_completes(tmp_path):
 
 
 def test_jobs_do_not_change_results(tmp_path):
-    one = settings(tmp_path, GOOD3, seats="2-3", games=2, out=str(tmp_path / "one"), jobs=1)
+    one = settings(tmp_path, GOOD3, seats="2-3", games=1, out=str(tmp_path / "one"), jobs=1)
     two = replace(one, out=str(tmp_path / "two"), jobs=2)
     run(one)
     run(two)
