@@ -62,7 +62,7 @@ SETTING_NAMES = {f.name for f in fields(Settings)}
 
 
 def load_definition(path: str | Path) -> dict:
-    """The settings in a TOML definition; bot paths become relative to the current directory."""
+    """The settings in a TOML definition (bot paths are taken relative to the file)."""
     path = Path(path)
     try:
         data = tomllib.loads(path.read_text())
@@ -76,7 +76,7 @@ def load_definition(path: str | Path) -> dict:
     if "bots" in data:
         if not isinstance(data["bots"], list) or not all(isinstance(b, str) for b in data["bots"]):
             raise BadInput(f"{path}: bots must be a list of file paths")
-        data["bots"] = tuple(os.path.relpath(path.parent / b) for b in data["bots"])
+        data["bots"] = tuple(os.path.normpath(path.parent / b) for b in data["bots"])
     if "seats" in data:
         data["seats"] = str(data["seats"])
     return data
