@@ -852,6 +852,16 @@ cdef class State:
             return None
         return (max(0, self.st.sc_lo[k] - self.st.draw_pos), self.st.sc_hi[k] - 1 - self.st.draw_pos)
 
+    # information sets (implemented in observe.pxi)
+
+    def observation(self, seat):
+        """What ``seat`` may know, as a JSON-ready dict (docs/design.md "Observation")."""
+        return observation_of(self, seat)
+
+    def determinized(self, seat, seed):
+        """A clone with everything ``seat`` cannot know resampled with ``seed`` (see observe.pxi)."""
+        return determinized_of(self, seat, seed)
+
     # hidden information (for the referee, determinization and tests; never shown to a bot)
 
     def _draw_pile(self):
