@@ -1,0 +1,154 @@
+"""The bot file format: how a bot is loaded, and the observation it receives.
+
+A bot is one Python file defining a class ``Bot`` with an ``act`` method (``setup`` is optional)::
+
+    class Bot:
+        def setup(self, config: dict) -> None:   # seat, num_players, options, seed, move_time, time_bank
+            self.seat = config["seat"]
+
+        def act(self, obs) -> int | str:         # a code from obs.legal_actions, or its text ("pass")
+            return obs.legal_actions[0]
+
+The bot's name is the file stem (``bots/greedy.py`` -> ``greedy``).
+A fresh instance is made per game and seat.
+Bots must not print to stdout: in a tournament stdout carries the referee protocol, and printing forfeits.
+
+>>> obs = Observation({"seat": 1, "hand": ["g3", "y5"], "legal_actions": [17, 33]})
+>>> obs.seat, obs.hand, obs.legal_actions
+(1, ['g3', 'y5'], [17, 33])
+>>> obs.time_left is None          # only set by the tournament referee
+True
+"""
+
+from __future__ import annotations
+
+import copy
+import importlib.util
+import itertools
+import sys
+import traceback
+from pathlib import Path
+from typing import Any
+
+__all__ = ["BotLoadError", "Observation", "bot_name", "load_bot"]
+
+_module_ids = itertools.count()
+
+
+class BotLoadError(Exception):
+    """A bot file cannot be used; the message names the file and the problem."""
+
+
+def bot_name(path: str | Path) -> str:
+    """The bot's name: its file stem.
+
+    >>> bot_name("bots/greedy.py")
+    'greedy'
+    """
+    return Path(path).stem
+
+
+def load_bot(path: str | Path) -> type:
+    """Load the bot file at ``path`` as a fresh module and return its ``Bot`` class.
+
+    Each call executes the file again in a new module, so two loads never share module state.
+    Raises ``BotLoadError`` for a missing file, a syntax error (with its line), an error while the
+    file runs (e.g. a failed import), a missing ``Bot`` class, or a ``Bot`` without ``act``.
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise BotLoadError(f"bot file not found: {path}")
+    try:
+        source = path.read_bytes()
+        code = compile(source, str(path), "exec")
+    except SyntaxError as e:
+        raise BotLoadError(f"{path}: syntax error on line {e.lineno}: {e.msg}") from None
+    except (OSError, ValueError) as e:  # unreadable file, null bytes
+        raise BotLoadError(f"{path}: cannot read the file: {e}") from None
+
+    # A unique module name: a fresh module per load, never one already in sys.modules (e.g. "random").
+    module_name = f"_alhambra_bot_{next(_module_ids)}_{path.stem}"
+    spec = importlib.util.spec_from_file_location(module_name, path)
+    module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+    sys.modules[module_name] = module  # dataclasses and pickling look the module up by name
+    try:
+        exec(code, module.__dict__)
+    except (MemoryError, KeyboardInterrupt):
+        sys.modules.pop(module_name, None)
+        raise
+    except BaseException as e:  # the bot's own code failed: SystemExit and friends included
+        sys.modules.pop(module_name, None)
+        where = _bot_line(e, str(path))
+        raise BotLoadError(f"{path}: error while loading{where}: {type(e).__name__}: {e}") from None
+
+    bot = module.__dict__.get("Bot")
+    if not isinstance(bot, type):
+        raise BotLoadError(f"{path}: defines no class Bot")
+    if not callable(getattr(bot, "act", None)):
+        raise BotLoadError(f"{path}: class Bot has no act method")
+    return bot
+
+
+def _bot_line(exc: BaseException, filename: str) -> str:
+    """' (line N)' for the deepest frame of the bot file in the traceback, else ''."""
+    lines = [f.lineno for f in traceback.extract_tb(exc.__traceback__) if f.filename == filename]
+    return f" (line {lines[-1]})" if lines else ""
+
+
+class Observation:
+    """What one seat knows, as given to ``Bot.act``: attribute access over the observation dict.
+
+    The fields are those of ``State.observation(seat)`` (see docs/design.md), e.g. ``obs.hand``,
+    ``obs.market``, ``obs.cities``, ``obs.legal_actions``. In a tournament the referee adds
+    ``time_left`` (seconds for this move, bank included) and ``move_time`` (the per-move limit);
+    elsewhere both are ``None``.
+    """
+
+    __slots__ = ("_d",)
+
+    def __init__(self, d: dict[str, Any]) -> None:
+        self._d = d
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):  # keeps copy/pickle from recursing into a missing _d
+            raise AttributeError(name)
+        try:
+            return self._d[name]
+        except KeyError:
+            raise AttributeError(f"observation has no field {name!r}") from None
+
+    def __dir__(self) -> list[str]:
+        return sorted(set(super().__dir__()) | set(self._d))
+
+    def __repr__(self) -> str:
+        return f"Observation(seat={self._d.get('seat')}, phase={self._d.get('phase')!r})"
+
+    @property
+    def legal_actions(self) -> list[int]:
+        """Action codes the seat may play now (empty when it is not to act)."""
+        return self._d.get("legal_actions", [])
+
+    @property
+    def time_left(self) -> float | None:
+        """Seconds left for this move, time bank included (tournament only)."""
+        return self._d.get("time_left")
+
+    @property
+    def move_time(self) -> float | None:
+        """The per-move time limit in seconds (tournament only)."""
+        return self._d.get("move_time")
+
+    def to_dict(self) -> dict[str, Any]:
+        """A deep copy of the observation dict (JSON-serialisable)."""
+        return copy.deepcopy(self._d)
+
+    def determinize(self, seed: int):
+        """A full ``State`` consistent with what this seat knows, hidden information sampled with ``seed``."""
+        try:
+            from alhambra_ai import determinize
+        except ImportError:
+            try:  # until alhambra_ai re-exports it
+                from alhambra_ai._core import determinize
+            except ImportError:
+                raise NotImplementedError("determinize is not available (alhambra_ai.determinize)") from None
+        return determinize(self._d, seed)  # the same dict each call: the core caches per observation
