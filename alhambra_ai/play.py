@@ -1,0 +1,563 @@
+"""``alhambra-ai play``: one game of Alhambra in a plain terminal, a person against bots.
+
+The person types short commands (``take y3 b2``, ``buy 2 g4 g3``, ``place 17 1,-2``, ``moves``, ``3``,
+``hint``, ``help``, ``quit``); the bots run in-process through ``alhambra_ai.botapi`` and see observations
+only. Input comes from stdin line by line (``input()``), output goes to stdout (``click.echo``), so a game
+can be scripted::
+
+    printf 'moves\\n1\\n' | alhambra-ai play --bot random --seed 7
+
+Legality comes only from the engine (``legal_actions`` / ``parse_action`` / ``apply``); this module only
+rewrites the player's words into the engine's text forms and describes moves in words.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import click
+
+from alhambra_ai._core import CURRENCY_LETTERS, CURRENCY_NAMES, tile_info
+from alhambra_ai.render import (
+    LEGEND_ASCII,
+    LEGEND_UNICODE,
+    card_paint,
+    hand_by_currency,
+    render_city,
+    render_scoring,
+    render_table,
+    seat_name,
+    tile_long,
+    tile_words,
+)
+
+STRONGEST = "mcts"
+FALLBACK = "random"
+
+HELP = """\
+Commands (cells are x,y as on the city grids: x grows to the east, y to the north; the fountain is 0,0):
+  take y3 b2          take money cards from the display (one card, or several adding up to at most 5)
+  buy 2 g4 g3         buy the tile in market slot 2 paying g4 + g3 (slot may be left out: buy g4 g3;
+                      or name the tile: buy 33 g4 g3). Paying exactly gives you another action.
+  place 17 1,-2       place tile 17 (bought this turn) in your city at 1,-2
+  place 17 reserve    put tile 17 (bought this turn) into your reserve      (also: reserve 17)
+  place 17 dirk       give tile 17 (bought this turn) to Dirk (2 players)   (also: dirk 17)
+  build 17 1,-2       build tile 17 from your reserve at 1,-2 (place 17 1,-2 works too)
+  remove 1,-2         move the city tile at 1,-2 to your reserve           (also: reserve 1,-2)
+  swap 17 1,-2        swap reserve tile 17 with the city tile at 1,-2
+  pass                only when nothing else is possible
+  moves [word]        list the legal moves, numbered (a word filters: moves buy); type a number to choose
+  hint                ask the strongest bot what it would do
+  table               show the whole table again; city N shows seat N's city; scores; log
+  help                this text;  quit  leaves the game"""
+
+
+# ----------------------------------------------------------------------------------------------------------
+# Bots
+
+
+def bots_dir() -> Path:
+    """The repository's ``bots/`` folder (next to the package), else ``./bots``."""
+    here = Path(__file__).resolve().parent.parent / "bots"
+    return here if here.is_dir() else Path.cwd() / "bots"
+
+
+def resolve_bot(spec: str) -> Path:
+    """A bot file from a path or a bare name (``mcts`` -> ``bots/mcts.py``). Raises ValueError if missing."""
+    path = Path(spec).expanduser()
+    if path.is_file():
+        return path
+    for candidate in (bots_dir() / spec, bots_dir() / f"{spec}.py"):
+        if candidate.is_file():
+            return candidate
+    raise ValueError(f"bot file not found: {spec} (give a path, or a name from {bots_dir()})")
+
+
+def default_bot(say: Callable[[str], None]) -> Path:
+    """The strongest bot file; the random bot (with a message) if it is missing."""
+    strongest = bots_dir() / f"{STRONGEST}.py"
+    if strongest.is_file():
+        return strongest
+    fallback = bots_dir() / f"{FALLBACK}.py"
+    if fallback.is_file():
+        say(f"The strongest bot {strongest} is missing: playing against {fallback.name} instead.")
+        return fallback
+    raise ValueError(f"no bot found: neither {strongest} nor {fallback} exists (use --bot FILE)")
+
+
+class SeatBot:
+    """A bot file loaded in-process for one seat; it sees observations only."""
+
+    def __init__(self, path: Path, seat: int, num_players: int, options: dict, seed: int, move_time: float):
+        from alhambra_ai import botapi  # imported late: the terminal game needs it only when bots play
+
+        self.name = path.stem
+        self.move_time = move_time
+        loaded = botapi.load_bot(str(path))
+        self.bot = loaded() if isinstance(loaded, type) else loaded
+        self._observation = botapi.Observation
+        if hasattr(self.bot, "setup"):
+            self.bot.setup({"seat": seat, "num_players": num_players, "options": dict(options), "seed": seed,
+                            "move_time": move_time, "time_bank": 0.0})
+
+    def act(self, obs: dict) -> int | str:
+        obs = dict(obs, move_time=self.move_time, time_left=self.move_time)
+        return self.bot.act(self._observation(obs))
+
+
+# ----------------------------------------------------------------------------------------------------------
+# Moves in words
+
+
+def _card_sum(cards: Sequence[str]) -> int:
+    return sum(int(c[1:]) for c in cards)
+
+
+def describe(state: Any, code: int, subject: str) -> str:
+    """One sentence for an action about to be applied by the current seat, e.g.
+    ``Seat 2 (mcts) buys the garden 33 from slot 2 (dirham) paying g4 g3 exactly``.
+    The subject "You" takes plain verbs."""
+    you = subject == "You"
+    text = state.action_to_text(code)
+    words = text.split()
+
+    def verb(v: str) -> str:
+        if you:
+            return v
+        return v + ("es" if v.endswith(("s", "sh")) else "s")
+
+    kind = words[0]
+    if kind == "take":
+        return f"{subject} {verb('take')} {' '.join(words[1:])} from the money display"
+    if kind == "buy":
+        slot = int(words[1])
+        cards = words[2:]
+        tile = state.market()[slot - 1]
+        cost = tile_info(tile)[1]
+        paid = _card_sum(cards)
+        how = "exactly" if paid == cost else f"(cost {cost}, {paid - cost} lost)"
+        return (f"{subject} {verb('buy')} the {tile_words(tile)} from slot {slot} "
+                f"({CURRENCY_NAMES[slot - 1]}) paying {' '.join(cards)} {how}")
+    if kind == "place":
+        tile = int(words[1])
+        if words[2] == "reserve":
+            return f"{subject} {verb('put')} the {tile_words(tile)} into the reserve"
+        if words[2] == "dirk":
+            return f"{subject} {verb('give')} the {tile_words(tile)} to Dirk"
+        return f"{subject} {verb('place')} the {tile_words(tile)} at {words[2]}"
+    if kind == "build":
+        return f"{subject} {verb('build')} the {tile_words(int(words[1]))} from the reserve at {words[2]}"
+    if kind == "remove":
+        x, y = (int(v) for v in words[1].split(","))
+        tile = state.city(state.current_player).tile_at(x, y)
+        return f"{subject} {verb('move')} the {tile_words(tile)} at {words[1]} to the reserve"
+    if kind == "swap":
+        x, y = (int(v) for v in words[2].split(","))
+        old = state.city(state.current_player).tile_at(x, y)
+        return (f"{subject} {verb('swap')} the {tile_words(int(words[1]))} from the reserve with the "
+                f"{tile_words(old)} at {words[2]}")
+    if kind == "pass":
+        return f"{subject} {verb('pass')} (no move possible)"
+    return f"{subject}: {text}"
+
+
+# ----------------------------------------------------------------------------------------------------------
+# Turning what a person types into the engine's text forms
+
+_COORD = re.compile(r"(-?\d+)\s*[,;]\s*(-?\d+)")
+_IS_COORD = re.compile(r"-?\d+,-?\d+$")
+_IS_CARD = re.compile(rf"[{CURRENCY_LETTERS}][1-9]$")
+VERBS = {"take": "take", "t": "take", "get": "take", "buy": "buy", "place": "place", "put": "place",
+         "p": "place", "build": "build", "remove": "remove", "rm": "remove", "reserve": "reserve",
+         "swap": "swap", "pass": "pass", "dirk": "dirk", "give": "dirk"}
+
+
+def normalize(text: str) -> list[str]:
+    """Tokens of a command: lower case, ``(1, -2)`` -> ``1,-2``, other commas and brackets dropped."""
+    t = text.strip().lower()
+    t = re.sub(r"[()\[\]]", " ", t)
+    t = _COORD.sub(lambda m: f"{m.group(1)},{m.group(2)}", t)
+    t = re.sub(r",(?!-?\d)|(?<!\d),", " ", t)
+    return t.split()
+
+
+def candidates(tokens: list[str], state: Any) -> list[str]:
+    """Engine text forms the tokens may mean, most likely first (the engine decides which one is legal)."""
+    verb = VERBS.get(tokens[0], tokens[0])
+    args = tokens[1:]
+    pending = list(state.pending())
+    reserve = list(state.reserve(state.current_player))
+    out: list[str] = []
+    if verb == "take":
+        out.append(" ".join(["take", *args]))
+    elif verb == "buy":
+        if args and _IS_CARD.match(args[0]):              # buy g4 g3: the slot of the cards' currency
+            out.append(f"buy {CURRENCY_LETTERS.index(args[0][0]) + 1} " + " ".join(args))
+        elif args and args[0].isdigit():
+            n = int(args[0])
+            if 1 <= n <= 4:
+                out.append("buy " + " ".join(args))
+            market = list(state.market())
+            if n in market:                               # buy 33 g4 g3: the slot holding tile 33
+                out.append(f"buy {market.index(n) + 1} " + " ".join(args[1:]))
+        if not out:
+            out.append("buy " + " ".join(args))
+    elif verb in ("place", "build"):
+        if len(args) == 1:                                # place 1,-2 / place reserve with a single tile
+            single = pending if verb == "place" and pending else reserve
+            if len(single) == 1:
+                args = [str(single[0]), *args]
+        other = "build" if verb == "place" else "place"
+        out += [" ".join([verb, *args]), " ".join([other, *args])]
+    elif verb == "reserve":
+        if len(args) == 1 and _IS_COORD.match(args[0]):  # reserve 1,-2: city tile to the reserve
+            out.append(f"remove {args[0]}")
+        elif len(args) == 1:                             # reserve 17: bought tile to the reserve
+            out.append(f"place {args[0]} reserve")
+        elif not args and len(pending) == 1:
+            out.append(f"place {pending[0]} reserve")
+        else:
+            out.append("remove " + " ".join(args))
+    elif verb == "dirk":
+        args = [a for a in args if a != "dirk"]
+        if not args and len(pending) == 1:
+            args = [str(pending[0])]
+        out.append("place " + " ".join(args) + " dirk")
+    elif verb in ("remove", "swap", "pass"):
+        out.append(" ".join([verb, *args]))
+    return out
+
+
+class InputError(Exception):
+    """What the person typed does not name a legal move; the message says why."""
+
+
+def resolve(state: Any, text: str) -> int:
+    """The legal action code meant by ``text``; raises InputError with one clear message otherwise."""
+    tokens = normalize(text)
+    if not tokens:
+        raise InputError("Type a move, or 'moves' for the list of legal moves, or 'help'.")
+    if tokens[0] not in VERBS and tokens[0] not in VERBS.values():
+        raise InputError(f"Unknown command '{tokens[0]}'. Type 'help' for the commands, "
+                         "'moves' for the legal moves.")
+    legal = set(state.legal_actions())
+    first_error: str | None = None
+    for cand in candidates(tokens, state):
+        try:
+            code = state.parse_action(cand)
+            if code not in legal:
+                state.clone().apply(code)   # e.g. an overpayment: legal, though not listed
+            return code
+        except Exception as exc:  # the engine's reason (IllegalActionError / ValueError)
+            if first_error is None:
+                first_error = str(exc) or type(exc).__name__
+    raise InputError(f"Not possible: {first_error}. Type 'moves' to see the legal moves.")
+
+
+# ----------------------------------------------------------------------------------------------------------
+# The game
+
+
+class Quit(Exception):
+    """The person left the game (quit, end of input or Ctrl-C)."""
+
+
+class TerminalGame:
+    """One game: the state, the person's seat (0-based), a bot per other seat, and the console."""
+
+    def __init__(self, state: Any, human: int, bots: dict[int, SeatBot], hint_path: Path | None,
+                 move_time: float, unicode: bool = False, color: bool = False,
+                 read: Callable[[str], str] = input, write: Callable[[str], None] = click.echo):
+        self.state = state
+        self.human = human
+        self.bots = bots
+        self.hint_path = hint_path
+        self.hint_bot: SeatBot | None = None
+        self.move_time = move_time
+        self.unicode = unicode
+        self.color = color
+        self.read = read
+        self.write = write
+        self.names = ["you" if s == human else bots[s].name for s in range(state.num_players)]
+        self.rng = random.Random(state.seed)
+        self.scored = state.scoring_rounds_done
+
+    # -- output helpers
+    def who(self, seat: int) -> str:
+        return "You" if seat == self.human else seat_name(seat, self.names, None).capitalize()
+
+    def table(self) -> str:
+        return render_table(self.state.observation(self.human), self.human, names=self.names,
+                            unicode=self.unicode, color=self.color)
+
+    def short_view(self) -> str:
+        """What the person needs between two decisions of one turn: hand, tiles to place, own city."""
+        obs = self.state.observation(self.human)
+        lines = [f"Your hand: {hand_by_currency(obs['hand'], self.color)}"]
+        if obs.get("pending"):
+            lines.append("To place: " + ", ".join(tile_long(t, self.color) for t in obs["pending"]))
+        reserve = obs["reserves"][self.human]
+        lines.append("Your reserve: " + (", ".join(tile_long(t, self.color) for t in reserve) or "empty"))
+        if obs["phase"] == "action":
+            market = [f"{i + 1}:{tile_long(t, self.color)}" if t is not None else f"{i + 1}:-"
+                      for i, t in enumerate(obs["market"])]
+            display = " ".join(card_paint(c, self.color) for c in obs["display"] if c)
+            lines.append("Market " + "  ".join(market) + f"   display {display or '-'}")
+        lines.append(render_city(obs["cities"][self.human], unicode=self.unicode, color=self.color))
+        return "\n".join(lines)
+
+    # -- the loop
+    def run(self) -> None:
+        s = self.state
+        opponents = ", ".join(f"seat {b + 1}: {self.bots[b].name}" for b in sorted(self.bots))
+        self.write(f"Alhambra, {s.num_players} players, seed {s.seed}. You are seat {self.human + 1}; "
+                   f"{opponents}.")
+        if s.options.get("dirk"):
+            self.write("Two players: Dirk, an imaginary third player, collects tiles and scores majorities.")
+        self.write(f"{self.who(s.current_player)} {'start' if s.current_player == self.human else 'starts'}. "
+                   "Type 'help' for the commands.")
+        last_turn_shown = None
+        while not s.is_terminal():
+            seat = s.current_player
+            if seat == self.human:
+                key = (s.turn, s.phase == "final")
+                if key != last_turn_shown:
+                    self.write(self.table())
+                    if s.phase == "final":
+                        self.write("The game is over; the market's leftover tiles went to the players with "
+                                   "the most money of each slot's currency. Place yours.")
+                    last_turn_shown = key
+                self.human_move()
+            else:
+                self.bot_move(seat)
+            self.report_scoring()
+        self.finish()
+
+    def apply(self, code: int, seat: int) -> None:
+        sentence = describe(self.state, code, self.who(seat))
+        self.state.apply(code)
+        s = self.state
+        if s.current_player == seat and s.phase == "action":
+            sentence += " - extra action"
+        self.write(sentence + ".")
+
+    def bot_move(self, seat: int) -> None:
+        bot = self.bots[seat]
+        s = self.state
+        legal = s.legal_actions()
+        try:
+            choice = bot.act(s.observation(seat))
+            code = s.parse_action(choice) if isinstance(choice, str) else int(choice)
+            if code not in legal:
+                s.clone().apply(code)
+        except (KeyboardInterrupt, Quit):
+            raise
+        except Exception as exc:
+            code = self.rng.choice(legal)
+            self.write(f"{self.who(seat)} failed to give a legal move ({type(exc).__name__}: {exc}); "
+                       "a random legal move is played for it.")
+        self.apply(code, seat)
+
+    def prompt(self) -> str:
+        s = self.state
+        what = "your move" if s.phase == "action" else "place your tiles"
+        try:
+            return self.read(f"[seat {self.human + 1}, {what}] > ")
+        except EOFError:
+            raise Quit("End of input: the game was left unfinished.") from None
+
+    def human_move(self) -> None:
+        s = self.state
+        while True:
+            line = self.prompt().strip()
+            words = line.lower().split()
+            cmd = words[0] if words else ""
+            try:
+                if cmd in ("quit", "exit", "q"):
+                    raise Quit("You left the game.")
+                if cmd in ("help", "h", "?"):
+                    self.write(HELP)
+                elif cmd in ("moves", "m", "legal"):
+                    self.show_moves(words[1:])
+                elif cmd == "hint":
+                    self.hint()
+                elif cmd in ("table", "board", "show", "look"):
+                    self.write(self.table())
+                elif cmd == "city":
+                    self.show_city(words[1:])
+                elif cmd == "scores":
+                    self.write(", ".join(f"{seat_name(p, self.names, self.human)} {v}"
+                                         for p, v in enumerate(s.scores())))
+                elif cmd in ("log", "history"):
+                    events = s.observation(self.human).get("history", [])[-20:]
+                    self.write("\n".join(events) or "(nothing yet)")
+                elif cmd.isdigit():
+                    legal = s.legal_actions()
+                    n = int(cmd)
+                    if not 1 <= n <= len(legal):
+                        raise InputError(f"There is no move {n}: the legal moves are numbered 1-{len(legal)} "
+                                         "(type 'moves').")
+                    self.apply(legal[n - 1], self.human)
+                    break
+                else:
+                    self.apply(resolve(s, line), self.human)
+                    break
+            except InputError as exc:
+                self.write(str(exc))
+        if s.current_player == self.human and not s.is_terminal():
+            self.write(self.short_view())
+
+    def show_moves(self, filters: list[str]) -> None:
+        s = self.state
+        items = [(i + 1, s.action_to_text(a)) for i, a in enumerate(s.legal_actions())]
+        if filters:
+            items = [(i, t) for i, t in items if all(f in t for f in filters)]
+        if not items:
+            self.write("No legal move matches that.")
+            return
+        cells = [f"{i:>3}) {t}" for i, t in items]
+        w = max(len(c) for c in cells) + 2
+        per_line = max(1, 98 // w)
+        for k in range(0, len(cells), per_line):
+            self.write("".join(c.ljust(w) for c in cells[k:k + per_line]).rstrip())
+        self.write("Type a number to play that move.")
+
+    def show_city(self, args: list[str]) -> None:
+        s = self.state
+        try:
+            seat = int(args[0]) - 1 if args else self.human
+            if not 0 <= seat < s.num_players:
+                raise ValueError
+        except ValueError:
+            raise InputError(f"Write city N with N a seat from 1 to {s.num_players}.") from None
+        obs = s.observation(self.human)
+        self.write(f"{seat_name(seat, self.names, self.human)}:")
+        self.write(render_city(obs["cities"][seat], unicode=self.unicode, color=self.color))
+        self.write(LEGEND_UNICODE if self.unicode else LEGEND_ASCII)
+
+    def hint(self) -> None:
+        s = self.state
+        if self.hint_path is None:
+            raise InputError("No bot is available for hints.")
+        try:
+            if self.hint_bot is None:
+                self.hint_bot = SeatBot(self.hint_path, self.human, s.num_players, s.options, s.seed,
+                                        self.move_time)
+            choice = self.hint_bot.act(s.observation(self.human))
+            code = s.parse_action(choice) if isinstance(choice, str) else int(choice)
+            text = s.action_to_text(code)
+        except KeyboardInterrupt:
+            raise
+        except Exception as exc:
+            raise InputError(f"The hint bot failed ({type(exc).__name__}: {exc}).") from None
+        self.write(f"Hint ({self.hint_bot.name}): {text}   ({describe(s, code, 'You')})")
+
+    def report_scoring(self) -> None:
+        s = self.state
+        if s.scoring_rounds_done > self.scored:
+            entries = s.score_breakdown()[self.scored:s.scoring_rounds_done]
+            self.scored = s.scoring_rounds_done
+            for entry in entries:
+                self.write("")
+                self.write(render_scoring(entry, names=self.names, you=self.human))
+            self.write(self.score_line())
+
+    def score_line(self) -> str:
+        s = self.state
+        line = "Scores: " + ", ".join(f"{seat_name(p, self.names, self.human)} {v}"
+                                      for p, v in enumerate(s.scores()))
+        if s.dirk_score is not None:
+            line += f", Dirk {s.dirk_score}"
+        return line
+
+    def finish(self) -> None:
+        s = self.state
+        self.report_scoring()
+        self.write(self.table())
+        self.write("Final scores:")
+        ranking = s.ranking()
+        scores = s.scores()
+        for seat in sorted(range(s.num_players), key=lambda p: (ranking[p], p)):
+            self.write(f"  {ranking[seat]}. {seat_name(seat, self.names, self.human)}: {scores[seat]} points")
+        if s.dirk_score is not None:
+            self.write(f"  (Dirk: {s.dirk_score} points, not ranked)")
+        mine = ranking[self.human]
+        shared = sum(1 for r in ranking if r == mine) > 1
+        if mine == 1:
+            self.write("You share the win!" if shared else "You win!")
+        else:
+            self.write(f"You finish in place {mine}" + (" (shared)." if shared else "."))
+
+
+# ----------------------------------------------------------------------------------------------------------
+# The command
+
+
+def play_game(players: int = 2, seat: int = 1, bots: Sequence[str] = (), seed: int | None = None,
+              move_time: float = 1.0, unicode: bool = False, color: bool = False,
+              read: Callable[[str], str] = input, write: Callable[[str], None] = click.echo) -> int:
+    """Set up and play one game; returns the exit status (0 also when the person leaves; 1 on an error)."""
+    from alhambra_ai import new_game
+
+    try:
+        if not 2 <= players <= 6:
+            raise ValueError(f"--players must be 2 to 6, not {players}")
+        if not 1 <= seat <= players:
+            raise ValueError(f"--seat must be 1 to {players} (the number of players), not {seat}")
+        if move_time <= 0:
+            raise ValueError(f"--move-time must be positive, not {move_time}")
+        if seed is None:
+            seed = random.SystemRandom().randrange(2**31)
+        paths = [resolve_bot(b) for b in bots] or [default_bot(write)]
+        try:
+            hint_path: Path | None = default_bot(lambda _msg: None)
+        except ValueError:
+            hint_path = None
+        state = new_game(players, seed=seed)
+        human = seat - 1
+        others = [p for p in range(players) if p != human]
+        # Opponent seats take the bot files in order, the list repeating when it is shorter.
+        seat_bots = {p: SeatBot(paths[i % len(paths)], p, players, state.options, seed, move_time)
+                     for i, p in enumerate(others)}
+        game = TerminalGame(state, human, seat_bots, hint_path, move_time, unicode, color, read, write)
+    except Exception as exc:
+        write(f"Cannot start the game: {exc}")
+        return 1
+    try:
+        game.run()
+        return 0
+    except Quit as exc:
+        write(str(exc))
+        write(game.score_line())
+        return 0
+    except KeyboardInterrupt:
+        write("\nInterrupted: the game was left unfinished.")
+        write(game.score_line())
+        return 0
+    except Exception as exc:  # never a traceback in front of the player
+        write(f"Internal error: {type(exc).__name__}: {exc}. The game cannot go on (seed {seed}); "
+              "please report it.")
+        return 1
+
+
+@click.command("play")
+@click.option("--players", type=int, default=2, show_default=True, help="number of players, 2-6")
+@click.option("--seat", type=int, default=1, show_default=True, help="your seat, 1-based")
+@click.option("--bot", "bots", multiple=True, metavar="FILE",
+              help=f"opponent bot file or name in bots/ (repeatable; default: {STRONGEST})")
+@click.option("--seed", type=int, default=None, help="game seed (default: random, printed at the start)")
+@click.option("--move-time", type=float, default=1.0, show_default=True, help="bot thinking time per move, s")
+@click.option("--unicode/--ascii", default=False, help="box-drawing characters for the cities")
+@click.option("--color/--no-color", default=False, help="ANSI colours")
+def play(players: int, seat: int, bots: tuple[str, ...], seed: int | None, move_time: float, unicode: bool,
+         color: bool) -> None:
+    """Play one game in the terminal against bots (the strongest by default)."""
+    sys.exit(play_game(players, seat, bots, seed, move_time, unicode, color))
+
+
+__all__ = ["play", "play_game", "TerminalGame", "resolve", "describe", "normalize", "candidates"]
