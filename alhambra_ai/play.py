@@ -304,7 +304,7 @@ class TerminalGame:
         reserve = obs["reserves"][self.human]
         lines.append("Your reserve: " + (", ".join(tile_long(t, self.color) for t in reserve) or "empty"))
         if obs["phase"] == "action":
-            market = [f"{i + 1}:{tile_long(t, self.color)}" if t is not None else f"{i + 1}:-"
+            market = [f"{i + 1}:{tile_long(t, self.color, cost=True)}" if t is not None else f"{i + 1}:-"
                       for i, t in enumerate(obs["market"])]
             display = " ".join(card_paint(c, self.color) for c in obs["display"] if c)
             lines.append("Market " + "  ".join(market) + f"   display {display or '-'}")

@@ -75,10 +75,11 @@ def tile_words(tile: int) -> str:
     return "fountain" if tile == 0 else f"{tile_info(tile)[0]} {tile}"
 
 
-def tile_long(tile: int, color: bool = False) -> str:
-    """Tile with cost and walls, as the market and the reserve show it: ``'arc17 $6 SW'``."""
-    name, cost, walls = tile_info(tile)
-    return _paint(tile_label(tile), _TYPE_COLOUR[name], color) + f" ${cost} {walls}"
+def tile_long(tile: int, color: bool = False, cost: bool = False) -> str:
+    """Tile with its walls (and cost): ``tile_long(17) == 'arc17 [SW]'``; with cost ``'arc17 [SW] cost 6'``."""
+    name, price, walls = tile_info(tile)
+    text = _paint(tile_label(tile), _TYPE_COLOUR[name], color) + f" [{walls}]"
+    return text + f" cost {price}" if cost else text
 
 
 def card_paint(card: str, color: bool = False) -> str:
@@ -160,6 +161,11 @@ def render_city(city: Any, unicode: bool = False, color: bool = False, margin: i
                 kind = "fountain" if here[0] == 0 else tile_info(here[0])[0]
                 line += _paint(tile_label(here[0]).center(cell), _TYPE_COLOUR[kind], color)
         lines.append((line + edge_text(v_kind(x1 + 1, y), False)).rstrip())
+    # The edge lines above the first and below the last row are blank when those rows are an empty margin.
+    if len(lines) > 1 and not lines[1]:
+        del lines[1]
+    while lines and not lines[-1]:
+        lines.pop()
     return "\n".join(lines)
 
 
@@ -210,17 +216,17 @@ def hand_by_currency(hand: Iterable[str], color: bool = False) -> str:
 def _scoring_line(obs: dict) -> str:
     done = obs.get("scoring_rounds_done", 0)
     if obs.get("phase") == "over":
-        return "game over: all three scoring rounds done"
+        return "Game over: all three scoring rounds done"
     cards = {c.get("round"): c for c in obs.get("scoring_cards") or []}
     nxt = done + 1
     if nxt >= 3:
-        return f"next scoring: round 3 at the end of the game (rounds done: {done})"
+        return f"Next scoring: round 3, at the end of the game; rounds done: {done}"
     card = cards.get(nxt)
     where = ""
     if card and not card.get("drawn") and card.get("positions"):
         first, last = card["positions"]
-        where = f"; its card lies at draw-pile position {first + 1}-{last + 1} from the top"
-    return f"next scoring: round {nxt}{where} (rounds done: {done})"
+        where = f", its card lies at draw-pile position {first + 1}-{last + 1} (1 = top)"
+    return f"Next scoring: round {nxt}{where}; rounds done: {done}"
 
 
 def _fit_blocks(blocks: list[list[str]], width: int, gap: int = 3) -> list[str]:
@@ -255,7 +261,7 @@ def _fit_blocks(blocks: list[list[str]], width: int, gap: int = 3) -> list[str]:
 def _city_block(obs: dict, seat: int, names, you, unicode: bool, color: bool, width: int) -> list[str]:
     cells = obs["cities"][seat]
     reserve = (obs.get("reserves") or [[]] * (seat + 1))[seat]
-    title = f"{seat_name(seat, names, you)}: city of {len(cells)} tiles"
+    title = f"{seat_name(seat, names, you)}: city of {len(cells)} tile{'s' if len(cells) != 1 else ''}"
     for cell in (CELL, 5):      # the compact cells only when the full ones do not fit
         grid = render_city(cells, unicode=unicode, color=color, cell=cell).split("\n")
         wide = max(visible_len(line) for line in grid)
@@ -307,12 +313,13 @@ def render_table(obs_like: Any, seat: int, names: Sequence[str] | None = None, u
         head += f" - {seat_name(cur, names, you)} to act ({obs.get('phase')} phase)"
     out += [rule, head, _scoring_line(obs)]
 
-    out.append("Market (slot: currency, building, cost, walls):")
+    out.append("Market (slot, currency: building [walls] cost):")
     market = obs.get("market") or [None] * 4
     slots = []
     for i, tile in enumerate(market):
         cur_txt = f"{i + 1} {CURRENCY_NAMES[i]} ({CURRENCY_LETTERS[i]})"
-        slots.append(f"  {cur_txt:<13} " + (tile_long(tile, color) if tile is not None else "(empty)"))
+        shown = tile_long(tile, color, cost=True) if tile is not None else "(empty)"
+        slots.append(f"  {cur_txt:<13} {shown}")
     for i in range(0, len(slots), 2):
         left = slots[i]
         pad = 38 - visible_len(left)
