@@ -76,7 +76,7 @@ def tile_words(tile: int) -> str:
 
 
 def tile_long(tile: int, color: bool = False, cost: bool = False) -> str:
-    """Tile with its walls (and cost): ``tile_long(17) == 'arc17 [SW]'``; with cost ``'arc17 [SW] cost 6'``."""
+    """Tile and walls (and cost): ``tile_long(17) == 'arc17 [SW]'``; with cost ``'arc17 [SW] cost 6'``."""
     name, price, walls = tile_info(tile)
     text = _paint(tile_label(tile), _TYPE_COLOUR[name], color) + f" [{walls}]"
     return text + f" cost {price}" if cost else text

@@ -14,7 +14,7 @@ from alhambra_ai.render import (
     visible_len,
 )
 
-# Fountain, arcades 17 east of it (walls E, S), garden 33 north of it (wall E), pavilion 5 at 1,1 (walls N, W):
+# Fountain, arcades 17 east of it (walls E, S), garden 33 north of it (wall E), pavilion 5 at 1,1 (walls NW):
 # the W wall of 5 meets the E wall of 33, an inner wall; 5 is reached on foot from 17 (open between them).
 SQUARE = "0,0:0 1,0:17/ES 0,1:33/E 1,1:5/NW"
 
@@ -158,7 +158,7 @@ def test_table_dirk_and_second_round():
     text = render_table(obs, 0)
     assert "Dirk's tiles (3): pavilion 1, garden 2 - gar33 gar40 pav 5" in text
     assert "Dirk 4" in text
-    assert "Next scoring: round 2, its card lies at draw-pile position 41-55 (1 = top); rounds done: 1" in text
+    assert "round 2, its card lies at draw-pile position 41-55 (1 = top); rounds done: 1" in text
 
 
 @pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
