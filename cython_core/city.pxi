@@ -1,1 +1,871 @@
-# (to be written)
+# Cities on copy-on-write grids (RULES §4-5): the legality of placing / removing / swapping a tile and the
+# outer-wall trail. C level only: no Python objects, every function noexcept nogil.
+#
+# Layout: a CityGrid stores one byte of occupancy+walls (`occ`: 0 = empty, CELL_TILE | walls = a tile) and
+# one byte of tile id (`tid`) per cell of a small rectangle that always covers the bounding box of the tiles
+# plus CITY_MARGIN cells each side, so every neighbour read of the checks below needs no bounds test. The
+# rectangle is re-made (bigger, re-centred) when a tile comes near its border: no legal move is ever refused
+# for lack of room. A fresh or copied grid is ONE malloc (header + cells); a grown grid keeps its cells in
+# a separate buffer (`heap`) because callers hold the header pointer.
+#
+# Copy-on-write: states share grids by reference count; whoever changes a grid first calls city_unshare on
+# the slot holding it. Reference counts are not atomic: one grid must not be shared across threads.
+#
+# All checks assume the grid holds a valid city (RULES §4); city_validate checks one from scratch.
+
+cdef extern from *:
+    """
+    #if defined(__GNUC__)
+    #define CITY_POPCOUNT(x) __builtin_popcount(x)
+    #else
+    static int CITY_POPCOUNT(unsigned x) { int n = 0; while (x) { x &= x - 1; n++; } return n; }
+    #endif
+    """
+    int CITY_POPCOUNT(unsigned int x) nogil
+
+from libc.stdlib cimport abort
+
+cdef enum:
+    CITY_MAX_CELLS = 256     # upper bound of every out buffer (callers allocate this many ints)
+    CITY_MARGIN = 2          # storage covers the tiles' bounding box plus this many cells on each side
+    CITY_GROW = 4            # extra cells each side when the storage is re-made
+    CITY_INIT_HALF = 4       # a new grid covers -4..4 in x and y
+    CITY_COORD_MAX = 120     # |x|, |y| limit: cells are packed as (x + 128) | ((y + 128) << 8)
+    CELL_TILE = 0x10         # occ byte of a tile: CELL_TILE | walls
+    CITY_SCRATCH = 4096      # cells of the stack scratch buffers (bigger grids fall back to malloc)
+
+# Why a change is illegal (0 = legal). Texts in city_error_text.
+cdef enum:
+    CITY_OK = 0
+    CITY_ERR_NOT_EMPTY = 1
+    CITY_ERR_NO_NEIGHBOUR = 2
+    CITY_ERR_SIDES = 3
+    CITY_ERR_NO_OPEN_SIDE = 4
+    CITY_ERR_HOLE = 5
+    CITY_ERR_EMPTY = 6
+    CITY_ERR_FOUNTAIN = 7
+    CITY_ERR_ENCLOSES_VACATED = 8
+    CITY_ERR_CUT_OFF = 9
+    CITY_ERR_OFF_GRID = 10
+    # found only by city_validate (a city checked from scratch)
+    CITY_ERR_NO_FOUNTAIN = 11
+    CITY_ERR_UNREACHABLE = 12
+    CITY_ERR_ENCLOSED = 13
+    CITY_NERRORS = 14
+
+cdef struct CityGrid:
+    int refcount
+    int ntiles               # tiles in the city, fountain included
+    int w, h                 # storage size
+    int ox, oy               # cell (x, y) is stored at index (y + oy) * w + (x + ox)
+    int x0, y0, x1, y1       # bounding box of the tiles (inclusive)
+    uint8_t* occ             # w * h: 0 empty, else CELL_TILE | walls
+    uint8_t* tid             # w * h: tile id where occupied
+    uint8_t* heap            # separate cell buffer of a grown grid (NULL: cells follow the header)
+
+
+# RING_ONE_GROUP[links | sides << 8]: the 8 cells around a cell in the cyclic order N NE E SE S SW W NW
+# (positions 0..7); bit i of `links` says positions i and i+1 (mod 8) are joined; bit k of `sides` marks
+# position 2k (N, E, S, W: the wall bit order). 1 when every marked position lies in one joined group.
+cdef uint8_t RING_ONE_GROUP[4096]
+# HOLE_SAFE[empty8]: placing a tile on a cell whose ring has these empty positions cannot enclose anything
+# (all its empty side neighbours stay joined around it).
+cdef uint8_t HOLE_SAFE[256]
+
+
+cdef void _city_init_tables() noexcept nogil:
+    cdef int links, sides, p, g, first, ok, e, lk, sd
+    cdef int group[8]
+    for links in range(256):
+        for sides in range(16):
+            # label groups walking around from a position right after a missing link
+            if links == 255:
+                ok = 1
+            else:
+                first = 0
+                while (links >> ((first + 7) & 7)) & 1:
+                    first += 1
+                g = 0
+                for p in range(8):
+                    if p > 0 and not (links >> ((first + p + 7) & 7)) & 1:
+                        g += 1
+                    group[(first + p) & 7] = g
+                ok = 1
+                g = -1
+                for p in range(4):
+                    if (sides >> p) & 1:
+                        if g < 0:
+                            g = group[2 * p]
+                        elif group[2 * p] != g:
+                            ok = 0
+            RING_ONE_GROUP[links | (sides << 8)] = ok
+    for e in range(256):
+        lk = e & ((e >> 1) | (e << 7)) & 0xFF
+        sd = (e & 1) | ((e >> 1) & 2) | ((e >> 2) & 4) | ((e >> 3) & 8)
+        HOLE_SAFE[e] = RING_ONE_GROUP[lk | (sd << 8)]
+
+
+_city_init_tables()
+
+
+cdef const char* city_error_text(int code) noexcept nogil:
+    if code == CITY_OK:
+        return "legal"
+    if code == CITY_ERR_NOT_EMPTY:
+        return "cell is not empty"
+    if code == CITY_ERR_NO_NEIGHBOUR:
+        return "no tile on any side of the cell"
+    if code == CITY_ERR_SIDES:
+        return "sides do not match"
+    if code == CITY_ERR_NO_OPEN_SIDE:
+        return "no open side to walk in"
+    if code == CITY_ERR_HOLE:
+        return "would enclose an empty area"
+    if code == CITY_ERR_EMPTY:
+        return "cell is empty"
+    if code == CITY_ERR_FOUNTAIN:
+        return "the fountain cannot be removed or swapped"
+    if code == CITY_ERR_ENCLOSES_VACATED:
+        return "would enclose the vacated cell"
+    if code == CITY_ERR_CUT_OFF:
+        return "would cut tiles off from the fountain"
+    if code == CITY_ERR_OFF_GRID:
+        return "cell is off the grid"
+    if code == CITY_ERR_NO_FOUNTAIN:
+        return "no fountain at 0,0"
+    if code == CITY_ERR_UNREACHABLE:
+        return "tile cannot be reached on foot from the fountain"
+    if code == CITY_ERR_ENCLOSED:
+        return "empty cell is enclosed"
+    return "unknown error"
+
+
+# ----------------------------------------------------------------------------------------------------------
+# allocation, reference counting, copy-on-write
+# ----------------------------------------------------------------------------------------------------------
+
+cdef inline int _cidx(CityGrid* c, int x, int y) noexcept nogil:
+    return (y + c.oy) * c.w + x + c.ox
+
+
+cdef inline int city_pack(int x, int y) noexcept nogil:
+    return (x + 128) | ((y + 128) << 8)
+
+
+cdef CityGrid* _grid_alloc(int w, int h) noexcept nogil:
+    cdef size_t n = <size_t>w * <size_t>h
+    cdef CityGrid* c = <CityGrid*>malloc(sizeof(CityGrid) + 2 * n)
+    if c == NULL:
+        abort()
+    c.w = w
+    c.h = h
+    c.occ = <uint8_t*>(<char*>c + sizeof(CityGrid))
+    c.tid = c.occ + n
+    c.heap = NULL
+    return c
+
+
+cdef CityGrid* city_new() noexcept nogil:
+    """A city of just the fountain at (0, 0); refcount 1."""
+    cdef int side = 2 * CITY_INIT_HALF + 1
+    cdef CityGrid* c = _grid_alloc(side, side)
+    memset(c.occ, 0, 2 * side * side)
+    c.refcount = 1
+    c.ox = CITY_INIT_HALF
+    c.oy = CITY_INIT_HALF
+    c.x0 = c.y0 = c.x1 = c.y1 = 0
+    c.occ[_cidx(c, 0, 0)] = CELL_TILE
+    c.tid[_cidx(c, 0, 0)] = FOUNTAIN
+    c.ntiles = 1
+    return c
+
+
+cdef void city_incref(CityGrid* c) noexcept nogil:
+    c.refcount += 1
+
+
+cdef void city_decref(CityGrid* c) noexcept nogil:
+    c.refcount -= 1
+    if c.refcount <= 0:
+        if c.heap != NULL:
+            free(c.heap)
+        free(c)
+
+
+cdef CityGrid* city_unshare(CityGrid** slot) noexcept nogil:
+    """Copy-on-write: give *slot a private grid (copying it if shared) and return it."""
+    cdef CityGrid* old = slot[0]
+    if old.refcount <= 1:
+        return old
+    cdef CityGrid* c = _grid_alloc(old.w, old.h)
+    cdef uint8_t* occ = c.occ
+    cdef uint8_t* tid = c.tid
+    memcpy(c, old, sizeof(CityGrid))
+    c.occ = occ
+    c.tid = tid
+    c.heap = NULL
+    c.refcount = 1
+    memcpy(occ, old.occ, <size_t>old.w * old.h)
+    memcpy(tid, old.tid, <size_t>old.w * old.h)
+    old.refcount -= 1
+    slot[0] = c
+    return c
+
+
+cdef void _city_regrow(CityGrid* c, int nx0, int ny0, int nx1, int ny1) noexcept nogil:
+    """Re-make the storage around the bounding box (nx0, ny0)-(nx1, ny1) with a fresh margin."""
+    cdef int pad = CITY_MARGIN + CITY_GROW
+    cdef int nw = nx1 - nx0 + 1 + 2 * pad
+    cdef int nh = ny1 - ny0 + 1 + 2 * pad
+    cdef int nox = pad - nx0
+    cdef int noy = pad - ny0
+    cdef size_t n = <size_t>nw * nh
+    cdef uint8_t* buf = <uint8_t*>calloc(2 * n, 1)
+    cdef int y, src, dst, length
+    if buf == NULL:
+        abort()
+    if c.ntiles > 0:
+        length = c.x1 - c.x0 + 1
+        for y in range(c.y0, c.y1 + 1):
+            src = (y + c.oy) * c.w + c.x0 + c.ox
+            dst = (y + noy) * nw + c.x0 + nox
+            memcpy(buf + dst, c.occ + src, length)
+            memcpy(buf + n + dst, c.tid + src, length)
+    if c.heap != NULL:
+        free(c.heap)
+    c.heap = buf
+    c.occ = buf
+    c.tid = buf + n
+    c.w = nw
+    c.h = nh
+    c.ox = nox
+    c.oy = noy
+
+
+cdef void city_put(CityGrid* c, int x, int y, int tile, int walls) noexcept nogil:
+    """Unchecked: set tile and walls at (x, y), growing the storage if needed. The caller unshared c.
+    Cells beyond +-CITY_COORD_MAX are ignored (no legal city gets there)."""
+    if x < -CITY_COORD_MAX or x > CITY_COORD_MAX or y < -CITY_COORD_MAX or y > CITY_COORD_MAX:
+        return
+    cdef int nx0 = x, ny0 = y, nx1 = x, ny1 = y
+    if c.ntiles > 0:
+        nx0 = min(c.x0, x)
+        ny0 = min(c.y0, y)
+        nx1 = max(c.x1, x)
+        ny1 = max(c.y1, y)
+    if (nx0 + c.ox < CITY_MARGIN or ny0 + c.oy < CITY_MARGIN
+            or nx1 + c.ox >= c.w - CITY_MARGIN or ny1 + c.oy >= c.h - CITY_MARGIN):
+        _city_regrow(c, nx0, ny0, nx1, ny1)
+    cdef int i = _cidx(c, x, y)
+    if c.occ[i] == 0:
+        c.ntiles += 1
+    c.occ[i] = CELL_TILE | (walls & 15)
+    c.tid[i] = <uint8_t>tile
+    c.x0 = nx0
+    c.y0 = ny0
+    c.x1 = nx1
+    c.y1 = ny1
+
+
+cdef void _city_fit_bbox(CityGrid* c) noexcept nogil:
+    """Shrink the bounding box to the tiles (after a removal on its edge)."""
+    cdef int x, y, bx0 = c.x1, by0 = c.y1, bx1 = c.x0, by1 = c.y0
+    if c.ntiles == 0:
+        c.x0 = c.y0 = c.x1 = c.y1 = 0
+        return
+    for y in range(c.y0, c.y1 + 1):
+        for x in range(c.x0, c.x1 + 1):
+            if c.occ[_cidx(c, x, y)]:
+                bx0 = min(bx0, x)
+                bx1 = max(bx1, x)
+                by0 = min(by0, y)
+                by1 = max(by1, y)
+    c.x0 = bx0
+    c.y0 = by0
+    c.x1 = bx1
+    c.y1 = by1
+
+
+cdef void city_clear(CityGrid* c, int x, int y) noexcept nogil:
+    """Unchecked removal of the tile at (x, y) (nothing if empty). The caller unshared c."""
+    if x < c.x0 or x > c.x1 or y < c.y0 or y > c.y1:
+        return
+    cdef int i = _cidx(c, x, y)
+    if c.occ[i] == 0:
+        return
+    c.occ[i] = 0
+    c.tid[i] = 0
+    c.ntiles -= 1
+    if x == c.x0 or x == c.x1 or y == c.y0 or y == c.y1:
+        _city_fit_bbox(c)
+
+
+cdef int city_tile(CityGrid* c, int x, int y) noexcept nogil:
+    """Tile id at (x, y); -1 if empty."""
+    if x < c.x0 or x > c.x1 or y < c.y0 or y > c.y1:
+        return -1
+    cdef int i = _cidx(c, x, y)
+    return c.tid[i] if c.occ[i] else -1
+
+
+cdef int city_walls(CityGrid* c, int x, int y) noexcept nogil:
+    """Wall mask at (x, y); 0 if empty."""
+    if x < c.x0 or x > c.x1 or y < c.y0 or y > c.y1:
+        return 0
+    return c.occ[_cidx(c, x, y)] & 15
+
+
+cdef int city_list(CityGrid* c, int* out_cells, int* out_tiles) noexcept nogil:
+    """All tiles, north row first, west to east within a row: packed cells and tile ids. Returns the count."""
+    cdef int x, y, i, n = 0
+    for y in range(c.y1, c.y0 - 1, -1):
+        i = _cidx(c, c.x0, y)
+        for x in range(c.x0, c.x1 + 1):
+            if c.occ[i] and n < CITY_MAX_CELLS:
+                out_cells[n] = city_pack(x, y)
+                out_tiles[n] = c.tid[i]
+                n += 1
+            i += 1
+    return n
+
+
+# ----------------------------------------------------------------------------------------------------------
+# scratch buffers: on the stack for every legal city, malloc only for absurdly large grids
+# ----------------------------------------------------------------------------------------------------------
+
+cdef struct _Scratch:
+    uint8_t* seen            # one byte per storage cell
+    int* queue               # one int per storage cell
+    int heap                 # 1 if malloc'ed
+
+
+cdef inline void _scratch_open(_Scratch* s, CityGrid* c, uint8_t* seen_buf, int* queue_buf) noexcept nogil:
+    cdef size_t n = <size_t>c.w * c.h
+    if n <= CITY_SCRATCH:
+        s.seen = seen_buf
+        s.queue = queue_buf
+        s.heap = 0
+    else:
+        s.seen = <uint8_t*>malloc(n)
+        s.queue = <int*>malloc(n * sizeof(int))
+        if s.seen == NULL or s.queue == NULL:
+            abort()
+        s.heap = 1
+    memset(s.seen, 0, n)
+
+
+cdef inline void _scratch_close(_Scratch* s) noexcept nogil:
+    if s.heap:
+        free(s.seen)
+        free(s.queue)
+
+
+# ----------------------------------------------------------------------------------------------------------
+# placement
+# ----------------------------------------------------------------------------------------------------------
+
+cdef int _hole_flood_ok(CityGrid* c, int p) noexcept nogil:
+    """Exact test: with a tile on storage cell p, does every empty side neighbour of p still reach the
+    outside? Flood over empty cells inside the bounding box (with p) plus 1; its border ring is outside.
+    Each side neighbour floods with its own stamp; meeting an earlier (successful) flood also succeeds."""
+    cdef int w = c.w
+    cdef int px = p % w, py = p // w
+    cdef int rx0 = min(c.x0 + c.ox, px) - 1, rx1 = max(c.x1 + c.ox, px) + 1
+    cdef int ry0 = min(c.y0 + c.oy, py) - 1, ry1 = max(c.y1 + c.oy, py) + 1
+    cdef uint8_t seen_buf[CITY_SCRATCH]
+    cdef int queue_buf[CITY_SCRATCH]
+    cdef _Scratch s
+    cdef int k, start, head, tail, q, qx, qy, d, nb, found, stamp, ok = 1
+    cdef int step[4]
+    step[0] = w
+    step[1] = 1
+    step[2] = -w
+    step[3] = -1
+    _scratch_open(&s, c, seen_buf, queue_buf)
+    s.seen[p] = 1
+    for k in range(4):
+        start = p + step[k]
+        if c.occ[start] or s.seen[start]:
+            continue          # a tile, or joined to a side already shown to reach the outside
+        stamp = 2 + k
+        s.seen[start] = stamp
+        s.queue[0] = start
+        head = 0
+        tail = 1
+        found = 0
+        while head < tail and not found:
+            q = s.queue[head]
+            head += 1
+            qx = q % w
+            qy = q // w
+            if qx == rx0 or qx == rx1 or qy == ry0 or qy == ry1:
+                found = 1
+                break
+            for d in range(4):
+                nb = q + step[d]
+                if c.occ[nb]:
+                    continue
+                if s.seen[nb] == 0:
+                    s.seen[nb] = stamp
+                    s.queue[tail] = nb
+                    tail += 1
+                elif s.seen[nb] != stamp and s.seen[nb] != 1:
+                    found = 1
+                    break
+        if not found:
+            ok = 0
+            break
+    _scratch_close(&s)
+    return ok
+
+
+cdef inline int _check_place_at(CityGrid* c, int i, int walls) noexcept nogil:
+    cdef uint8_t* occ = c.occ
+    cdef int w = c.w
+    if occ[i]:
+        return CITY_ERR_NOT_EMPTY
+    cdef int n = occ[i + w], e = occ[i + 1], s = occ[i - w], v = occ[i - 1]
+    cdef int pm = (n != 0) | ((e != 0) << 1) | ((s != 0) << 2) | ((v != 0) << 3)
+    if pm == 0:
+        return CITY_ERR_NO_NEIGHBOUR
+    # the wall each touching neighbour shows us: N's S side, E's W side, S's N side, W's E side
+    cdef int need = ((n >> 2) & 1) | ((e >> 2) & 2) | ((s << 2) & 4) | ((v << 2) & 8)
+    if (walls & pm) != need:
+        return CITY_ERR_SIDES
+    if (pm & ~walls) == 0:
+        return CITY_ERR_NO_OPEN_SIDE
+    cdef int empty8 = ((n == 0) | ((occ[i + w + 1] == 0) << 1) | ((e == 0) << 2) | ((occ[i - w + 1] == 0) << 3)
+                       | ((s == 0) << 4) | ((occ[i - w - 1] == 0) << 5) | ((v == 0) << 6)
+                       | ((occ[i + w - 1] == 0) << 7))
+    if not HOLE_SAFE[empty8] and not _hole_flood_ok(c, i):
+        return CITY_ERR_HOLE
+    return CITY_OK
+
+
+cdef int city_check_place(CityGrid* c, int x, int y, int walls) noexcept nogil:
+    """0 if a tile with these walls may be placed at (x, y), else a CITY_ERR_* code."""
+    if x < -CITY_COORD_MAX or x > CITY_COORD_MAX or y < -CITY_COORD_MAX or y > CITY_COORD_MAX:
+        return CITY_ERR_OFF_GRID
+    if x >= c.x0 and x <= c.x1 and y >= c.y0 and y <= c.y1:
+        return _check_place_at(c, _cidx(c, x, y), walls)
+    if x < c.x0 - 1 or x > c.x1 + 1 or y < c.y0 - 1 or y > c.y1 + 1:
+        return CITY_ERR_NO_NEIGHBOUR
+    return _check_place_at(c, _cidx(c, x, y), walls)
+
+
+cdef int city_place_cells(CityGrid* c, int walls, int* out) noexcept nogil:
+    """Every legal cell for a tile with these walls (packed, north row first); returns the count."""
+    cdef uint8_t* occ = c.occ
+    cdef int w = c.w
+    cdef int x, y, i, nn = 0
+    cdef int n, e, s, v, pm, need, empty8
+    for y in range(c.y1 + 1, c.y0 - 2, -1):
+        i = _cidx(c, c.x0 - 1, y)
+        for x in range(c.x0 - 1, c.x1 + 2):
+            if occ[i] == 0:
+                n = occ[i + w]
+                e = occ[i + 1]
+                s = occ[i - w]
+                v = occ[i - 1]
+                pm = (n != 0) | ((e != 0) << 1) | ((s != 0) << 2) | ((v != 0) << 3)
+                need = ((n >> 2) & 1) | ((e >> 2) & 2) | ((s << 2) & 4) | ((v << 2) & 8)
+                if pm != 0 and (walls & pm) == need and (pm & ~walls) != 0:
+                    empty8 = ((n == 0) | ((occ[i + w + 1] == 0) << 1) | ((e == 0) << 2)
+                              | ((occ[i - w + 1] == 0) << 3) | ((s == 0) << 4) | ((occ[i - w - 1] == 0) << 5)
+                              | ((v == 0) << 6) | ((occ[i + w - 1] == 0) << 7))
+                    if (HOLE_SAFE[empty8] or _hole_flood_ok(c, i)) and nn < CITY_MAX_CELLS:
+                        out[nn] = city_pack(x, y)
+                        nn += 1
+            i += 1
+    return nn
+
+
+# ----------------------------------------------------------------------------------------------------------
+# removal and swap
+# ----------------------------------------------------------------------------------------------------------
+
+cdef inline int _joined(int a, int b, int a_side, int b_side) noexcept nogil:
+    """Two tiles (occ bytes) side by side, a's a_side facing b's b_side, both open: a step on foot."""
+    return a != 0 and b != 0 and (a & a_side) == 0 and (b & b_side) == 0
+
+
+cdef int _reachable_without(CityGrid* c, int skip) noexcept nogil:
+    """Tiles reachable on foot from the fountain when the tile on storage cell `skip` is gone (-1: none)."""
+    cdef uint8_t seen_buf[CITY_SCRATCH]
+    cdef int queue_buf[CITY_SCRATCH]
+    cdef _Scratch s
+    cdef uint8_t* occ = c.occ
+    cdef int w = c.w
+    cdef int f = _cidx(c, 0, 0)
+    cdef int head = 0, tail = 0, q, a
+    if c.x0 > 0 or c.x1 < 0 or c.y0 > 0 or c.y1 < 0 or occ[f] == 0 or f == skip:
+        return 0
+    _scratch_open(&s, c, seen_buf, queue_buf)
+    if skip >= 0:
+        s.seen[skip] = 1
+    s.seen[f] = 1
+    s.queue[tail] = f
+    tail += 1
+    while head < tail:
+        q = s.queue[head]
+        head += 1
+        a = occ[q]
+        if not s.seen[q + w] and _joined(a, occ[q + w], WALL_N, WALL_S):
+            s.seen[q + w] = 1
+            s.queue[tail] = q + w
+            tail += 1
+        if not s.seen[q + 1] and _joined(a, occ[q + 1], WALL_E, WALL_W):
+            s.seen[q + 1] = 1
+            s.queue[tail] = q + 1
+            tail += 1
+        if not s.seen[q - w] and _joined(a, occ[q - w], WALL_S, WALL_N):
+            s.seen[q - w] = 1
+            s.queue[tail] = q - w
+            tail += 1
+        if not s.seen[q - 1] and _joined(a, occ[q - 1], WALL_W, WALL_E):
+            s.seen[q - 1] = 1
+            s.queue[tail] = q - 1
+            tail += 1
+    _scratch_close(&s)
+    return tail
+
+
+cdef inline int _check_remove_at(CityGrid* c, int i) noexcept nogil:
+    cdef uint8_t* occ = c.occ
+    cdef int w = c.w
+    cdef int a = occ[i]
+    if a == 0:
+        return CITY_ERR_EMPTY
+    if c.tid[i] == FOUNTAIN and i == _cidx(c, 0, 0):
+        return CITY_ERR_FOUNTAIN
+    cdef int n = occ[i + w], e = occ[i + 1], s = occ[i - w], v = occ[i - 1]
+    if n and e and s and v:
+        return CITY_ERR_ENCLOSES_VACATED
+    # on-foot neighbours of the tile; if it has at most one, or they stay joined through the ring of 8
+    # cells around it, nothing is cut off; otherwise count what the fountain still reaches
+    cdef int foot = (_joined(a, n, WALL_N, WALL_S) | (_joined(a, e, WALL_E, WALL_W) << 1)
+                     | (_joined(a, s, WALL_S, WALL_N) << 2) | (_joined(a, v, WALL_W, WALL_E) << 3))
+    if CITY_POPCOUNT(foot) <= 1:
+        return CITY_OK
+    cdef int ne = occ[i + w + 1], se = occ[i - w + 1], sw = occ[i - w - 1], nw = occ[i + w - 1]
+    cdef int links = (_joined(n, ne, WALL_E, WALL_W) | (_joined(ne, e, WALL_S, WALL_N) << 1)
+                      | (_joined(e, se, WALL_S, WALL_N) << 2) | (_joined(se, s, WALL_W, WALL_E) << 3)
+                      | (_joined(s, sw, WALL_W, WALL_E) << 4) | (_joined(sw, v, WALL_N, WALL_S) << 5)
+                      | (_joined(v, nw, WALL_N, WALL_S) << 6) | (_joined(nw, n, WALL_E, WALL_W) << 7))
+    if RING_ONE_GROUP[links | (foot << 8)]:
+        return CITY_OK
+    if _reachable_without(c, i) < c.ntiles - 1:
+        return CITY_ERR_CUT_OFF
+    return CITY_OK
+
+
+cdef int city_check_remove(CityGrid* c, int x, int y) noexcept nogil:
+    """0 if the tile at (x, y) may go to the reserve, else a CITY_ERR_* code."""
+    if x < c.x0 or x > c.x1 or y < c.y0 or y > c.y1:
+        return CITY_ERR_EMPTY
+    return _check_remove_at(c, _cidx(c, x, y))
+
+
+cdef int city_remove_cells(CityGrid* c, int* out) noexcept nogil:
+    """Every tile that may be removed (packed cells, north row first); returns the count."""
+    cdef int x, y, i, nn = 0
+    for y in range(c.y1, c.y0 - 1, -1):
+        i = _cidx(c, c.x0, y)
+        for x in range(c.x0, c.x1 + 1):
+            if c.occ[i] and _check_remove_at(c, i) == CITY_OK and nn < CITY_MAX_CELLS:
+                out[nn] = city_pack(x, y)
+                nn += 1
+            i += 1
+    return nn
+
+
+cdef inline int _check_swap_at(CityGrid* c, int i, int walls) noexcept nogil:
+    # Once the incoming tile matches every neighbour, its sides facing tiles carry exactly the walls of the
+    # outgoing tile (which matched them too), so the on-foot links of the city are unchanged: nothing can be
+    # cut off, and no empty cell changes. A swap whose walls would cut tiles off is a side mismatch.
+    cdef uint8_t* occ = c.occ
+    cdef int w = c.w
+    if occ[i] == 0:
+        return CITY_ERR_EMPTY
+    if c.tid[i] == FOUNTAIN and i == _cidx(c, 0, 0):
+        return CITY_ERR_FOUNTAIN
+    cdef int n = occ[i + w], e = occ[i + 1], s = occ[i - w], v = occ[i - 1]
+    cdef int pm = (n != 0) | ((e != 0) << 1) | ((s != 0) << 2) | ((v != 0) << 3)
+    cdef int need = ((n >> 2) & 1) | ((e >> 2) & 2) | ((s << 2) & 4) | ((v << 2) & 8)
+    if (walls & pm) != need:
+        return CITY_ERR_SIDES
+    return CITY_OK
+
+
+cdef int city_check_swap(CityGrid* c, int x, int y, int walls) noexcept nogil:
+    """0 if a tile with these walls may replace the tile at (x, y), else a CITY_ERR_* code."""
+    if x < c.x0 or x > c.x1 or y < c.y0 or y > c.y1:
+        return CITY_ERR_EMPTY
+    return _check_swap_at(c, _cidx(c, x, y), walls)
+
+
+cdef int city_swap_cells(CityGrid* c, int walls, int* out) noexcept nogil:
+    """Every tile a tile with these walls may replace (packed cells, north row first); returns the count."""
+    cdef int x, y, i, nn = 0
+    for y in range(c.y1, c.y0 - 1, -1):
+        i = _cidx(c, c.x0, y)
+        for x in range(c.x0, c.x1 + 1):
+            if c.occ[i] and _check_swap_at(c, i, walls) == CITY_OK and nn < CITY_MAX_CELLS:
+                out[nn] = city_pack(x, y)
+                nn += 1
+            i += 1
+    return nn
+
+
+# ----------------------------------------------------------------------------------------------------------
+# full check from scratch
+# ----------------------------------------------------------------------------------------------------------
+
+cdef int city_validate(CityGrid* c, int* where) noexcept nogil:
+    """Check a city from scratch (RULES §4). 0 if valid; else a CITY_ERR_* code with where[0] = the packed
+    cell at fault (and where[1] = the other cell of a side mismatch, else -1). Reading order, north first."""
+    cdef uint8_t* occ = c.occ
+    cdef int w = c.w
+    cdef int x, y, i, a, f
+    cdef uint8_t seen_buf[CITY_SCRATCH]
+    cdef int queue_buf[CITY_SCRATCH]
+    cdef _Scratch s
+    cdef int head, tail, q, qx, qy, d, nb
+    cdef int step[4]
+    where[0] = -1
+    where[1] = -1
+    if c.x0 > 0 or c.x1 < 0 or c.y0 > 0 or c.y1 < 0:
+        return CITY_ERR_NO_FOUNTAIN
+    f = _cidx(c, 0, 0)
+    if occ[f] == 0 or c.tid[f] != FOUNTAIN:
+        return CITY_ERR_NO_FOUNTAIN
+    for y in range(c.y1, c.y0 - 1, -1):
+        for x in range(c.x0, c.x1 + 1):
+            i = _cidx(c, x, y)
+            a = occ[i]
+            if a == 0:
+                continue
+            if occ[i + w] and ((a & WALL_N) != 0) != ((occ[i + w] & WALL_S) != 0):
+                where[0] = city_pack(x, y)
+                where[1] = city_pack(x, y + 1)
+                return CITY_ERR_SIDES
+            if occ[i + 1] and ((a & WALL_E) != 0) != ((occ[i + 1] & WALL_W) != 0):
+                where[0] = city_pack(x, y)
+                where[1] = city_pack(x + 1, y)
+                return CITY_ERR_SIDES
+    for y in range(c.y1, c.y0 - 1, -1):
+        for x in range(c.x0, c.x1 + 1):
+            i = _cidx(c, x, y)
+            # (the fountain is never at fault: it is where the others must connect)
+            if (occ[i] and c.ntiles > 1 and i != f
+                    and not (occ[i + w] or occ[i + 1] or occ[i - w] or occ[i - 1])):
+                where[0] = city_pack(x, y)
+                return CITY_ERR_NO_NEIGHBOUR
+    if _reachable_without(c, -1) < c.ntiles:
+        # find the first unreachable tile by trying each one (rare path, clarity over speed)
+        _scratch_open(&s, c, seen_buf, queue_buf)
+        s.seen[f] = 1
+        s.queue[0] = f
+        head = 0
+        tail = 1
+        while head < tail:
+            q = s.queue[head]
+            head += 1
+            a = occ[q]
+            if not s.seen[q + w] and _joined(a, occ[q + w], WALL_N, WALL_S):
+                s.seen[q + w] = 1
+                s.queue[tail] = q + w
+                tail += 1
+            if not s.seen[q + 1] and _joined(a, occ[q + 1], WALL_E, WALL_W):
+                s.seen[q + 1] = 1
+                s.queue[tail] = q + 1
+                tail += 1
+            if not s.seen[q - w] and _joined(a, occ[q - w], WALL_S, WALL_N):
+                s.seen[q - w] = 1
+                s.queue[tail] = q - w
+                tail += 1
+            if not s.seen[q - 1] and _joined(a, occ[q - 1], WALL_W, WALL_E):
+                s.seen[q - 1] = 1
+                s.queue[tail] = q - 1
+                tail += 1
+        for y in range(c.y1, c.y0 - 1, -1):
+            for x in range(c.x0, c.x1 + 1):
+                i = _cidx(c, x, y)
+                if occ[i] and not s.seen[i] and where[0] < 0:
+                    where[0] = city_pack(x, y)
+        _scratch_close(&s)
+        return CITY_ERR_UNREACHABLE
+    # no holes: flood the empty cells from the border ring of the bounding box plus 1
+    step[0] = w
+    step[1] = 1
+    step[2] = -w
+    step[3] = -1
+    _scratch_open(&s, c, seen_buf, queue_buf)
+    tail = 0
+    for y in range(c.y0 - 1, c.y1 + 2):
+        for x in range(c.x0 - 1, c.x1 + 2):
+            if y == c.y0 - 1 or y == c.y1 + 1 or x == c.x0 - 1 or x == c.x1 + 1:
+                i = _cidx(c, x, y)
+                s.seen[i] = 1
+                s.queue[tail] = i
+                tail += 1
+    head = 0
+    while head < tail:
+        q = s.queue[head]
+        head += 1
+        qx = q % w - c.ox
+        qy = q // w - c.oy
+        for d in range(4):
+            nb = q + step[d]
+            if s.seen[nb] or occ[nb]:
+                continue
+            # stay inside the bounding box plus 1 (the ring is already queued)
+            if d == 0 and qy + 1 > c.y1 or d == 1 and qx + 1 > c.x1:
+                continue
+            if d == 2 and qy - 1 < c.y0 or d == 3 and qx - 1 < c.x0:
+                continue
+            s.seen[nb] = 1
+            s.queue[tail] = nb
+            tail += 1
+    a = CITY_OK
+    for y in range(c.y1, c.y0 - 1, -1):
+        for x in range(c.x0, c.x1 + 1):
+            i = _cidx(c, x, y)
+            if occ[i] == 0 and not s.seen[i] and a == CITY_OK:
+                where[0] = city_pack(x, y)
+                a = CITY_ERR_ENCLOSED
+    _scratch_close(&s)
+    return a
+
+
+# ----------------------------------------------------------------------------------------------------------
+# outer wall: the longest trail (RULES §5)
+# ----------------------------------------------------------------------------------------------------------
+# Corners (cx, cy) for cx in x0..x1+1, cy in y0..y1+1; corner (cx, cy) is the south-west corner of cell
+# (cx, cy). adj[corner] holds one bit per outer wall edge leaving it: 1 up, 2 right, 4 down, 8 left.
+
+cdef int _trail_from(uint8_t* adj, int cw, int v) noexcept nogil:
+    """Longest trail starting at corner v over the edges still in adj (edges are removed while in use)."""
+    cdef int best = 0, r, u, d, back, bits = adj[v]
+    cdef int off
+    while bits:
+        d = bits & -bits
+        bits &= bits - 1
+        if d == 1:
+            off = cw
+            back = 4
+        elif d == 2:
+            off = 1
+            back = 8
+        elif d == 4:
+            off = -cw
+            back = 1
+        else:
+            off = -1
+            back = 2
+        u = v + off
+        adj[v] &= ~d
+        adj[u] &= ~back
+        r = 1 + _trail_from(adj, cw, u)
+        adj[v] |= d
+        adj[u] |= back
+        if r > best:
+            best = r
+    return best
+
+
+cdef int city_wall_score(CityGrid* c) noexcept nogil:
+    """Length of the longest trail along outer wall edges (a wall side with no tile on the other side)."""
+    cdef uint8_t* occ = c.occ
+    cdef int w = c.w
+    cdef int cw = c.x1 - c.x0 + 2, ch = c.y1 - c.y0 + 2
+    cdef int ncorner = cw * ch
+    cdef uint8_t adj_buf[CITY_SCRATCH]
+    cdef uint8_t mark_buf[CITY_SCRATCH]
+    cdef int stack_buf[CITY_SCRATCH]
+    cdef uint8_t* adj = adj_buf
+    cdef uint8_t* mark = mark_buf
+    cdef int* stack = stack_buf
+    cdef int heap = 0
+    cdef int x, y, i, k, a, v, u, bits, d, top
+    cdef int nedges, nodd, nverts, first, best = 0, r
+    if ncorner > CITY_SCRATCH:
+        adj = <uint8_t*>malloc(ncorner)
+        mark = <uint8_t*>malloc(ncorner)
+        stack = <int*>malloc(ncorner * sizeof(int))
+        if adj == NULL or mark == NULL or stack == NULL:
+            abort()
+        heap = 1
+    memset(adj, 0, ncorner)
+    memset(mark, 0, ncorner)
+    for y in range(c.y0, c.y1 + 1):
+        for x in range(c.x0, c.x1 + 1):
+            i = _cidx(c, x, y)
+            a = occ[i]
+            if a == 0 or (a & 15) == 0:
+                continue
+            k = (y - c.y0) * cw + (x - c.x0)          # south-west corner of the cell
+            if (a & WALL_N) and occ[i + w] == 0:
+                adj[k + cw] |= 2
+                adj[k + cw + 1] |= 8
+            if (a & WALL_S) and occ[i - w] == 0:
+                adj[k] |= 2
+                adj[k + 1] |= 8
+            if (a & WALL_E) and occ[i + 1] == 0:
+                adj[k + 1] |= 1
+                adj[k + 1 + cw] |= 4
+            if (a & WALL_W) and occ[i - 1] == 0:
+                adj[k] |= 1
+                adj[k + cw] |= 4
+    # each connected component: Euler (<= 2 odd corners) -> all its edges; else search from its odd corners
+    for v in range(ncorner):
+        if adj[v] == 0 or mark[v]:
+            continue
+        mark[v] = 1
+        stack[0] = v
+        top = 1
+        nverts = 0
+        nedges = 0
+        nodd = 0
+        while top > nverts:
+            u = stack[nverts]
+            nverts += 1
+            bits = adj[u]
+            d = CITY_POPCOUNT(bits)
+            nedges += d
+            nodd += d & 1
+            if (bits & 1) and not mark[u + cw]:
+                mark[u + cw] = 1
+                stack[top] = u + cw
+                top += 1
+            if (bits & 2) and not mark[u + 1]:
+                mark[u + 1] = 1
+                stack[top] = u + 1
+                top += 1
+            if (bits & 4) and not mark[u - cw]:
+                mark[u - cw] = 1
+                stack[top] = u - cw
+                top += 1
+            if (bits & 8) and not mark[u - 1]:
+                mark[u - 1] = 1
+                stack[top] = u - 1
+                top += 1
+        nedges //= 2
+        if nedges <= best:
+            continue
+        if nodd <= 2:
+            best = nedges
+            continue
+        for k in range(nverts):
+            u = stack[k]
+            if CITY_POPCOUNT(adj[u]) & 1:
+                r = _trail_from(adj, cw, u)
+                if r > best:
+                    best = r
+                if best == nedges:
+                    break
+    if heap:
+        free(adj)
+        free(mark)
+        free(stack)
+    return best
