@@ -261,7 +261,11 @@ def _fit_blocks(blocks: list[list[str]], width: int, gap: int = 3) -> list[str]:
 def _city_block(obs: dict, seat: int, names, you, unicode: bool, color: bool, width: int) -> list[str]:
     cells = obs["cities"][seat]
     reserve = (obs.get("reserves") or [[]] * (seat + 1))[seat]
-    title = f"{seat_name(seat, names, you)}: city of {len(cells)} tile{'s' if len(cells) != 1 else ''}"
+    built = sum(1 for c in cells if c[2] != 0)
+    title = f"{seat_name(seat, names, you)}: {built} building{'s' if built != 1 else ''}"
+    wall = _wall_length(cells)
+    if wall is not None:
+        title += f", wall {wall}"
     for cell in (CELL, 5):      # the compact cells only when the full ones do not fit
         grid = render_city(cells, unicode=unicode, color=color, cell=cell).split("\n")
         wide = max(visible_len(line) for line in grid)
@@ -275,6 +279,21 @@ def _city_block(obs: dict, seat: int, names, you, unicode: bool, color: bool, wi
     res = "reserve: " + (", ".join(tile_long(t, color) for t in reserve) if reserve else "empty")
     block += _wrap(res, max(wide, 40) if wide <= width else width, indent="  ")
     return block
+
+
+def _wall_length(cells: Any) -> int | None:
+    """The longest outer wall, from the engine's City (None if the cells do not make a City)."""
+    try:
+        from alhambra_ai._core import City
+
+        text = " ".join(f"{x},{y}:{t}/{_walls_text(w)}" for x, y, t, w in _cells_of(cells))
+        return City.from_text(text).wall_score()
+    except Exception:  # a display helper: a city the engine cannot read is still drawn, without its wall
+        return None
+
+
+def _walls_text(walls: int) -> str:
+    return "".join(ch for bit, ch in ((1, "N"), (2, "E"), (4, "S"), (8, "W")) if walls & bit) or "-"
 
 
 def _wrap(text: str, width: int, indent: str = "    ") -> list[str]:

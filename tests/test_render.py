@@ -178,13 +178,13 @@ def test_table_lines_fit_100_columns(n):
 
 def test_small_cities_side_by_side_wide_ones_below():
     lines = render_table(_obs(n=4), 0).splitlines()
-    titles = [line for line in lines if "city of 1 tile" in line]
-    assert [t.count("city of") for t in titles] == [3, 1]      # three small cities on one band, then one
+    titles = [line for line in lines if "0 buildings, wall 0" in line]
+    assert [t.count("buildings") for t in titles] == [3, 1]      # three small cities on one band, then one
     wide = [[x, 0, 33, 0] for x in range(1, 9)] + [[0, 0, 0, 0]]
     obs = _obs(n=2, cities=[wide, wide])
     lines = render_table(obs, 0).splitlines()
-    assert sum(line.count("city of") for line in lines) == 2
-    assert not any(line.count("city of") > 1 for line in lines)  # one under the other
+    assert sum(line.count("8 buildings") for line in lines) == 2
+    assert not any(line.count("buildings") > 1 for line in lines)  # one under the other
 
 
 def test_too_wide_city_is_announced_not_wrapped():
@@ -208,3 +208,10 @@ def test_scoring_breakdown():
     assert lines[3].startswith("Dirk") and lines[3].split()[1:] == [".", ".", "10", ".", ".", ".", "-", "10"]
     both = render_scoring([entry, dict(entry, round=3)])
     assert "Scoring round 3 (final)" in both and both.count("Dirk") == 2
+
+
+def test_city_titles_count_buildings_and_wall():
+    square = [list(c) for c in City.from_text(SQUARE).cells()]
+    text = render_table(_obs(n=2, cities=[square, [[0, 0, 0, 0]]]), 0, names=["you", "random"])
+    assert "you (seat 1): 3 buildings, wall 2" in text
+    assert "seat 2 (random): 0 buildings, wall 0" in text
