@@ -166,6 +166,76 @@ def describe(state: Any, code: int, subject: str) -> str:
     return f"{subject}: {text}"
 
 
+_EVENT = re.compile(r"^(display|market (\d)|dirk): (\d+|[a-z]\d)$")
+
+
+def narrate(events: Sequence[str], name: Callable[[int], str]) -> list[str]:
+    """Public events of the history (``display: y3``, ``market 1: 17``, ...) as sentences, grouped.
+    The seats' own moves (``seat 2: ...``) are left out: they are announced as they are played.
+    ``name(seat)`` names a 0-based seat."""
+    out: list[str] = []
+    group: tuple[str, list[str]] | None = None
+
+    def flush() -> None:
+        if group:
+            kind, items = group
+            title = {"display": "New money on the display", "market": "New in the market",
+                     "dirk": "Dirk takes"}[kind]
+            out.append(f"{title}: {', '.join(items)}")
+
+    for event in events:
+        m = _EVENT.match(event)
+        if m:
+            kind = m.group(1).split()[0]
+            if kind == "display":
+                item = m.group(3)
+            elif kind == "market":
+                item = f"slot {m.group(2)} {tile_words(int(m.group(3)))}"
+            else:
+                item = tile_words(int(m.group(3)))
+            if group and group[0] == kind:
+                group[1].append(item)
+            else:
+                flush()
+                group = (kind, [item])
+            continue
+        flush()
+        group = None
+        out += _sentence(event, name)
+    flush()
+    return out
+
+
+def _sentence(event: str, name: Callable[[int], str]) -> list[str]:
+    if re.match(r"^seat \d+: ", event) or event.startswith(("start:", "score ")):
+        return []                                   # announced elsewhere (moves, who starts, breakdowns)
+    m = re.match(r"^seat (\d+) dealt: (.*)$", event)
+    if m:
+        cards = m.group(2).split()
+        who = name(int(m.group(1)) - 1)
+        return [f"{who} received {' '.join(cards)} (= {_card_sum(cards)}), dealt face up"]
+    m = re.match(r"^reshuffle: (\d+) cards?$", event)
+    if m:
+        return [f"The discard pile is shuffled into a new draw pile ({m.group(1)} cards)"]
+    m = re.match(r"^scoring card (\d)$", event)
+    if m:
+        return [f"The scoring card for round {m.group(1)} is drawn: scoring after this turn"]
+    m = re.match(r"^game end: market (\d) stays empty$", event)
+    if m:
+        return [f"Market slot {m.group(1)} cannot be refilled: the game ends"]
+    m = re.match(r"^leftover market (\d): (\d+) to seat (\d+)$", event)
+    if m:
+        k = int(m.group(1))
+        return [f"Leftover {tile_words(int(m.group(2)))} in slot {k} goes to {name(int(m.group(3)) - 1)} "
+                f"(most {CURRENCY_NAMES[k - 1]})"]
+    m = re.match(r"^leftover market (\d): (\d+) stays", event)
+    if m:
+        k = int(m.group(1))
+        tile = tile_words(int(m.group(2)))
+        return [f"Leftover {tile} in slot {k} stays (tie for most {CURRENCY_NAMES[k - 1]})"]
+    return [event]
+
+
 # ----------------------------------------------------------------------------------------------------------
 # Turning what a person types into the engine's text forms
 
@@ -246,7 +316,7 @@ def resolve(state: Any, text: str) -> int:
         raise InputError(f"Unknown command '{tokens[0]}'. Type 'help' for the commands, "
                          "'moves' for the legal moves.")
     legal = set(state.legal_actions())
-    first_error: str | None = None
+    errors: list[str] = []
     for cand in candidates(tokens, state):
         try:
             code = state.parse_action(cand)
@@ -254,9 +324,15 @@ def resolve(state: Any, text: str) -> int:
                 state.clone().apply(code)   # e.g. an overpayment: legal, though not listed
             return code
         except Exception as exc:  # the engine's reason (IllegalActionError / ValueError)
-            if first_error is None:
-                first_error = str(exc) or type(exc).__name__
-    raise InputError(f"Not possible: {first_error}. Type 'moves' to see the legal moves.")
+            errors.append(_ILLEGAL_PREFIX.sub("", str(exc)) or type(exc).__name__)
+    # Of several readings (place = place or build), the one that failed for a reason other than "wrong
+    # tile source" says best what is wrong.
+    useful = [e for e in errors if "is not pending" not in e and "not in your reserve" not in e]
+    reason = (useful or errors or ["that is not a move"])[0]
+    raise InputError(f"Not possible: {reason}. Type 'moves' to see the legal moves.")
+
+
+_ILLEGAL_PREFIX = re.compile(r"^illegal action '[^']*': ")
 
 
 # ----------------------------------------------------------------------------------------------------------
@@ -285,11 +361,19 @@ class TerminalGame:
         self.write = write
         self.names = ["you" if s == human else bots[s].name for s in range(state.num_players)]
         self.rng = random.Random(state.seed)
-        self.scored = state.scoring_rounds_done
+        self.reported: set[int] = set()    # scoring rounds whose breakdown was shown
+        self.seen = 0                       # history events already narrated
 
     # -- output helpers
     def who(self, seat: int) -> str:
         return "You" if seat == self.human else seat_name(seat, self.names, None).capitalize()
+
+    def news(self) -> None:
+        """Narrate the public events since the last call (refills, Dirk, scoring cards, leftovers)."""
+        history = self.state.observation(self.human).get("history") or []
+        for line in narrate(history[self.seen:], self.who):
+            self.write(f"  {line}.")
+        self.seen = len(history)
 
     def table(self) -> str:
         return render_table(self.state.observation(self.human), self.human, names=self.names,
@@ -319,6 +403,7 @@ class TerminalGame:
                    f"{opponents}.")
         if s.options.get("dirk"):
             self.write("Two players: Dirk, an imaginary third player, collects tiles and scores majorities.")
+        self.news()
         self.write(f"{self.who(s.current_player)} {'start' if s.current_player == self.human else 'starts'}. "
                    "Type 'help' for the commands.")
         last_turn_shown = None
@@ -339,12 +424,16 @@ class TerminalGame:
         self.finish()
 
     def apply(self, code: int, seat: int) -> None:
-        sentence = describe(self.state, code, self.who(seat))
+        try:
+            sentence = describe(self.state, code, self.who(seat))
+        except Exception:  # words are a nicety: the text form always works
+            sentence = f"{self.who(seat)}: {self.state.action_to_text(code)}"
         self.state.apply(code)
         s = self.state
         if s.current_player == seat and s.phase == "action":
             sentence += " - extra action"
         self.write(sentence + ".")
+        self.news()
 
     def bot_move(self, seat: int) -> None:
         bot = self.bots[seat]
@@ -459,12 +548,12 @@ class TerminalGame:
 
     def report_scoring(self) -> None:
         s = self.state
-        if s.scoring_rounds_done > self.scored:
-            entries = s.score_breakdown()[self.scored:s.scoring_rounds_done]
-            self.scored = s.scoring_rounds_done
-            for entry in entries:
-                self.write("")
-                self.write(render_scoring(entry, names=self.names, you=self.human))
+        new = [e for e in s.score_breakdown() if e.get("round") not in self.reported]
+        for entry in new:
+            self.reported.add(entry.get("round"))
+            self.write("")
+            self.write(render_scoring(entry, names=self.names, you=self.human))
+        if new:
             self.write(self.score_line())
 
     def score_line(self) -> str:
