@@ -1,13 +1,15 @@
-"""The ``alhambra-ai`` command line (thin: it parses arguments and calls library functions)."""
+"""The alhambra-ai command line (thin: each command lives with its library code)."""
 
 import click
 
 from alhambra_ai.play import play
+from alhambra_ai.tournament.command import tournament_command
 
 
 @click.group()
 def main() -> None:
-    """alhambra-ai: engine, bot arena and AI opponent for the board game Alhambra."""
+    """alhambra-ai: the Alhambra engine, bot arena and AI opponent."""
 
 
+main.add_command(tournament_command)
 main.add_command(play)

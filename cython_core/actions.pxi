@@ -1,1 +1,588 @@
-# (to be written)
+# Actions: compact codes (docs/design.md "Actions"), legal-action generation, checking, applying, text forms.
+#
+# What gen_legal lists (and why):
+#   take   one action per distinct multiset of display cards (the lowest positions among equal cards): taking
+#          y3 from position 1 or from position 3 is the same move. apply() accepts any legal position mask.
+#   buy    per slot, only the minimal payments of the slot's currency (no card can be dropped and still pay the
+#          cost). An overpayment that contains a smaller legal payment only gives away cards and can never be
+#          exact, so it is never better; apply() still accepts every legal payment.
+#   build / place / swap: every legal cell for every tile; remove: every legal cell.
+#   pass   only when the list would otherwise be empty.
+# The order is deterministic: take, buy, build, remove, swap in the action phase; per pending tile its cells,
+# then reserve, then Dirk in the placement phases.
+
+cdef enum:
+    A_TAKE = 1
+    A_BUY = 2
+    A_PLACE = 3
+    A_PLACE_RESERVE = 4
+    A_PLACE_DIRK = 5
+    A_BUILD = 6
+    A_REMOVE = 7
+    A_SWAP = 8
+    A_PASS = 9
+    # 10..15 reserved for the modules (wake vizier, vizier buy, thief, falcons, wall card, ...)
+
+    E_OK = 0
+    E_CODE = 1
+    E_OVER = 2
+    E_PHASE_PLACE = 3        # an action-phase move while tiles must be placed
+    E_PHASE_ACTION = 4       # a placement while in the action phase
+    E_TAKE_EMPTY = 5
+    E_TAKE_SUM = 6
+    E_BUY_EMPTY = 7
+    E_BUY_NOTHING = 8
+    E_BUY_NOT_HELD = 9
+    E_BUY_SHORT = 10
+    E_NOT_PENDING = 11
+    E_NO_DIRK = 12
+    E_DIRK_FINAL = 13
+    E_NOT_IN_RESERVE = 14
+    E_REMOVE_TILE = 15
+    E_PASS = 16
+    E_BAD_TILE = 17
+    E_CITY = 32              # + the city's own error code
+
+ERROR_MESSAGES = {
+    E_CODE: "not an action code",
+    E_OVER: "the game is over",
+    E_PHASE_PLACE: "the pending tiles must be placed now (place <tile> x,y / reserve / dirk)",
+    E_PHASE_ACTION: "there are no tiles to place now: place is only for the tiles bought this turn",
+    E_TAKE_EMPTY: "that display position is empty",
+    E_TAKE_SUM: "several cards may be taken only if they add up to 5 or less",
+    E_BUY_EMPTY: "that market slot is empty",
+    E_BUY_NOTHING: "no cards paid",
+    E_BUY_NOT_HELD: "you do not hold those cards",
+    E_BUY_SHORT: "the payment is less than the cost",
+    E_NOT_PENDING: "that tile is not pending",
+    E_NO_DIRK: "there is no Dirk in this game",
+    E_DIRK_FINAL: "leftover tiles at the end go to the city or the reserve, not to Dirk",
+    E_NOT_IN_RESERVE: "that tile is not in your reserve",
+    E_REMOVE_TILE: "the tile bits do not match the tile at that cell",
+    E_PASS: "pass is allowed only when no other action is legal",
+    E_BAD_TILE: "no such tile",
+}
+
+KIND_NAMES = {A_TAKE: "take", A_BUY: "buy", A_PLACE: "place", A_PLACE_RESERVE: "place", A_PLACE_DIRK: "place",
+              A_BUILD: "build", A_REMOVE: "remove", A_SWAP: "swap", A_PASS: "pass"}
+
+
+cdef inline int code_cell(int kind, int tile, int packed) noexcept nogil:
+    return kind | (tile << 4) | (packed << 12)
+
+
+cdef inline int cell_x(int code) noexcept nogil:
+    return ((code >> 12) & 255) - 128
+
+
+cdef inline int cell_y(int code) noexcept nogil:
+    return ((code >> 20) & 255) - 128
+
+
+cdef inline int code_tile(int code) noexcept nogil:
+    return (code >> 4) & 255
+
+
+cdef inline int pay_count(int pay, int v) noexcept nogil:
+    """Copies of value v (1..9) in a buy payment field (code >> 6)."""
+    return (pay >> (2 * (v - 1))) & 3
+
+
+# ---------------------------------------------------------------- generation
+
+cdef int gen_take(GameState* s, int* out) noexcept nogil:
+    cdef int n = 0, m, i, j, occ = 0, total, ok
+    for i in range(4):
+        if s.display[i] != NO_CARD:
+            occ |= 1 << i
+    for m in range(1, 16):
+        if m & ~occ:
+            continue
+        ok = 1
+        total = 0
+        for i in range(4):
+            if m & (1 << i):
+                total += card_value(s.display[i])
+                for j in range(i):
+                    if not (m & (1 << j)) and s.display[j] == s.display[i]:
+                        ok = 0      # an equal card at a lower position is left: not the canonical mask
+        if ok and (total <= 5 or (m & (m - 1)) == 0):
+            out[n] = A_TAKE | (m << 4)
+            n += 1
+    return n
+
+
+cdef int _buy_rec(int* cnt, int* rem, int v, int total, int cost, int pay, int base, int* out, int n) noexcept nogil:
+    """Minimal payments: values are added from 9 down; the moment the total reaches the cost the payment is
+    recorded and not extended (its last card is its smallest, and without it the total was short)."""
+    cdef int k, t
+    if v == 0 or total + rem[v] < cost:
+        return n
+    for k in range(cnt[v] + 1):
+        t = total + k * v
+        if k > 0 and t >= cost:
+            out[n] = base | ((pay | (k << (2 * (v - 1)))) << 6)
+            return n + 1
+        n = _buy_rec(cnt, rem, v - 1, t, cost, pay | (k << (2 * (v - 1))), base, out, n)
+    return n
+
+
+cdef int gen_buy(GameState* s, int* out) noexcept nogil:
+    cdef int n = 0, k, v, cost, seat = s.current
+    cdef int cnt[10]
+    cdef int rem[10]
+    for k in range(NCUR):
+        if s.market[k] == NO_TILE:
+            continue
+        cost = TILE_COST[s.market[k]]
+        if s.cur_sum[seat][k] < cost:
+            continue
+        rem[0] = 0
+        cnt[0] = 0
+        for v in range(1, 10):
+            cnt[v] = s.hand[seat][k * NVALUES + v - 1]
+            rem[v] = rem[v - 1] + v * cnt[v]
+        n = _buy_rec(cnt, rem, 9, 0, cost, 0, A_BUY | (k << 4), out, n)
+    return n
+
+
+cdef int gen_rebuild(GameState* s, int* out) noexcept nogil:
+    cdef uint8_t tiles[128]
+    cdef int cells[CITY_MAX_CELLS]
+    cdef int nt, n = 0, i, j, k, m, nc, done_masks = 0
+    cdef CityGrid* c = s.city[s.current]
+    nt = mask_list(s.reserve[s.current], tiles)
+    # build: tiles with the same walls have the same cells, so compute each wall mask once
+    for i in range(nt):
+        m = TILE_WALLS[tiles[i]]
+        if done_masks & (1 << m):
+            continue
+        done_masks |= 1 << m
+        nc = city_place_cells(c, m, cells)
+        for j in range(i, nt):
+            if TILE_WALLS[tiles[j]] == m:
+                for k in range(nc):
+                    out[n] = code_cell(A_BUILD, tiles[j], cells[k])
+                    n += 1
+    nc = city_remove_cells(c, cells)
+    for k in range(nc):
+        out[n] = code_cell(A_REMOVE, city_tile(c, (cells[k] & 255) - 128, (cells[k] >> 8) - 128), cells[k])
+        n += 1
+    done_masks = 0
+    for i in range(nt):
+        m = TILE_WALLS[tiles[i]]
+        if done_masks & (1 << m):
+            continue
+        done_masks |= 1 << m
+        nc = city_swap_cells(c, m, cells)
+        for j in range(i, nt):
+            if TILE_WALLS[tiles[j]] == m:
+                for k in range(nc):
+                    out[n] = code_cell(A_SWAP, tiles[j], cells[k])
+                    n += 1
+    return n
+
+
+cdef int gen_place(GameState* s, int* out) noexcept nogil:
+    cdef int cells[CITY_MAX_CELLS]
+    cdef int n = 0, i, k, nc, t
+    cdef bint dirk = (s.options & OPT_DIRK) and s.phase == PH_PLACE
+    for i in range(s.npending):
+        t = s.pending[i]
+        nc = city_place_cells(s.city[s.current], TILE_WALLS[t], cells)
+        for k in range(nc):
+            out[n] = code_cell(A_PLACE, t, cells[k])
+            n += 1
+        out[n] = A_PLACE_RESERVE | (t << 4)
+        n += 1
+        if dirk:
+            out[n] = A_PLACE_DIRK | (t << 4)
+            n += 1
+    return n
+
+
+cdef int gen_legal(GameState* s, int* out) noexcept nogil:
+    """All legal actions of the seat to act into out (MAX_LEGAL ints); returns the count (0 when over)."""
+    cdef int n = 0
+    if s.phase == PH_ACTION:
+        n = gen_take(s, out)
+        n += gen_buy(s, out + n)
+        if mask_count(s.reserve[s.current]) or s.city[s.current].ntiles > 1:
+            n += gen_rebuild(s, out + n)
+        if n == 0:
+            out[0] = A_PASS
+            n = 1
+    elif s.phase == PH_PLACE or s.phase == PH_FINAL:
+        n = gen_place(s, out)
+    return n
+
+
+# ---------------------------------------------------------------- checking
+
+cdef inline int _pending_index(GameState* s, int t) noexcept nogil:
+    cdef int i
+    for i in range(s.npending):
+        if s.pending[i] == t:
+            return i
+    return -1
+
+
+cdef int check_action(GameState* s, int code) noexcept nogil:
+    """0 if the action is legal for the seat to act, else an E_* code (E_CITY + city code for city rules)."""
+    cdef int kind = code & 15, seat = s.current, m, i, total, v, k, t, x, y, r, have
+    cdef int buf[MAX_LEGAL]
+    if code < 0 or kind < A_TAKE or kind > A_PASS:
+        return E_CODE
+    if s.phase == PH_OVER:
+        return E_OVER
+    if kind == A_PLACE or kind == A_PLACE_RESERVE or kind == A_PLACE_DIRK:
+        if s.phase == PH_ACTION:
+            return E_PHASE_ACTION
+        t = code_tile(code)
+        if kind != A_PLACE and (code >> 12):
+            return E_CODE
+        if (code >> 28) or t > NBUILDINGS or t == FOUNTAIN:
+            return E_CODE if (code >> 28) else E_BAD_TILE
+        if _pending_index(s, t) < 0:
+            return E_NOT_PENDING
+        if kind == A_PLACE_DIRK:
+            if not (s.options & OPT_DIRK):
+                return E_NO_DIRK
+            if s.phase == PH_FINAL:
+                return E_DIRK_FINAL
+        if kind == A_PLACE:
+            r = city_check_place(s.city[seat], cell_x(code), cell_y(code), TILE_WALLS[t])
+            if r:
+                return E_CITY + r
+        return E_OK
+    if s.phase != PH_ACTION:
+        return E_PHASE_PLACE
+    if kind == A_TAKE:
+        m = (code >> 4) & 15
+        if (code >> 8) or m == 0:
+            return E_CODE
+        total = 0
+        for i in range(4):
+            if m & (1 << i):
+                if s.display[i] == NO_CARD:
+                    return E_TAKE_EMPTY
+                total += card_value(s.display[i])
+        if (m & (m - 1)) and total > 5:
+            return E_TAKE_SUM
+        return E_OK
+    if kind == A_BUY:
+        if code >> 24:
+            return E_CODE
+        k = (code >> 4) & 3
+        if s.market[k] == NO_TILE:
+            return E_BUY_EMPTY
+        if not ((code >> 6) & 0x3FFFF):
+            return E_BUY_NOTHING
+        total = 0
+        for v in range(1, 10):
+            have = pay_count(code >> 6, v)
+            if have > s.hand[seat][k * NVALUES + v - 1]:
+                return E_BUY_NOT_HELD
+            total += have * v
+        if total < TILE_COST[s.market[k]]:
+            return E_BUY_SHORT
+        return E_OK
+    if kind == A_PASS:
+        if code != A_PASS:
+            return E_CODE
+        if gen_legal(s, buf) != 1 or buf[0] != A_PASS:
+            return E_PASS
+        return E_OK
+    # rebuild: build / remove / swap
+    if code >> 28:
+        return E_CODE
+    t = code_tile(code)
+    x = cell_x(code)
+    y = cell_y(code)
+    if kind == A_REMOVE:
+        r = city_check_remove(s.city[seat], x, y)
+        if r:
+            return E_CITY + r
+        if city_tile(s.city[seat], x, y) != t:
+            return E_REMOVE_TILE
+        return E_OK
+    if t > NBUILDINGS or t == FOUNTAIN:
+        return E_BAD_TILE
+    if not mask_has(s.reserve[seat], t):
+        return E_NOT_IN_RESERVE
+    if kind == A_BUILD:
+        r = city_check_place(s.city[seat], x, y, TILE_WALLS[t])
+    else:
+        r = city_check_swap(s.city[seat], x, y, TILE_WALLS[t])
+    return E_CITY + r if r else E_OK
+
+
+# ---------------------------------------------------------------- applying
+
+cdef inline void _city_add(GameState* s, int seat, int x, int y, int t) noexcept nogil:
+    cdef CityGrid* c = city_unshare(&s.city[seat])
+    city_put(c, x, y, t, TILE_WALLS[t])
+    s.type_count[seat][TILE_TYPE[t]] += 1
+
+
+cdef void _after_place(GameState* s, EventLog* log) noexcept nogil:
+    if s.npending == 0:
+        if s.phase == PH_PLACE:
+            finish_turn(s, log)
+        else:
+            advance_final(s, log)
+
+
+cdef void apply_action(GameState* s, int code, EventLog* log) noexcept nogil:
+    """Apply a legal action (unchecked: call check_action first unless the code came from gen_legal)."""
+    cdef int kind = code & 15, seat = s.current, m, i, v, k, cnt, t, old, x, y, total, c
+    cdef CityGrid* g
+    if kind == A_TAKE:
+        m = (code >> 4) & 15
+        for i in range(4):
+            if m & (1 << i):
+                hand_add(s, seat, s.display[i])
+                s.display[i] = NO_CARD
+        s.actions_taken += 1
+        after_action(s, log)
+    elif kind == A_BUY:
+        k = (code >> 4) & 3
+        total = 0
+        for v in range(1, 10):
+            cnt = pay_count(code >> 6, v)
+            if cnt:
+                c = k * NVALUES + v - 1
+                s.hand[seat][c] -= cnt
+                s.hand_n[seat] -= cnt
+                s.cur_sum[seat][k] -= cnt * v
+                s.discard[c] += cnt
+                s.discard_n += cnt
+                total += cnt * v
+        t = s.market[k]
+        s.market[k] = NO_TILE
+        s.pending[s.npending] = <uint8_t>t
+        s.npending += 1
+        s.actions_taken += 1
+        if total != TILE_COST[t]:
+            after_action(s, log)
+        # exact payment: another action follows (still PH_ACTION)
+    elif kind == A_PLACE or kind == A_PLACE_RESERVE or kind == A_PLACE_DIRK:
+        t = code_tile(code)
+        i = _pending_index(s, t)
+        s.npending -= 1
+        s.pending[i] = s.pending[s.npending]
+        if kind == A_PLACE:
+            _city_add(s, seat, cell_x(code), cell_y(code), t)
+        elif kind == A_PLACE_RESERVE:
+            mask_set(s.reserve[seat], t)
+        else:
+            mask_set(s.dirk_tiles, t)
+            s.type_count[DIRK][TILE_TYPE[t]] += 1
+        _after_place(s, log)
+    elif kind == A_BUILD:
+        t = code_tile(code)
+        mask_clear(s.reserve[seat], t)
+        _city_add(s, seat, cell_x(code), cell_y(code), t)
+        s.actions_taken += 1
+        after_action(s, log)
+    elif kind == A_REMOVE:
+        x = cell_x(code)
+        y = cell_y(code)
+        g = city_unshare(&s.city[seat])
+        t = city_tile(g, x, y)
+        city_clear(g, x, y)
+        s.type_count[seat][TILE_TYPE[t]] -= 1
+        mask_set(s.reserve[seat], t)
+        s.actions_taken += 1
+        after_action(s, log)
+    elif kind == A_SWAP:
+        t = code_tile(code)
+        x = cell_x(code)
+        y = cell_y(code)
+        g = city_unshare(&s.city[seat])
+        old = city_tile(g, x, y)
+        city_put(g, x, y, t, TILE_WALLS[t])
+        s.type_count[seat][TILE_TYPE[old]] -= 1
+        s.type_count[seat][TILE_TYPE[t]] += 1
+        mask_clear(s.reserve[seat], t)
+        mask_set(s.reserve[seat], old)
+        s.actions_taken += 1
+        after_action(s, log)
+    elif kind == A_PASS:
+        s.actions_taken += 1
+        after_action(s, log)
+
+
+# ---------------------------------------------------------------- text forms (Python level)
+
+def _cell_text(int x, int y):
+    return f"{x},{y}"
+
+
+cdef str _action_text(GameState* s, int code):
+    """Text form of a structurally valid code; raises ValueError when it cannot be rendered here."""
+    cdef int kind = code & 15, m, i, v, k, pay
+    if code < 0:
+        raise ValueError(f"not an action code: {code}")
+    if kind == A_TAKE:
+        m = (code >> 4) & 15
+        if (code >> 8) or m == 0:
+            raise ValueError(f"not an action code: {code}")
+        cards = []
+        for i in range(4):
+            if m & (1 << i):
+                if s.display[i] == NO_CARD:
+                    raise ValueError(f"take: display position {i + 1} is empty")
+                cards.append(s.display[i])
+        return "take " + " ".join(card_text(c) for c in sorted(cards))
+    if kind == A_BUY:
+        if code >> 24:
+            raise ValueError(f"not an action code: {code}")
+        k = (code >> 4) & 3
+        pay = code >> 6
+        parts = []
+        for v in range(9, 0, -1):
+            parts.extend([CURRENCY_LETTERS[k] + str(v)] * pay_count(pay, v))
+        return f"buy {k + 1} " + " ".join(parts) if parts else f"buy {k + 1}"
+    if kind == A_PASS:
+        if code != A_PASS:
+            raise ValueError(f"not an action code: {code}")
+        return "pass"
+    if kind in (A_PLACE_RESERVE, A_PLACE_DIRK):
+        if code >> 12:
+            raise ValueError(f"not an action code: {code}")
+        return f"place {code_tile(code)} " + ("reserve" if kind == A_PLACE_RESERVE else "dirk")
+    if kind in (A_PLACE, A_BUILD, A_REMOVE, A_SWAP) and not (code >> 28):
+        cell = _cell_text(cell_x(code), cell_y(code))
+        if kind == A_REMOVE:
+            return f"remove {cell}"
+        return f"{KIND_NAMES[kind]} {code_tile(code)} {cell}"
+    raise ValueError(f"not an action code: {code}")
+
+
+def _parse_cell(str text):
+    parts = text.split(",")
+    if len(parts) != 2:
+        raise ValueError(f"bad cell {text!r} (write x,y e.g. 1,-2)")
+    try:
+        x, y = int(parts[0]), int(parts[1])
+    except ValueError:
+        raise ValueError(f"bad cell {text!r} (write x,y e.g. 1,-2)") from None
+    if not (-127 <= x <= 127 and -127 <= y <= 127):
+        raise ValueError(f"cell {text!r} is out of range")
+    return x, y
+
+
+def _parse_tile(str text):
+    try:
+        t = int(text)
+    except ValueError:
+        raise ValueError(f"bad tile {text!r} (write its id, 1-{NBUILDINGS})") from None
+    if not (1 <= t <= NBUILDINGS):
+        raise ValueError(f"no tile {t} (tiles are 1-{NBUILDINGS})")
+    return t
+
+
+cdef int _parse_action(GameState* s, str text) except -1:
+    """Text -> code, resolved against the state (take: display positions; remove: the tile at the cell)."""
+    cdef int m, i, k, pay, v, x, y, t
+    words = text.strip().lower().split()
+    if not words:
+        raise ValueError("empty action text")
+    verb, args = words[0], words[1:]
+    if verb == "pass":
+        if args:
+            raise ValueError("pass takes no arguments")
+        return A_PASS
+    if verb == "take":
+        if not args:
+            raise ValueError("take: name the cards, e.g. 'take y3 b2'")
+        m = 0
+        for w in args:
+            c = parse_card(w)
+            for i in range(4):
+                if not (m & (1 << i)) and s.display[i] == c:
+                    m |= 1 << i
+                    break
+            else:
+                shown = " ".join(card_text(d) for d in s.display[:4] if d != NO_CARD) or "empty"
+                raise ValueError(f"take: {card_text(c)} is not (or not that often) in the display ({shown})")
+        return A_TAKE | (m << 4)
+    if verb == "buy":
+        if not args:
+            raise ValueError("buy: name the slot and the cards, e.g. 'buy 2 g4 g3'")
+        if args[0] not in ("1", "2", "3", "4"):
+            raise ValueError(f"buy: bad slot {args[0]!r} (slots are 1-4)")
+        k = int(args[0]) - 1
+        if len(args) < 2:
+            raise ValueError("buy: name the cards paid, e.g. 'buy 2 g4 g3'")
+        pay = 0
+        for w in args[1:]:
+            c = parse_card(w)
+            if card_currency(c) != k:
+                raise ValueError(f"buy: slot {k + 1} sells for {CURRENCY_NAMES[k]} "
+                                 f"({CURRENCY_LETTERS[k]}), not {card_text(c)}")
+            v = card_value(c)
+            if pay_count(pay, v) == 3:
+                raise ValueError(f"buy: {card_text(c)} named more than 3 times")
+            pay += 1 << (2 * (v - 1))
+        return A_BUY | (k << 4) | (pay << 6)
+    if verb == "remove":
+        if len(args) != 1:
+            raise ValueError("remove: name the cell, e.g. 'remove 1,-2'")
+        x, y = _parse_cell(args[0])
+        if s.phase == PH_OVER or s.current == NO_SEAT:
+            raise ValueError("remove: the game is over")
+        t = city_tile(s.city[s.current], x, y)
+        if t < 0:
+            raise ValueError(f"remove: cell {x},{y} of your city is empty")
+        return code_cell(A_REMOVE, t, (x + 128) | ((y + 128) << 8))
+    if verb in ("place", "build", "swap"):
+        if len(args) != 2:
+            raise ValueError(f"{verb}: name the tile and the cell, e.g. '{verb} 17 1,-2'")
+        t = _parse_tile(args[0])
+        if verb == "place" and args[1] in ("reserve", "dirk"):
+            return (A_PLACE_RESERVE if args[1] == "reserve" else A_PLACE_DIRK) | (t << 4)
+        x, y = _parse_cell(args[1])
+        k = {"place": A_PLACE, "build": A_BUILD, "swap": A_SWAP}[verb]
+        return code_cell(k, t, (x + 128) | ((y + 128) << 8))
+    raise ValueError(f"unknown action {words[0]!r} (take, buy, place, build, remove, swap, pass)")
+
+
+cdef str _explain(GameState* s, int code, int err):
+    """One clear message for a failed check: the action (as text when possible) and the reason."""
+    try:
+        what = _action_text(s, code)
+    except ValueError:
+        what = f"action code {code}"
+    kind = code & 15
+    seat = s.current
+    if err >= E_CITY:
+        reason = city_error_text(err - E_CITY).decode()
+    elif err == E_TAKE_SUM:
+        total = sum(card_value(s.display[i]) for i in range(4) if (code >> 4) & (1 << i))
+        reason = f"several cards may be taken only if they add up to 5 or less (these add up to {total})"
+    elif err == E_BUY_EMPTY:
+        reason = f"market slot {((code >> 4) & 3) + 1} is empty"
+    elif err == E_BUY_NOT_HELD:
+        k = (code >> 4) & 3
+        missing = [f"{CURRENCY_LETTERS[k]}{v}" for v in range(1, 10)
+                   if pay_count(code >> 6, v) > s.hand[seat][k * NVALUES + v - 1]]
+        reason = "you do not hold " + " ".join(missing) + " (often enough)"
+    elif err == E_BUY_SHORT:
+        k = (code >> 4) & 3
+        total = sum(v * pay_count(code >> 6, v) for v in range(1, 10))
+        t = s.market[k]
+        reason = f"{total} {CURRENCY_NAMES[k]} does not pay the cost {TILE_COST[t]} of tile {t}"
+    elif err == E_NOT_PENDING:
+        pend = " ".join(str(s.pending[i]) for i in range(s.npending)) or "none"
+        reason = f"tile {code_tile(code)} is not pending (pending: {pend})"
+    elif err == E_NOT_IN_RESERVE:
+        reason = f"tile {code_tile(code)} is not in your reserve"
+    elif err == E_PHASE_PLACE:
+        pend = " ".join(str(s.pending[i]) for i in range(s.npending))
+        reason = f"the pending tiles must be placed now ({pend}): place <tile> x,y / reserve" + \
+            (" / dirk" if (s.options & OPT_DIRK) and s.phase == PH_PLACE else "")
+    else:
+        reason = ERROR_MESSAGES.get(err, f"error {err}")
+    return f"illegal action {what!r}: {reason}"

@@ -1,0 +1,121 @@
+"""The click commands ``tournament``, ``submit`` and ``replay`` (thin: parse, call, report)."""
+
+from __future__ import annotations
+
+import signal
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import click
+
+from .config import BadInput, default_out, load_definition, make_settings
+from .store import ResultStore, StoreError
+
+
+class InputError(click.ClickException):
+    """Bad input: one line on stderr, exit code 2, no traceback."""
+
+    exit_code = 2
+
+
+def _sigterm_as_interrupt() -> None:
+    def handler(signum, frame):
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, handler)
+
+
+TOURNAMENT_HELP = """Play every combination of BOT_FILEs against each other and rate them (TrueSkill).
+
+\b
+Each combination of bots for a seat count is played in every cyclic seat rotation (each bot
+sits in each seat equally often, on the same deal), and that is repeated --games times.
+Seeds come from --seed and the game, so results never depend on --jobs.
+
+\b
+Every bot runs in its own process and sees only its own observations. A bot forfeits a game
+when it raises, exceeds the time (--move-time per move, plus the --time-bank drawn on by
+slower moves), exceeds --memory, exits or crashes, prints to stdout, or returns an illegal
+or malformed action. Its seat is then played by the referee's stand-in (first legal action),
+it is ranked last in that game, the reason is counted on the leaderboard, and the
+tournament goes on.
+
+\b
+Results go to --out DIR: results.jsonl (a line per game), games/ID.json (replayable
+records: alhambra-ai replay), standings.csv and standings.json. The leaderboard is sorted
+by mu - 3 sigma. An interrupted run (Ctrl-C, kill) continues with --out DIR --resume; the
+final standings are those of an uninterrupted run.
+
+\b
+Examples:
+  alhambra-ai tournament bots/random.py bots/greedy.py
+  alhambra-ai tournament bots/*.py --seats 2-4 --games 4 --jobs 2 --out runs/a
+  alhambra-ai tournament --config tournaments/quick.toml
+  alhambra-ai tournament --out runs/a --resume
+"""
+
+
+@click.command("tournament", help=TOURNAMENT_HELP)
+@click.argument("bot_files", nargs=-1, type=click.Path(dir_okay=False))
+@click.option("--config", "config_file", type=click.Path(dir_okay=False), metavar="FILE",
+              help="A ready definition (TOML), e.g. tournaments/quick.toml; options given here override it.")
+@click.option("--seats", metavar="N|LO-HI",
+              help="Seats per game: 2, or a range like 2-4 (each count is played; 2-6). [default: 2]")
+@click.option("--games", type=int, metavar="N",
+              help="Repeats of each combination's full seat rotation. [default: 2]")
+@click.option("--seed", type=int, help="Master seed of all games. [default: 1]")
+@click.option("--move-time", type=float, metavar="SECONDS", help="Time per move. [default: 1.0]")
+@click.option("--time-bank", type=float, metavar="SECONDS",
+              help="Extra time per game and seat, drawn on by moves over --move-time. [default: 10]")
+@click.option("--memory", type=int, metavar="MB",
+              help="Memory cap per bot process (0 = none). [default: 2048]")
+@click.option("--setup-time", type=float, metavar="SECONDS",
+              help="Time to start a bot process and run its setup (not charged to the bank). [default: 10]")
+@click.option("--jobs", "-j", type=int, metavar="N",
+              help="Games played at once. [default: half the CPU cores]")
+@click.option("--out", type=click.Path(file_okay=False), metavar="DIR",
+              help="Output directory. [default: ./tournament-DATE-TIME]")
+@click.option("--resume", is_flag=True,
+              help="Continue the run in --out DIR (bots and settings must match; without BOT_FILEs they are "
+              "taken from DIR).")
+@click.option("--progress/--no-progress", default=True, help="Show the progress bar on stderr.")
+def tournament_command(bot_files, config_file, seats, games, seed, move_time, time_bank, memory, setup_time,
+                       jobs, out, resume, progress):
+    from .runner import run_tournament
+
+    try:
+        definition = load_definition(config_file) if config_file else {}
+        if resume and not out and not definition.get("out"):
+            raise BadInput("--resume needs --out DIR (the directory of the run to continue)")
+        if resume and not bot_files and not config_file:
+            definition = stored_definition(Path(out))
+        settings = make_settings(definition, bots=tuple(bot_files), seats=seats, games=games, seed=seed,
+                                 move_time=move_time, time_bank=time_bank, memory=memory,
+                                 setup_time=setup_time, jobs=jobs, out=out)
+        if settings.out is None:
+            settings = replace(settings, out=default_out())
+        _sigterm_as_interrupt()
+        try:
+            run_tournament(settings, resume=resume, progress=progress)
+        except KeyboardInterrupt:
+            done = len(ResultStore(settings.out).results())
+            click.echo(f"\ninterrupted after {done} stored games; continue with: "
+                       f"alhambra-ai tournament --out {settings.out} --resume", err=True)
+            sys.exit(130)
+    except (BadInput, StoreError) as e:
+        raise InputError(str(e)) from None
+
+
+def stored_definition(directory: Path) -> dict:
+    """The settings of the run in ``directory``, as a definition (for --resume without bot files)."""
+    try:
+        stored = ResultStore(directory).settings()
+    except StoreError as e:
+        raise BadInput(str(e)) from None
+    if stored is None:
+        raise BadInput(f"nothing to resume in {directory} (no tournament.json); give the bot files")
+    seats = stored["seats"]
+    return {"bots": tuple(b["path"] for b in stored["bots"].values()),
+            "seats": f"{seats[0]}-{seats[-1]}" if len(seats) > 1 else str(seats[0]),
+            **{k: stored[k] for k in ("games", "seed", "move_time", "time_bank", "memory", "setup_time")}}

@@ -1,0 +1,174 @@
+"""Play one game between bot files, each seat in its own worker process.
+
+The referee owns the State; a bot sees only its own observations. A bot that fails in any way
+forfeits: its worker is killed, the reason is recorded, and the referee plays the rest of its
+moves with a deterministic stand-in (the first legal action). Forfeiting seats rank below every
+seat that finished (tied among themselves); the others keep their order from the game.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from .process import BotFailure, BotProcess
+from .schedule import ScheduledGame, stable_seed
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Per-game resource limits for every seat."""
+
+    move_time: float = 1.0  # seconds per move before the bank is drawn on
+    time_bank: float = 10.0  # seconds per game and seat, drawn on by slow moves
+    memory_mb: int | None = 2048  # address-space cap of each worker (RLIMIT_AS)
+    setup_time: float = 10.0  # to start the worker, load the bot and run setup (not charged to the bank)
+
+
+class GameInterrupted(Exception):
+    """The tournament is stopping; the game is abandoned and not recorded."""
+
+
+def new_game(num_players: int, seed: int):
+    """Start the game to referee (the base game; indirection kept so tests can use a small game)."""
+    from alhambra_ai import new_game as engine_new_game
+
+    return engine_new_game(num_players, seed=seed)
+
+
+def observe(state, seat: int) -> dict[str, Any]:
+    """What ``seat`` is allowed to see (the only way bot input is made)."""
+    return state.observation(seat)
+
+
+def stand_in(legal: list[int]) -> int:
+    """The referee's own deterministic policy for a seat that forfeited."""
+    return legal[0]
+
+
+class _Seat:
+    def __init__(self, bot: str, bank: float) -> None:
+        self.bot, self.bank = bot, bank
+        self.proc: BotProcess | None = None
+        self.times: list[float] = []
+
+
+def run_game(game: ScheduledGame, paths: dict[str, str], limits: Limits,
+             stop: threading.Event | None = None) -> tuple[dict, dict]:
+    """Play ``game`` and return (result, record); see store.py for their fields."""
+    started = time.monotonic()
+    state = new_game(game.num_players, game.seed)
+    seats = [_Seat(bot, limits.time_bank) for bot in game.bots]
+    forfeits: list[dict] = []
+    actions: list[str] = []
+
+    def forfeit(k: int, failure: BotFailure) -> None:
+        seat = seats[k]
+        if seat.proc is not None:
+            seat.proc.close()
+            seat.proc = None
+        forfeits.append({"seat": k, "bot": seat.bot, "reason": failure.reason,
+                         "detail": failure.detail, "move": len(actions)})
+
+    try:
+        if stop is not None and stop.is_set():
+            raise GameInterrupted(game.id)
+        for seat in seats:  # start all workers first: they load in parallel
+            seat.proc = BotProcess(paths[seat.bot], limits.memory_mb)
+        for k, seat in enumerate(seats):
+            config = {"seat": k, "num_players": game.num_players, "options": state.options,
+                      "seed": stable_seed(game.seed, "seat", k), "move_time": limits.move_time,
+                      "time_bank": limits.time_bank}
+            try:
+                seat.proc.request(None, limits.setup_time)  # hello
+                seat.proc.request({"cmd": "setup", "config": config}, limits.setup_time)
+            except BotFailure as failure:
+                forfeit(k, failure)
+
+        while not state.is_terminal():
+            if stop is not None and stop.is_set():
+                raise GameInterrupted(game.id)
+            k = state.current_player
+            legal = state.legal_actions()
+            action = None
+            if seats[k].proc is not None:
+                try:
+                    action = _ask(state, k, seats[k], legal, limits)
+                except BotFailure as failure:
+                    forfeit(k, failure)
+            if action is None:
+                action = stand_in(legal)
+            actions.append(state.action_to_text(action))
+            state.apply(action)
+    finally:
+        for seat in seats:
+            if seat.proc is not None:
+                seat.proc.close()
+
+    scores = list(state.scores())
+    game_ranks = list(state.ranking())
+    ranks = final_ranks(game_ranks, {f["seat"] for f in forfeits})
+    result = {
+        "game": game.id, "seed": game.seed, "bots": list(game.bots), "num_players": game.num_players,
+        "options": state.options, "scores": scores, "dirk_score": state.dirk_score, "ranks": ranks,
+        "game_ranks": game_ranks, "forfeits": forfeits, "moves": len(actions),
+        "move_times": [_time_summary(s.times) for s in seats],
+        "duration": round(time.monotonic() - started, 3),
+    }
+    record = {
+        "format": "alhambra-ai-record", "version": 1, "num_players": game.num_players, "seed": game.seed,
+        "options": state.options, "seats": list(game.bots), "actions": actions, "scores": scores,
+        "forfeits": [{k: f[k] for k in ("seat", "bot", "reason", "move")} for f in forfeits],
+    }
+    return result, record
+
+
+def _ask(state, k: int, seat: _Seat, legal: list[int], limits: Limits) -> int:
+    """The bot's action for seat k, validated; raises BotFailure."""
+    allowed = limits.move_time + seat.bank
+    obs = dict(observe(state, k), time_left=allowed, move_time=limits.move_time)
+    reply, elapsed = seat.proc.request({"cmd": "act", "obs": obs}, allowed)
+    seat.times.append(elapsed)
+    if elapsed > limits.move_time:
+        seat.bank -= elapsed - limits.move_time
+        if seat.bank < 0:  # the reply raced the deadline and lost
+            raise BotFailure("times out", f"replied after {elapsed:.3g} s, allowed {allowed:.3g} s")
+    if "action" not in reply:
+        raise BotFailure("protocol error", f"unexpected reply {str(reply)[:200]}")
+    action = reply["action"]
+    if isinstance(action, bool) or not isinstance(action, int | str):
+        raise BotFailure("malformed action", f"act returned {str(action)[:200]}, not an int or str")
+    if isinstance(action, str):
+        try:
+            code = state.parse_action(action)
+        except Exception as e:  # the engine names what is wrong with the text
+            raise BotFailure("illegal action", f"{action[:200]!r}: {e}") from None
+    else:
+        code = action
+    if code not in legal:
+        raise BotFailure("illegal action", f"{str(action)[:200]} is not a legal action")
+    return code
+
+
+def final_ranks(game_ranks: list[int], forfeited: set[int]) -> list[int]:
+    """Ranks for the ratings: finishers keep their order, forfeiters tie for last.
+
+    >>> final_ranks([1, 2, 2, 4], forfeited={0})
+    [4, 1, 1, 3]
+    """
+    finishers = [s for s in range(len(game_ranks)) if s not in forfeited]
+    ranks = []
+    for s, r in enumerate(game_ranks):
+        if s in forfeited:
+            ranks.append(len(finishers) + 1)
+        else:
+            ranks.append(1 + sum(1 for t in finishers if game_ranks[t] < r))
+    return ranks
+
+
+def _time_summary(times: list[float]) -> dict:
+    if not times:
+        return {"moves": 0, "mean": None, "max": None}
+    return {"moves": len(times), "mean": round(sum(times) / len(times), 6), "max": round(max(times), 6)}

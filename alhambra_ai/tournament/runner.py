@@ -1,0 +1,136 @@
+"""Run a tournament: check the bots, play the missing games in parallel, store, rate, report."""
+
+from __future__ import annotations
+
+import sys
+import threading
+import time
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
+from pathlib import Path
+from typing import TextIO
+
+from tqdm import tqdm
+
+from .config import BadInput, Settings, check_settings
+from .process import BotFailure, BotProcess, kill_all
+from .ratings import Ratings, compute_standings, format_table, write_standings
+from .referee import Limits, run_game
+from .schedule import ScheduledGame, make_schedule
+from .store import ResultStore, StoreError, file_sha256, settings_difference
+
+
+def check_bot(path: str, limits: Limits) -> str | None:
+    """Load the bot file in a worker (never here); None if it loads, else the reason."""
+    try:
+        with BotProcess(path, limits.memory_mb) as proc:
+            proc.request(None, limits.setup_time)
+    except BotFailure as failure:
+        return f"{failure.reason}: {failure.detail}" if failure.reason != "load error" else failure.detail
+    return None
+
+
+def check_bots(paths: list[str], limits: Limits) -> None:
+    """Raise BadInput for the first bot file that does not load."""
+    with ThreadPoolExecutor(min(4, len(paths))) as pool:
+        for path, problem in zip(paths, pool.map(lambda p: check_bot(p, limits), paths), strict=True):
+            if problem:
+                first = problem.strip().splitlines()[0]
+                raise BadInput(first if path in first else f"bot file {path}: {first}")
+
+
+def run_games(games: list[ScheduledGame], paths: dict[str, str], hashes: dict[str, str], limits: Limits,
+              store: ResultStore, jobs: int, progress: bool = True, report_every: int | None = None,
+              log: TextIO | None = None) -> list[dict]:
+    """Play the games that have no stored result yet; return all stored results (game-id order).
+
+    Results are stored as games finish (any order); interrupting (Ctrl-C, SIGTERM) kills every worker,
+    abandons the games in progress and re-raises, leaving a store that --resume continues.
+    """
+    log = log or sys.stderr
+    stored = store.results(repair=True)
+    done = {r["game"] for r in stored}
+    todo = [g for g in games if g.id not in done]
+    ratings = Ratings(sorted(paths))  # for the bar only: completion order; the final table is exact
+    for r in stored:
+        ratings.update(r)
+    every = report_every or max(10, len(games) // 10)
+    stop = threading.Event()
+    bar = tqdm(total=len(games), initial=len(games) - len(todo), file=log, unit="game", disable=not progress,
+               dynamic_ncols=True)
+    pool = ThreadPoolExecutor(max(1, jobs), thread_name_prefix="game")
+    try:
+        pending = {pool.submit(run_game, g, paths, limits, stop): g for g in todo}
+        since_report, last_report = 0, time.monotonic()
+        while pending:
+            finished, _ = wait(pending, timeout=0.5, return_when=FIRST_COMPLETED)
+            for future in finished:
+                game = pending.pop(future)
+                result, record = future.result()
+                result = {**result, "sha256": [hashes[b] for b in game.bots]}
+                store.add(result, record)
+                ratings.update(result)
+                bar.update(1)
+                leader = ratings.leader()
+                if leader:
+                    bar.set_postfix_str(f"leader {leader.name} {leader.conservative:.1f}", refresh=False)
+                since_report += 1
+            if pending and (since_report >= every or time.monotonic() - last_report > 300):
+                standings = compute_standings(store.results(), sorted(paths))
+                bar.write(format_table(standings), file=log)
+                since_report, last_report = 0, time.monotonic()
+    except BaseException:
+        stop.set()
+        pool.shutdown(wait=False, cancel_futures=True)
+        kill_all()
+        pool.shutdown(wait=True)
+        raise
+    finally:
+        bar.close()
+    pool.shutdown(wait=True)
+    return store.results()
+
+
+def tournament_settings_record(s: Settings, hashes: dict[str, str], total: int) -> dict:
+    """What a resume must match (jobs and the output directory may change)."""
+    bots = {name: {"path": str(Path(path).resolve()), "sha256": hashes[name]}
+            for name, path in sorted(s.paths().items())}
+    return {"format": "alhambra-ai-tournament", "version": 1, "bots": bots,
+            "seats": s.seat_counts, "games": s.games, "seed": s.seed, "move_time": s.move_time,
+            "time_bank": s.time_bank, "memory": s.memory, "setup_time": s.setup_time, "total_games": total}
+
+
+def run_tournament(s: Settings, resume: bool = False, progress: bool = True, out: TextIO | None = None,
+                   log: TextIO | None = None) -> list:
+    """Check everything, then play (or continue) the tournament in ``s.out``; return the standings."""
+    out = out or sys.stdout
+    log = log or sys.stderr
+    check_settings(s)
+    directory = Path(s.out)
+    paths = s.paths()
+    hashes = {name: file_sha256(p) for name, p in paths.items()}
+    games = make_schedule(list(paths), s.seat_counts, s.games, s.seed)
+    wanted = tournament_settings_record(s, hashes, len(games))
+
+    store = ResultStore(directory)
+    try:
+        old = store.settings()
+    except StoreError as e:
+        raise BadInput(str(e)) from None
+    if old is not None and not resume:
+        raise BadInput(f"{directory} already holds a tournament: add --resume to continue it, "
+                       "or choose another --out")
+    if old is not None:
+        diff = settings_difference(old, wanted)
+        if diff:
+            raise BadInput(f"cannot resume {directory}: {diff}")
+    check_bots(list(paths.values()), s.limits)
+
+    if old is None:
+        store.save_settings(wanted)
+    print(f"{len(games)} games: {', '.join(sorted(paths))}; seats {s.seats}; results in {directory}",
+          file=log)
+    results = run_games(games, paths, hashes, s.limits, store, s.jobs, progress=progress, log=log)
+    standings = compute_standings(results, sorted(paths))
+    write_standings(directory, standings, len(results))
+    print(format_table(standings), file=out)
+    return standings

@@ -1,0 +1,136 @@
+"""The results of a tournament on disk, safe against being killed at any moment.
+
+DIR/tournament.json   the settings and the bots' file hashes (a resume must match them)
+DIR/results.jsonl     one JSON line per finished game, appended with one write + fsync
+DIR/games/ID.json     each game's replayable record (docs/design.md "Game record"), tmp + rename
+DIR/standings.csv, DIR/standings.json   the leaderboard, rewritten at the end
+
+A result line is appended only after its record is in place, so every counted game has a record.
+A kill can leave at most a torn last line: ``load_results`` drops it (and truncates it away).
+
+A result line: {"game", "seed", "bots", "sha256", "num_players", "options", "scores", "dirk_score",
+"ranks" (for the ratings: forfeiters last), "game_ranks" (the game's own), "forfeits": [{"seat",
+"bot", "reason", "detail", "move"}], "moves", "move_times": [{"moves", "mean", "max"} per seat],
+"duration"}.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from pathlib import Path
+
+RESULTS = "results.jsonl"
+SETTINGS = "tournament.json"
+
+
+class StoreError(Exception):
+    """The output directory cannot be used as asked (message says why)."""
+
+
+def file_sha256(path: str | Path) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def write_json_atomic(path: Path, data: object) -> None:
+    """Write JSON so that ``path`` holds either the old or the complete new content, never a part."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w") as f:
+            json.dump(data, f, indent=1)
+            f.write("\n")
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def load_results(directory: Path, repair: bool = False) -> list[dict]:
+    """The finished games in DIR/results.jsonl, sorted by game id (first line wins for a repeated id).
+
+    A torn or unparsable last line (a kill during the append) is ignored, and with ``repair`` cut
+    off the file so that the next append starts on a clean line. Damage anywhere else is an error.
+    """
+    path = directory / RESULTS
+    if not path.exists():
+        return []
+    data = path.read_bytes()
+    lines = data.split(b"\n")
+    results, good_end, offset = {}, 0, 0
+    for i, line in enumerate(lines):
+        end = offset + len(line) + 1
+        if line.strip():
+            last = i == len(lines) - 1 or (i == len(lines) - 2 and not lines[-1])
+            try:
+                item = json.loads(line)
+                if not isinstance(item, dict) or "game" not in item:
+                    raise ValueError("not a result")
+                if i == len(lines) - 1:  # no final newline: the write was cut
+                    raise ValueError("torn")
+            except ValueError:
+                if last:
+                    break
+                raise StoreError(f"{path}: line {i + 1} is damaged; fix or remove it") from None
+            results.setdefault(item["game"], item)
+            good_end = end
+        offset = end
+    if repair and good_end < len(data):
+        with open(path, "r+b") as f:
+            f.truncate(good_end)
+            f.flush()
+            os.fsync(f.fileno())
+    return [results[k] for k in sorted(results)]
+
+
+class ResultStore:
+    """Appends finished games to an output directory (one writer: the tournament's main thread)."""
+
+    def __init__(self, directory: str | Path) -> None:
+        self.dir = Path(directory)  # created by the first write, not before
+
+    def add(self, result: dict, record: dict) -> None:
+        write_json_atomic(self.dir / "games" / f"{result['game']}.json", record)
+        line = (json.dumps(result, separators=(",", ":")) + "\n").encode()
+        fd = os.open(self.dir / RESULTS, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        try:
+            os.write(fd, line)  # one write: a kill leaves the whole line or a torn last line
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+    def results(self, repair: bool = False) -> list[dict]:
+        return load_results(self.dir, repair)
+
+    def settings(self) -> dict | None:
+        """The stored settings, None for a new directory."""
+        path = self.dir / SETTINGS
+        if not path.is_file():
+            return None
+        try:
+            return json.loads(path.read_text())
+        except ValueError:
+            raise StoreError(f"{path} is damaged") from None
+
+    def save_settings(self, settings: dict) -> None:
+        write_json_atomic(self.dir / SETTINGS, settings)
+
+
+def settings_difference(old: dict, new: dict) -> str | None:
+    """A one-line description of the first difference that forbids a resume, else None."""
+    for key in sorted(set(old) | set(new)):
+        if key == "bots":
+            continue
+        if old.get(key) != new.get(key):
+            return f"{key} was {old.get(key)!r}, now {new.get(key)!r}"
+    old_bots, new_bots = old.get("bots", {}), new.get("bots", {})
+    if set(old_bots) != set(new_bots):
+        return f"the bots were {', '.join(sorted(old_bots))}, now {', '.join(sorted(new_bots))}"
+    for name in sorted(old_bots):
+        if old_bots[name]["sha256"] != new_bots[name]["sha256"]:
+            return f"bot file {new_bots[name]['path']} changed since the run started (sha256 differs)"
+    return None

@@ -1,0 +1,6 @@
+"""Hostile test bot: raises on its first move."""
+
+
+class Bot:
+    def act(self, obs):
+        raise RuntimeError("deliberate failure")

@@ -1,0 +1,110 @@
+"""TEST HELPERS for the tournament tests (not product code).
+
+``ToyGame`` is a tiny stand-in game with the State API subset the referee uses, so the tournament
+machinery (processes, forfeits, store, resume, ratings) can be tested quickly and before the
+engine exists: seats take turns adding 1-3 to a shared total; the game ends at 24; a seat's score
+is the sum of what it added. It knows nothing of Alhambra's rules.
+
+``provisional_observation`` builds an observation dict from the public State API for engine
+builds that do not have ``State.observation`` yet (PROVISIONAL: remove when it exists).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+HERE = Path(__file__).parent
+GOOD = HERE / "tournament_bots"
+HOSTILE = HERE / "hostile_bots"
+
+
+class ToyGame:
+    TARGET = 24
+
+    def __init__(self, num_players: int, seed: int) -> None:
+        self.num_players, self.seed = num_players, seed
+        self.options: dict = {}
+        self.dirk_score = None
+        self.total, self.current_player = 0, seed % num_players
+        self.added = [0] * num_players
+        self.history: list[str] = []
+
+    def is_terminal(self) -> bool:
+        return self.total >= self.TARGET
+
+    def legal_actions(self) -> list[int]:
+        return [] if self.is_terminal() else [1, 2, 3]
+
+    def action_to_text(self, a: int) -> str:
+        return f"add {a}"
+
+    def parse_action(self, text: str) -> int:
+        word, _, n = text.partition(" ")
+        if word != "add" or n not in ("1", "2", "3"):
+            raise ValueError(f"unknown action {text!r}")
+        return int(n)
+
+    def apply(self, a: int | str) -> None:
+        a = self.parse_action(a) if isinstance(a, str) else a
+        if a not in self.legal_actions():
+            raise ValueError(f"illegal action {a!r}")
+        self.history.append(f"seat {self.current_player}: add {a}")
+        self.total += a
+        self.added[self.current_player] += a
+        self.current_player = -1 if self.is_terminal() else (self.current_player + 1) % self.num_players
+
+    def scores(self) -> list[int]:
+        return list(self.added)
+
+    def ranking(self) -> list[int]:
+        return [1 + sum(t > s for t in self.added) for s in self.added]
+
+    def observation(self, seat: int) -> dict:
+        return {"seat": seat, "num_players": self.num_players, "total": self.total, "scores": self.scores(),
+                "history": list(self.history), "current_player": self.current_player,
+                "legal_actions": self.legal_actions() if seat == self.current_player else []}
+
+
+def toy_new_game(num_players: int, seed: int) -> ToyGame:
+    return ToyGame(num_players, seed)
+
+
+def use_toy_game(monkeypatch=None) -> None:
+    """Make the referee play ToyGame (with pytest's monkeypatch, or for good in a subprocess)."""
+    from alhambra_ai.tournament import referee
+
+    if monkeypatch is None:
+        referee.new_game = toy_new_game
+    else:
+        monkeypatch.setattr(referee, "new_game", toy_new_game)
+
+
+def provisional_observation(state, seat: int) -> dict:
+    """PROVISIONAL: an observation built from the public State API until State.observation exists."""
+    n = state.num_players
+    return {
+        "seat": seat, "num_players": n, "options": state.options, "phase": state.phase,
+        "current_player": state.current_player, "turn": state.turn,
+        "scoring_rounds_done": state.scoring_rounds_done, "hand": state.hand(seat),
+        "hand_sizes": [state.hand_size(s) for s in range(n)],
+        "cities": [[list(c) for c in state.city(s).cells()] for s in range(n)],
+        "reserves": [state.reserve(s) for s in range(n)], "market": state.market(),
+        "display": state.display(), "discard": sorted(state.discard()), "pending": state.pending(),
+        "dirk_tiles": state.dirk_tiles() if n == 2 else None, "scores": state.scores(),
+        "dirk_score": state.dirk_score, "draw_pile_size": state.draw_pile_size, "bag_size": state.bag_size,
+        "history": list(state.history),
+        "legal_actions": state.legal_actions() if seat == state.current_player else [],
+    }
+
+
+def use_engine(monkeypatch=None) -> None:
+    """Real engine; patch in the provisional observation only where the engine lacks it."""
+    from alhambra_ai import State
+    from alhambra_ai.tournament import referee
+
+    if hasattr(State, "observation"):
+        return
+    if monkeypatch is None:
+        referee.observe = provisional_observation
+    else:
+        monkeypatch.setattr(referee, "observe", provisional_observation)
