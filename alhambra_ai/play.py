@@ -28,6 +28,7 @@ from alhambra_ai.render import (
     LEGEND_UNICODE,
     card_paint,
     hand_by_currency,
+    observation_of,
     render_city,
     render_scoring,
     render_table,
@@ -359,7 +360,8 @@ class TerminalGame:
         self.color = color
         self.read = read
         self.write = write
-        self.names = ["you" if s == human else bots[s].name for s in range(state.num_players)]
+        self.names = ["you" if p == human else bots[p].name if p in bots else ""
+                      for p in range(state.num_players)]
         self.rng = random.Random(state.seed)
         self.reported: set[int] = set()    # scoring rounds whose breakdown was shown
         self.seen = 0                       # history events already narrated
@@ -370,18 +372,18 @@ class TerminalGame:
 
     def news(self) -> None:
         """Narrate the public events since the last call (refills, Dirk, scoring cards, leftovers)."""
-        history = self.state.observation(self.human).get("history") or []
+        history = observation_of(self.state, self.human).get("history") or []
         for line in narrate(history[self.seen:], self.who):
             self.write(f"  {line}.")
         self.seen = len(history)
 
     def table(self) -> str:
-        return render_table(self.state.observation(self.human), self.human, names=self.names,
+        return render_table(observation_of(self.state, self.human), self.human, names=self.names,
                             unicode=self.unicode, color=self.color)
 
     def short_view(self) -> str:
         """What the person needs between two decisions of one turn: hand, tiles to place, own city."""
-        obs = self.state.observation(self.human)
+        obs = observation_of(self.state, self.human)
         lines = [f"Your hand: {hand_by_currency(obs['hand'], self.color)}"]
         if obs.get("pending"):
             lines.append("To place: " + ", ".join(tile_long(t, self.color) for t in obs["pending"]))
@@ -440,7 +442,7 @@ class TerminalGame:
         s = self.state
         legal = s.legal_actions()
         try:
-            choice = bot.act(s.observation(seat))
+            choice = bot.act(observation_of(s, seat))
             code = s.parse_action(choice) if isinstance(choice, str) else int(choice)
             if code not in legal:
                 s.clone().apply(code)
@@ -483,7 +485,7 @@ class TerminalGame:
                     self.write(", ".join(f"{seat_name(p, self.names, self.human)} {v}"
                                          for p, v in enumerate(s.scores())))
                 elif cmd in ("log", "history"):
-                    events = s.observation(self.human).get("history", [])[-20:]
+                    events = observation_of(s, self.human).get("history", [])[-20:]
                     self.write("\n".join(events) or "(nothing yet)")
                 elif cmd.isdigit():
                     legal = s.legal_actions()
@@ -524,7 +526,7 @@ class TerminalGame:
                 raise ValueError
         except ValueError:
             raise InputError(f"Write city N with N a seat from 1 to {s.num_players}.") from None
-        obs = s.observation(self.human)
+        obs = observation_of(s, self.human)
         self.write(f"{seat_name(seat, self.names, self.human)}:")
         self.write(render_city(obs["cities"][seat], unicode=self.unicode, color=self.color))
         self.write(LEGEND_UNICODE if self.unicode else LEGEND_ASCII)
@@ -537,7 +539,7 @@ class TerminalGame:
             if self.hint_bot is None:
                 self.hint_bot = SeatBot(self.hint_path, self.human, s.num_players, s.options, s.seed,
                                         self.move_time)
-            choice = self.hint_bot.act(s.observation(self.human))
+            choice = self.hint_bot.act(observation_of(s, self.human))
             code = s.parse_action(choice) if isinstance(choice, str) else int(choice)
             text = s.action_to_text(code)
         except KeyboardInterrupt:

@@ -123,7 +123,8 @@ def test_bad_options_give_one_message(args, message):
 def test_broken_bot_file_is_reported(tmp_path):
     bot = tmp_path / "broken.py"
     bot.write_text("class Bot:\n    def act(self, obs):\n        return 'fly'\n")
-    result, out = run(["--players", "2", "--seat", "2", "--bot", str(bot), "--seed", "3"], ["quit"])
+    args = ["--players", "2", "--seat", "2", "--bot", str(bot), "--seed", "3"]
+    result, out = run(args, ["1"] * 6 + ["quit"])
     assert result.exit_code == 0
     assert "Seat 1 (broken) failed to give a legal move" in out    # replaced by a random legal move
     syntax = tmp_path / "syntax.py"
@@ -261,7 +262,6 @@ def test_buy_announcement_says_exact_and_extra_action():
     said = []
     seat = state.current_player
     game = TerminalGame(state, human=1 - seat, bots={}, hint_path=None, move_time=0.1, write=said.append)
-    game.names = ["a", "b"]
     game.apply(code, seat)
     assert said[0].endswith("exactly - extra action.")
 
