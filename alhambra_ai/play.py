@@ -491,8 +491,8 @@ class TerminalGame:
                     legal = s.legal_actions()
                     n = int(cmd)
                     if not 1 <= n <= len(legal):
-                        raise InputError(f"There is no move {n}: the legal moves are numbered 1-{len(legal)} "
-                                         "(type 'moves').")
+                        numbers = "only move 1" if len(legal) == 1 else f"moves 1-{len(legal)}"
+                        raise InputError(f"There is no move {n}: there are {numbers} (type 'moves').")
                     self.apply(legal[n - 1], self.human)
                     break
                 else:

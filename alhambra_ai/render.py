@@ -221,6 +221,11 @@ def seat_name(seat: int, names: Sequence[str] | None, you: int | None) -> str:
     return f"seat {seat + 1}"
 
 
+def _count(n: int, noun: str) -> str:
+    """``_count(1, 'card') == '1 card'``, ``_count(2, 'card') == '2 cards'``."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
 def _card_value(card: str) -> int:
     return int(card[1:])
 
@@ -323,12 +328,11 @@ def _walls_text(walls: int) -> str:
 
 
 def _wrap(text: str, width: int, indent: str = "    ") -> list[str]:
-    """Wrap at ', ' / ' | ' / ' ' boundaries so that no line exceeds ``width`` visible columns."""
-    words = re.split(r"(?<=[,|]) |(?<=:) ", text)
+    """Greedy word wrap by visible width (colour codes take no room); continuation lines are indented."""
     lines, line = [], ""
-    for word in words:
+    for word in text.split(" "):
         candidate = f"{line} {word}" if line else word
-        if line and visible_len(candidate) > width:
+        if line.strip() and visible_len(candidate) > width:
             lines.append(line)
             line = indent + word
         else:
@@ -371,8 +375,10 @@ def render_table(obs_like: Any, seat: int, names: Sequence[str] | None = None, u
         out.append(left + " " * max(pad, 2) + (slots[i + 1] if i + 1 < len(slots) else ""))
     display = obs.get("display") or []
     disp = " ".join(card_paint(c, color) if c else "--" for c in display) or "(empty)"
-    out.append(f"Money display: {disp}    draw pile: {obs.get('draw_pile_size', 0)} cards, "
-               f"discard: {len(obs.get('discard') or [])} cards, tile bag: {obs.get('bag_size', 0)} tiles")
+    pile = _count(obs.get("draw_pile_size", 0), "card")
+    discard = _count(len(obs.get("discard") or []), "card")
+    bag = _count(obs.get("bag_size", 0), "tile")
+    out.append(f"Money display: {disp}    draw pile: {pile}, discard: {discard}, tile bag: {bag}")
 
     scores = obs.get("scores") or [0] * n
     score_txt = ", ".join(f"{seat_name(s, names, you)} {scores[s]}" for s in range(n))

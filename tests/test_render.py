@@ -167,7 +167,8 @@ def test_table_lines_fit_100_columns(n):
            for x in range(-4, 4) for y in range(-3, 3) if (x, y) != (0, 0)]
     big.append([0, 0, 0, 0])
     cities = [big] + [[[0, 0, 0, 0], [1, 0, 17, 12]] for _ in range(n - 1)]
-    obs = _obs(n=n, cities=cities, dirk=[33] * 12 if n == 2 else None)
+    obs = _obs(n=n, cities=cities, dirk=list(range(1, 30)) if n == 2 else None)
+    obs["hand"] = [f"{c}{v}" for c in "ygbo" for v in range(1, 10)]
     obs["reserves"] = [[17, 33, 45, 5, 40] * 4 for _ in range(n)]
     for unicode in (False, True):
         for color in (False, True):
