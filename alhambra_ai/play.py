@@ -26,6 +26,7 @@ from alhambra_ai._core import CURRENCY_LETTERS, CURRENCY_NAMES, tile_info
 from alhambra_ai.render import (
     LEGEND_ASCII,
     LEGEND_UNICODE,
+    WIDTH,
     card_paint,
     hand_by_currency,
     observation_of,
@@ -35,13 +36,15 @@ from alhambra_ai.render import (
     seat_name,
     tile_long,
     tile_words,
+    visible_len,
+    wrap,
 )
 
 STRONGEST = "mcts"
 FALLBACK = "random"
 
 HELP = """\
-Commands (cells are x,y as on the city grids: x grows to the east, y to the north; the fountain is 0,0):
+Commands (cells are x,y as on the grids: x grows to the east, y to the north; the fountain is 0,0):
   take y3 b2          take money cards from the display (one card, or several adding up to at most 5)
   buy 2 g4 g3         buy the tile in market slot 2 paying g4 + g3 (slot may be left out: buy g4 g3;
                       or name the tile: buy 33 g4 g3). Paying exactly gives you another action.
@@ -359,7 +362,7 @@ class TerminalGame:
         self.unicode = unicode
         self.color = color
         self.read = read
-        self.write = write
+        self._write = write
         self.names = ["you" if p == human else bots[p].name if p in bots else ""
                       for p in range(state.num_players)]
         self.rng = random.Random(state.seed)
@@ -367,6 +370,13 @@ class TerminalGame:
         self.seen = 0                       # history events already narrated
 
     # -- output helpers
+    def write(self, text: str) -> None:
+        """Print, wrapping any line wider than the screen (tables are already fitted to it)."""
+        lines = []
+        for line in str(text).split("\n"):
+            lines += wrap(line, WIDTH, indent="    ") if visible_len(line) > WIDTH else [line]
+        self._write("\n".join(lines))
+
     def who(self, seat: int) -> str:
         return "You" if seat == self.human else seat_name(seat, self.names, None).capitalize()
 
@@ -617,22 +627,22 @@ def play_game(players: int = 2, seat: int = 1, bots: Sequence[str] = (), seed: i
                      for i, p in enumerate(others)}
         game = TerminalGame(state, human, seat_bots, hint_path, move_time, unicode, color, read, write)
     except Exception as exc:
-        write(f"Cannot start the game: {exc}")
+        write("\n".join(wrap(f"Cannot start the game: {exc}", WIDTH)))
         return 1
     try:
         game.run()
         return 0
     except Quit as exc:
-        write(str(exc))
-        write(game.score_line())
+        game.write(str(exc))
+        game.write(game.score_line())
         return 0
     except KeyboardInterrupt:
-        write("\nInterrupted: the game was left unfinished.")
-        write(game.score_line())
+        game.write("\nInterrupted: the game was left unfinished.")
+        game.write(game.score_line())
         return 0
     except Exception as exc:  # never a traceback in front of the player
-        write(f"Internal error: {type(exc).__name__}: {exc}. The game cannot go on (seed {seed}); "
-              "please report it.")
+        game.write(f"Internal error: {type(exc).__name__}: {exc}. The game cannot go on (seed {seed}); "
+                   "please report it.")
         return 1
 
 

@@ -308,7 +308,7 @@ def _city_block(obs: dict, seat: int, names, you, unicode: bool, color: bool, wi
                      "widen the terminal to see it whole)")
     block += grid
     res = "reserve: " + (", ".join(tile_long(t, color) for t in reserve) if reserve else "empty")
-    block += _wrap(res, max(wide, 40) if wide <= width else width, indent="  ")
+    block += wrap(res, max(wide, 40) if wide <= width else width, indent="  ")
     return block
 
 
@@ -327,14 +327,21 @@ def _walls_text(walls: int) -> str:
     return "".join(ch for bit, ch in ((1, "N"), (2, "E"), (4, "S"), (8, "W")) if walls & bit) or "-"
 
 
-def _wrap(text: str, width: int, indent: str = "    ") -> list[str]:
-    """Greedy word wrap by visible width (colour codes take no room); continuation lines are indented."""
+def wrap(text: str, width: int, indent: str = "    ") -> list[str]:
+    """Word wrap by visible width (colour codes take no room), breaking after ``,`` ``|`` ``:`` ``=N`` where
+    possible so that items stay whole, else at any space; continuation lines are indented."""
+    pieces = []
+    for chunk in re.split(r"(?<=[,|:]) |(?<==\d) |(?<==\d\d) ", text):
+        if visible_len(chunk) > width - len(indent):
+            pieces += chunk.split(" ")
+        else:
+            pieces.append(chunk)
     lines, line = [], ""
-    for word in text.split(" "):
-        candidate = f"{line} {word}" if line else word
+    for piece in pieces:
+        candidate = f"{line} {piece}" if line else piece
         if line.strip() and visible_len(candidate) > width:
             lines.append(line)
-            line = indent + word
+            line = indent + piece
         else:
             line = candidate
     lines.append(line)
@@ -384,19 +391,19 @@ def render_table(obs_like: Any, seat: int, names: Sequence[str] | None = None, u
     score_txt = ", ".join(f"{seat_name(s, names, you)} {scores[s]}" for s in range(n))
     if obs.get("dirk_score") is not None:
         score_txt += f", Dirk {obs['dirk_score']}"
-    out += _wrap("Scores: " + score_txt, width)
+    out += wrap("Scores: " + score_txt, width)
 
     hand = obs.get("hand") or []
-    out += _wrap(f"Your hand ({len(hand)} cards): " + hand_by_currency(hand, color), width)
+    out += wrap(f"Your hand ({len(hand)} cards): " + hand_by_currency(hand, color), width)
     sizes = obs.get("hand_sizes") or []
     others = [f"{seat_name(s, names, you)} {sizes[s]}" for s in range(n) if s != you and s < len(sizes)]
     if others:
-        out += _wrap("Cards in other hands: " + ", ".join(others), width)
+        out += wrap("Cards in other hands: " + ", ".join(others), width)
     pending = obs.get("pending") or []
     if pending:
         who = "you" if cur == you else seat_name(cur, names, you)
         tiles = ", ".join(tile_long(t, color) for t in pending)
-        out += _wrap(f"Bought this turn, to place ({who}): {tiles}", width)
+        out += wrap(f"Bought this turn, to place ({who}): {tiles}", width)
     dirk = obs.get("dirk_tiles")
     if dirk is not None:
         counts = {}
@@ -404,8 +411,8 @@ def render_table(obs_like: Any, seat: int, names: Sequence[str] | None = None, u
             name = tile_info(t)[0]
             counts[name] = counts.get(name, 0) + 1
         summary = ", ".join(f"{name} {counts[name]}" for name in TYPE_NAMES if name in counts) or "none"
-        labels = " ".join(tile_label(t) for t in dirk)
-        out += _wrap(f"Dirk's tiles ({len(dirk)}): {summary} - {labels}", width)
+        labels = " ".join(tile_label(t).replace(" ", "") for t in dirk)
+        out += wrap(f"Dirk's tiles ({len(dirk)}): {summary} - {labels}", width)
 
     out.append(LEGEND_UNICODE if unicode else LEGEND_ASCII)
     out.append("")

@@ -11,6 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from alhambra_ai import new_game
+from alhambra_ai import play as play_module
 from alhambra_ai.cli import main
 from alhambra_ai.play import InputError, TerminalGame, describe, narrate, normalize, resolve
 
@@ -69,6 +70,22 @@ def test_full_game_against_random_with_bad_input():
     assert "Final scores:" in out
     assert "(Dirk:" in out                                     # 2 players: Dirk is reported, not ranked
     assert "End of input" not in out
+    assert_fits(out)
+
+
+def assert_fits(out, width=100):
+    """Every screen line fits (piped input is not echoed, so a prompt and the next output share a line)."""
+    for line in out.splitlines():
+        for part in line.split("] > "):
+            assert len(part) <= width, part
+
+
+def test_default_opponent_falls_back_to_random(monkeypatch):
+    monkeypatch.setattr(play_module, "STRONGEST", "no_such_bot")
+    result, out = run(["--players", "3", "--seed", "2"], ["quit"])
+    assert result.exit_code == 0
+    assert "The strongest bot" in out and "is missing: playing against random.py instead." in out
+    assert "seat 2: random, seat 3: random" in out
 
 
 def test_full_game_three_players_second_seat():
@@ -80,6 +97,7 @@ def test_full_game_three_players_second_seat():
     assert "Seat 1 (random) " in out and "Seat 3 (random) " in out
     assert "Final scores:" in out and "Dirk" not in out
     assert "━" in out or "─" in out                            # unicode cities
+    assert_fits(out)
 
 
 def test_same_seed_same_session():
