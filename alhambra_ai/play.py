@@ -383,8 +383,11 @@ class TerminalGame:
     def news(self) -> None:
         """Narrate the public events since the last call (refills, Dirk, scoring cards, leftovers)."""
         history = observation_of(self.state, self.human).get("history") or []
-        for line in narrate(history[self.seen:], self.who):
-            self.write(f"  {line}.")
+        def name(seat: int) -> str:
+            return "you" if seat == self.human else seat_name(seat, self.names, None)
+
+        for line in narrate(history[self.seen:], name):
+            self.write(f"  {line[:1].upper()}{line[1:]}.")
         self.seen = len(history)
 
     def table(self) -> str:

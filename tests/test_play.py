@@ -298,3 +298,18 @@ def test_narration_groups_public_events():
         "Leftover garden 40 in slot 3 goes to Seat 2 (most denar)",
         "Market slot 1 cannot be refilled: the game ends",
     ]
+
+
+def test_leftover_tiles_are_placed_by_the_person():
+    # Some seed among a few ends with market tiles going to the person, who then places them.
+    for seed in range(1, 12):
+        result, out = run(["--players", "3", "--bot", RANDOM_BOT, "--seed", str(seed)], numbers_script(seed))
+        assert result.exit_code == 0 and "Final scores:" in out
+        if "Place yours." in out:
+            break
+    else:
+        pytest.fail("no session with leftover tiles for the person")
+    assert "cannot be refilled: the game ends." in out
+    assert "goes to you (most " in out
+    final = out[out.index("Place yours."):]
+    assert "[seat 1, place your tiles] > You " in final
