@@ -29,9 +29,10 @@ cdef int _walls_arg(int tile, object walls) except -1:
 
 
 cdef int _coord_arg(object v, str name) except? -999:
+    """An int coordinate; huge values are clamped (they are off the grid either way)."""
     if not isinstance(v, int) or isinstance(v, bool):
         raise TypeError(f"{name} must be an int, not {type(v).__name__}")
-    return v
+    return max(-1000000, min(1000000, v))
 
 
 cdef inline bint _on_grid(long x, long y):
@@ -86,6 +87,15 @@ cdef class City:
         ...
         ValueError: invalid city: tile 17 at 2,0 touches no other tile on a side
         """
+        return City._parse(text, True)
+
+    @staticmethod
+    def _unchecked(str text):
+        """Like from_text but without the validity check: for tests of scoring and checks on bad grids."""
+        return City._parse(text, False)
+
+    @staticmethod
+    def _parse(str text, bint check):
         cdef City c = City()
         cdef CityGrid* g = c.g
         cdef int x, y, tile, walls
@@ -99,7 +109,7 @@ cdef class City:
                 y = int(ys)
                 tile_s, slash, walls_s = what.partition("/")
                 tile = int(tile_s)
-            except ValueError:
+            except (ValueError, OverflowError):
                 raise ValueError(f"bad city token {token!r} (write x,y:tile or x,y:tile/walls)") from None
             if not _on_grid(x, y):
                 raise ValueError(f"cell {x},{y} is off the grid (|x|, |y| <= {CITY_COORD_MAX})")
@@ -109,13 +119,15 @@ cdef class City:
                 raise ValueError(f"cell {x},{y} is given twice")
             if tile in tiles:
                 raise ValueError(f"tile {tile} is given twice")
-            if (tile == FOUNTAIN) != (x == 0 and y == 0):
-                raise ValueError(f"the fountain (tile 0) belongs on 0,0, not {token!r}")
+            if x == 0 and y == 0 and tile != FOUNTAIN:
+                raise ValueError(f"cell 0,0 holds the fountain (tile 0), not tile {tile}")
+            if tile == FOUNTAIN and (x != 0 or y != 0):
+                raise ValueError(f"the fountain (tile 0) stands on 0,0, not on {x},{y}")
             walls = walls_from_text(walls_s) if slash else TILE_WALLS[tile]
             cells.add((x, y))
             tiles.add(tile)
             city_put(g, x, y, tile, walls)
-        reason = c.is_valid()
+        reason = c.is_valid() if check else None
         if reason is not None:
             raise ValueError(f"invalid city: {reason}")
         return c
@@ -183,14 +195,12 @@ cdef class City:
         cdef long cx = _coord_arg(x, "x"), cy = _coord_arg(y, "y")
         cdef int t = _tile_arg(tile)
         cdef int wl = _walls_arg(t, walls)
+        if self._has_tile(t):
+            return f"tile {t} is already in the city"
         if not _on_grid(cx, cy):
             return city_error_text(CITY_ERR_OFF_GRID).decode()
         cdef int code = city_check_place(self.g, cx, cy, wl)
-        if code:
-            return city_error_text(code).decode()
-        if self._has_tile(t):
-            return f"tile {t} is already in the city"
-        return None
+        return city_error_text(code).decode() if code else None
 
     def can_remove(self, x, y):
         """None if the tile at (x, y) may be removed to the reserve, else the reason.
@@ -209,14 +219,12 @@ cdef class City:
         cdef long cx = _coord_arg(x, "x"), cy = _coord_arg(y, "y")
         cdef int t = _tile_arg(tile)
         cdef int wl = _walls_arg(t, walls)
+        if self._has_tile(t):
+            return f"tile {t} is already in the city"
         if not _on_grid(cx, cy):
             return city_error_text(CITY_ERR_EMPTY).decode()
         cdef int code = city_check_swap(self.g, cx, cy, wl)
-        if code:
-            return city_error_text(code).decode()
-        if self._has_tile(t):
-            return f"tile {t} is already in the city"
-        return None
+        return city_error_text(code).decode() if code else None
 
     def placements(self, tile, walls=None):
         """Every legal cell for ``tile``, north row first (empty if the tile is already in the city).

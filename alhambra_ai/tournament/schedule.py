@@ -47,8 +47,8 @@ def parse_seats(text: str | int) -> list[int]:
     """
     s = str(text).strip()
     try:
-        lo, _, hi = s.partition("-")
-        first, last = int(lo), int(hi) if hi else int(lo)
+        lo, dash, hi = s.partition("-")
+        first, last = int(lo), int(hi) if dash else int(lo)
     except ValueError:
         raise ValueError(f"seats must be a count like 2 or a range like 2-4, not {s!r}") from None
     if not MIN_SEATS <= first <= last <= MAX_SEATS:

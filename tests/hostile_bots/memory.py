@@ -5,4 +5,4 @@ class Bot:
     def act(self, obs):
         hoard = []
         while True:
-            hoard.append(bytearray(16 * 1024 * 1024))
+            hoard.append(bytes(64 * 1024 * 1024))  # calloc: address space, quickly

@@ -1,0 +1,136 @@
+"""The referee: bots in worker processes, forfeits with reasons, the game always completes.
+
+Played on the tests' ToyGame (tournament_support.py) so the machinery is tested fast and on its own.
+"""
+
+import os
+import subprocess
+import sys
+import time
+
+import pytest
+from tournament_support import GOOD, HOSTILE, use_toy_game
+
+from alhambra_ai.tournament.process import live_count
+from alhambra_ai.tournament.referee import Limits, final_ranks, run_game
+from alhambra_ai.tournament.schedule import ScheduledGame
+
+LIMITS = Limits(move_time=0.3, time_bank=0.2, memory_mb=256, setup_time=20)
+
+
+@pytest.fixture(autouse=True)
+def toy(monkeypatch):
+    use_toy_game(monkeypatch)
+
+
+def play(*files, seed=5, limits=LIMITS):
+    names = tuple(f.stem for f in files)
+    return run_game(ScheduledGame("g00001", names, seed), {f.stem: str(f) for f in files}, limits)
+
+
+def test_good_bots_play_a_whole_game():
+    result, record = play(GOOD / "first.py", GOOD / "last.py", GOOD / "seeded.py")
+    assert result["forfeits"] == []
+    assert sum(result["scores"]) >= 24 and result["moves"] == len(record["actions"])
+    assert record["seats"] == ["first", "last", "seeded"] and record["format"] == "alhambra-ai-record"
+    assert all(t["moves"] > 0 for t in result["move_times"])
+    assert live_count() == 0
+
+
+def test_same_seed_same_game():
+    a, ra = play(GOOD / "seeded.py", GOOD / "last.py", seed=9)
+    b, rb = play(GOOD / "seeded.py", GOOD / "last.py", seed=9)
+    assert ra["actions"] == rb["actions"] and a["scores"] == b["scores"]
+
+
+@pytest.mark.parametrize(
+    "bot, reason, detail",
+    [
+        ("raises", "raises", "RuntimeError: deliberate failure"),
+        ("hangs", "times out", "no reply within"),
+        ("spins", "times out", "no reply within"),
+        ("exits", "exits", "exit code 3"),
+        ("sys_exit", "exits", "exit(0)"),
+        ("crashes", "crashes", "SIGSEGV"),
+        ("illegal", "illegal action", "not a legal action"),
+        ("bad_text", "illegal action", "fly to the moon"),
+        ("malformed", "malformed action", "not an int or str"),
+        ("prints", "prints to stdout", "stdout"),
+        ("writes_fd1", "prints to stdout", "stdout"),
+        ("memory", "exceeds memory", "MemoryError"),
+        ("no_bot", "load error", "defines no class Bot"),
+        ("forks", "times out", "no reply within"),
+    ],
+)
+def test_hostile_bot_forfeits_and_the_game_goes_on(bot, reason, detail):
+    result, record = play(GOOD / "first.py", HOSTILE / f"{bot}.py", GOOD / "last.py")
+    assert [(f["seat"], f["bot"], f["reason"]) for f in result["forfeits"]] == [(1, bot, reason)]
+    assert detail in result["forfeits"][0]["detail"]
+    assert result["ranks"][1] == 3  # ranked last, whatever its stand-in scored
+    assert sum(result["scores"]) >= 24  # the game was played to the end
+    assert record["forfeits"][0]["reason"] == reason
+    assert live_count() == 0
+
+
+def test_forfeit_stand_in_is_deterministic():
+    a, ra = play(HOSTILE / "raises.py", GOOD / "seeded.py", seed=3)
+    b, rb = play(HOSTILE / "raises.py", GOOD / "seeded.py", seed=3)
+    assert ra["actions"] == rb["actions"] and a["ranks"] == b["ranks"] == [2, 1]
+
+
+def test_time_bank_pays_for_a_slow_move():
+    limits = Limits(move_time=0.2, time_bank=2.0, memory_mb=256, setup_time=20)
+    result, _ = play(GOOD / "slow_once.py", GOOD / "first.py", limits=limits)
+    assert result["forfeits"] == []
+    assert result["move_times"][0]["max"] > 0.2
+
+
+def test_slow_move_without_bank_times_out():
+    limits = Limits(move_time=0.2, time_bank=0.0, memory_mb=256, setup_time=20)
+    result, _ = play(GOOD / "slow_once.py", GOOD / "first.py", limits=limits)
+    assert [f["reason"] for f in result["forfeits"]] == ["times out"]
+
+
+def test_noisy_stderr_does_not_block_or_forfeit():
+    result, _ = play(HOSTILE / "stderr_spam.py", GOOD / "first.py")
+    assert result["forfeits"] == []
+
+
+def test_two_forfeiters_tie_for_last():
+    result, _ = play(HOSTILE / "raises.py", GOOD / "first.py", HOSTILE / "illegal.py")
+    assert result["ranks"] == [2, 1, 2]
+
+
+def test_final_ranks():
+    assert final_ranks([1, 2, 3], set()) == [1, 2, 3]
+    assert final_ranks([1, 1, 3], {0}) == [3, 1, 2]
+    assert final_ranks([2, 1], {0, 1}) == [1, 1]
+
+
+def test_forked_children_are_killed_with_the_worker():
+    result, _ = play(HOSTILE / "forks.py", GOOD / "first.py")
+    assert result["forfeits"][0]["reason"] == "times out"
+    out = subprocess.run(["ps", "-eo", "pid,args"], capture_output=True, text=True).stdout
+    assert "hostile_bots/forks.py" not in out
+
+
+def test_worker_dies_with_its_referee():
+    """A worker whose referee is gone exits by itself even while its bot hangs."""
+    # A middleman starts a worker, waits for its hello, asks for a move (the bot hangs in it) and
+    # dies without cleaning up: only the worker's parent-death guard can end it.
+    script = ("import subprocess, sys; p = subprocess.Popen([sys.executable, '-m', "
+              f"'alhambra_ai.tournament.worker', {str(HOSTILE / 'hangs.py')!r}], "
+              "stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL); "
+              "assert b'hello' in p.stdout.readline(); "
+              "p.stdin.write(b'{\"cmd\": \"act\", \"obs\": {}}\\n'); p.stdin.flush(); print(p.pid)")
+    child = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    pid = int(child.stdout.strip())
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.1)
+    os.kill(pid, 9)
+    pytest.fail("the orphaned worker was still running")
