@@ -604,9 +604,14 @@ class TerminalGame:
 
 def play_game(players: int = 2, seat: int = 1, bots: Sequence[str] = (), seed: int | None = None,
               move_time: float = 1.0, unicode: bool = False, color: bool = False,
-              read: Callable[[str], str] = input, write: Callable[[str], None] = click.echo) -> int:
-    """Set up and play one game; returns the exit status (0 also when the person leaves; 1 on an error)."""
+              read: Callable[[str], str] = input, write: Callable[[str], None] | None = None) -> int:
+    """Set up and play one game; returns the exit status (0 also when the person leaves; 1 on an error).
+    Output goes to ``write`` (default ``click.echo``, which keeps colour codes only when asked for)."""
     from alhambra_ai import new_game
+
+    if write is None:
+        def write(text: str) -> None:
+            click.echo(text, color=True if color else None)
 
     try:
         if not 2 <= players <= 6:
@@ -661,6 +666,11 @@ def play_game(players: int = 2, seat: int = 1, bots: Sequence[str] = (), seed: i
 def play(players: int, seat: int, bots: tuple[str, ...], seed: int | None, move_time: float, unicode: bool,
          color: bool) -> None:
     """Play one game in the terminal against bots (the strongest by default)."""
+    if sys.stdin.isatty():
+        try:
+            import readline  # noqa: F401  (line editing and history for input())
+        except ImportError:
+            pass
     sys.exit(play_game(players, seat, bots, seed, move_time, unicode, color))
 
 

@@ -82,10 +82,19 @@ def assert_fits(out, width=100):
 
 def test_default_opponent_falls_back_to_random(monkeypatch):
     monkeypatch.setattr(play_module, "STRONGEST", "no_such_bot")
-    result, out = run(["--players", "3", "--seed", "2"], ["quit"])
+    result, out = run(["--players", "3", "--seed", "2"], ["hint", "quit"])
     assert result.exit_code == 0
     assert "The strongest bot" in out and "is missing: playing against random.py instead." in out
     assert "seat 2: random, seat 3: random" in out
+    hint = next(line for line in out.splitlines() if "Hint (random): " in line)
+    text = hint.split("Hint (random): ")[1].split("   (")[0]
+    assert text.split()[0] in ("take", "buy", "build", "remove", "swap", "pass")
+
+
+def test_color_only_on_request():
+    _, plain = run(["--players", "2", "--bot", RANDOM_BOT, "--seed", "1"], ["quit"])
+    _, coloured = run(["--players", "2", "--bot", RANDOM_BOT, "--seed", "1", "--color"], ["quit"])
+    assert "\x1b[" not in plain and "\x1b[" in coloured
 
 
 def test_full_game_three_players_second_seat():

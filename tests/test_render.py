@@ -216,3 +216,19 @@ def test_city_titles_count_buildings_and_wall():
     text = render_table(_obs(n=2, cities=[square, [[0, 0, 0, 0]]]), 0, names=["you", "random"])
     assert "you (seat 1): 3 buildings, wall 2" in text
     assert "seat 2 (random): 0 buildings, wall 0" in text
+
+
+def test_table_of_a_state_is_the_table_of_its_observation():
+    from alhambra_ai import new_game
+    from alhambra_ai.render import observation_of
+
+    state = new_game(4, seed=3)
+    for _ in range(40):
+        state.apply(state.legal_actions()[-1])
+    for seat in range(4):
+        text = render_table(state, seat)
+        assert text == render_table(observation_of(state, seat), seat)
+        assert f"Your hand ({state.hand_size(seat)} cards): " in text
+        assert hand_by_currency(state.hand(seat)).split(" | ")[0] in text
+        others = [f"seat {p + 1} {state.hand_size(p)}" for p in range(4) if p != seat]
+        assert "Cards in other hands: " + ", ".join(others) in text
