@@ -321,7 +321,8 @@ def resolve(state: Any, text: str) -> int:
                          "'moves' for the legal moves.")
     legal = set(state.legal_actions())
     errors: list[str] = []
-    for cand in candidates(tokens, state):
+    readings = candidates(tokens, state)
+    for cand in readings:
         try:
             code = state.parse_action(cand)
             if code not in legal:
@@ -333,7 +334,10 @@ def resolve(state: Any, text: str) -> int:
     # tile source" says best what is wrong.
     useful = [e for e in errors if "is not pending" not in e and "not in your reserve" not in e]
     reason = (useful or errors or ["that is not a move"])[0]
-    raise InputError(f"Not possible: {reason}. Type 'moves' to see the legal moves.")
+    extra = ""
+    if readings and readings[0].startswith("place ") and state.phase == "action" and state.pending():
+        extra = " You paid exactly, so take your extra action first; bought tiles are placed after it."
+    raise InputError(f"Not possible: {reason}.{extra} Type 'moves' to see the legal moves.")
 
 
 _ILLEGAL_PREFIX = re.compile(r"^illegal action '[^']*': ")

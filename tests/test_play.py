@@ -251,6 +251,17 @@ def test_buy_without_slot_or_by_tile_id():
         assert resolve(state, f"buy {tile} " + " ".join(cards)) == buy
 
 
+def test_placing_during_the_extra_action_is_explained():
+    rng = random.Random(2)
+    state = advance(new_game(2, seed=2), rng, lambda s: s.phase == "action" and s.pending())
+    assert state is not None
+    tile = state.pending()[0]
+    for text in (f"place {tile} 1,0", f"reserve {tile}", f"dirk {tile}"):
+        with pytest.raises(InputError) as info:
+            resolve(state, text)
+        assert "take your extra action first" in str(info.value)
+
+
 def test_bad_commands_raise_one_clear_message():
     state = new_game(3, seed=1)
     for text, part in [("", "Type a move"), ("dance", "Unknown command 'dance'"),
