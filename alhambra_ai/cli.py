@@ -3,7 +3,7 @@
 import click
 
 from alhambra_ai.play import play
-from alhambra_ai.tournament.command import tournament_command
+from alhambra_ai.tournament.command import replay_command, submit_command, tournament_command
 
 
 @click.group()
@@ -12,4 +12,6 @@ def main() -> None:
 
 
 main.add_command(tournament_command)
+main.add_command(submit_command)
+main.add_command(replay_command)
 main.add_command(play)

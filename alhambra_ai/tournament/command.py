@@ -119,3 +119,48 @@ def stored_definition(directory: Path) -> dict:
     return {"bots": tuple(b["path"] for b in stored["bots"].values()),
             "seats": f"{seats[0]}-{seats[-1]}" if len(seats) > 1 else str(seats[0]),
             **{k: stored[k] for k in ("games", "seed", "move_time", "time_bank", "memory", "setup_time")}}
+
+
+@click.command("submit")
+@click.argument("bot_file", type=click.Path(dir_okay=False))
+@click.option("--ladder", "ladder_dir", type=click.Path(file_okay=False), default="tournaments/ladder",
+              show_default=True, metavar="DIR", help="The ladder directory (created on first use).")
+@click.option("--jobs", "-j", type=int, default=1, show_default=True, metavar="N",
+              help="Games played at once.")
+@click.option("--progress/--no-progress", default=True, help="Show the progress bar on stderr.")
+def submit_command(bot_file, ladder_dir, jobs, progress):
+    """Validate BOT_FILE and enter it into the persistent ladder.
+
+    \b
+    Validation loads the bot in an isolated worker and plays one game against bots/random.py,
+    reporting its time per move; a bot that fails (any forfeit reason of `tournament`) is
+    refused with the reason (exit code 2). An accepted bot is copied into the ladder and plays
+    every earlier entrant (2 seats, both rotations, 2 games each by default: see the ladder's
+    ladder.json); then its rating and rank are printed. Submitting the same file again finishes
+    an interrupted submission; a changed file needs a new name.
+    """
+    from .ladder import submit
+
+    try:
+        _sigterm_as_interrupt()
+        submit(bot_file, ladder_dir, jobs=jobs, progress=progress)
+    except KeyboardInterrupt:
+        click.echo(f"\ninterrupted; submit {bot_file} again to finish its ladder games", err=True)
+        sys.exit(130)
+    except (BadInput, StoreError) as e:
+        raise InputError(str(e)) from None
+
+
+@click.command("replay")
+@click.argument("record", type=click.Path(dir_okay=False))
+@click.option("--step", is_flag=True, help="Show the table after each move and wait for Enter (q quits).")
+def replay_command(record, step):
+    """Step through a stored game RECORD (e.g. OUT/games/g00001.json) in text."""
+    from .replay import load_record, replay
+
+    try:
+        replay(load_record(record), sys.stdout, step=step)
+    except BadInput as e:
+        raise InputError(str(e)) from None
+    except (EOFError, KeyboardInterrupt):
+        sys.exit(130)
