@@ -387,6 +387,7 @@ class TerminalGame:
     def news(self) -> None:
         """Narrate the public events since the last call (refills, Dirk, scoring cards, leftovers)."""
         history = observation_of(self.state, self.human).get("history") or []
+
         def name(seat: int) -> str:
             return "you" if seat == self.human else seat_name(seat, self.names, None)
 
