@@ -5,11 +5,11 @@ observation), an observation dict and ``score_breakdown()`` entries. Nothing her
 
 A city is a grid with one text line per row of cells and one line per row of cell edges::
 
-    >>> print(render_city([(0, 0, 0, 0), (1, 0, 17, 12)], margin=0))
-     y\\x   0     1
-         +-----+-----+
-       0 |FOUNT arc17#
-         +-----+#####+
+    >>> print(render_city([(0, 0, 0, 0), (1, 0, 17, 6)], margin=0))   # 17 with walls E and S
+     y\\x     0       1
+         +-------+-------+
+       0 | FOUNT   arc17 #
+         +-------+#######+
 
 Edges: ``#`` outer wall, ``=`` / ``H`` inner wall (a wall between two tiles), ``-`` / ``|`` tile edge
 without a wall, blank between two tiles = open passage. Rows are labelled with y (north on top), columns

@@ -13,7 +13,8 @@ from click.testing import CliRunner
 from alhambra_ai import new_game
 from alhambra_ai import play as play_module
 from alhambra_ai.cli import main
-from alhambra_ai.play import InputError, TerminalGame, describe, narrate, normalize, resolve
+from alhambra_ai.play import TerminalGame
+from alhambra_ai.playtext import InputError, describe, narrate, normalize, resolve
 
 ROOT = Path(__file__).resolve().parent.parent
 RANDOM_BOT = str(ROOT / "bots" / "random.py")
