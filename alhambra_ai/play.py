@@ -1,0 +1,451 @@
+"""``alhambra-ai play``: one game of Alhambra in a plain terminal, a person against bots.
+
+The person types short commands (``take y3 b2``, ``buy 2 g4 g3``, ``place 17 1,-2``, ``moves``, ``3``,
+``hint``, ``help``, ``quit``); the bots run in-process through ``alhambra_ai.botapi`` and see observations
+only. Input comes from stdin line by line (``input()``), output goes to stdout (``click.echo``), so a game
+can be scripted::
+
+    printf 'moves\\n1\\n' | alhambra-ai play --bot random --seed 7
+
+Legality comes only from the engine (``legal_actions`` / ``parse_action`` / ``apply``); this module only
+rewrites the player's words into the engine's text forms and describes moves in words.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import click
+
+from alhambra_ai.playtext import InputError, describe, narrate, resolve
+from alhambra_ai.render import (
+    LEGEND_ASCII,
+    LEGEND_UNICODE,
+    WIDTH,
+    card_paint,
+    hand_by_currency,
+    observation_of,
+    render_city,
+    render_scoring,
+    render_table,
+    seat_name,
+    tile_long,
+    visible_len,
+    wrap,
+)
+
+STRONGEST = "mcts"
+FALLBACK = "random"
+
+HELP = """\
+Commands (cells are x,y as on the grids: x grows to the east, y to the north; the fountain is 0,0):
+  take y3 b2          take money cards from the display (one card, or several adding up to at most 5)
+  buy 2 g4 g3         buy the tile in market slot 2 paying g4 + g3 (slot may be left out: buy g4 g3;
+                      or name the tile: buy 33 g4 g3). Paying exactly gives you another action.
+  place 17 1,-2       place tile 17 (bought this turn) in your city at 1,-2
+  place 17 reserve    put tile 17 (bought this turn) into your reserve      (also: reserve 17)
+  place 17 dirk       give tile 17 (bought this turn) to Dirk (2 players)   (also: dirk 17)
+  build 17 1,-2       build tile 17 from your reserve at 1,-2 (place 17 1,-2 works too)
+  remove 1,-2         move the city tile at 1,-2 to your reserve           (also: reserve 1,-2)
+  swap 17 1,-2        swap reserve tile 17 with the city tile at 1,-2
+  pass                only when nothing else is possible
+  moves [word]        list the legal moves, numbered (a word filters: moves buy); type a number to choose
+  hint                ask the strongest bot what it would do
+  table               show the whole table again; city N shows seat N's city; scores; log
+  help                this text;  quit  leaves the game"""
+
+
+# ----------------------------------------------------------------------------------------------------------
+# Bots
+
+
+def bots_dir() -> Path:
+    """The repository's ``bots/`` folder (next to the package), else ``./bots``."""
+    here = Path(__file__).resolve().parent.parent / "bots"
+    return here if here.is_dir() else Path.cwd() / "bots"
+
+
+def resolve_bot(spec: str) -> Path:
+    """A bot file from a path or a bare name (``mcts`` -> ``bots/mcts.py``). Raises ValueError if missing."""
+    path = Path(spec).expanduser()
+    if path.is_file():
+        return path
+    for candidate in (bots_dir() / spec, bots_dir() / f"{spec}.py"):
+        if candidate.is_file():
+            return candidate
+    raise ValueError(f"bot file not found: {spec} (give a path, or a name from {bots_dir()})")
+
+
+def default_bot(say: Callable[[str], None]) -> Path:
+    """The strongest bot file; the random bot (with a message) if it is missing."""
+    strongest = bots_dir() / f"{STRONGEST}.py"
+    if strongest.is_file():
+        return strongest
+    fallback = bots_dir() / f"{FALLBACK}.py"
+    if fallback.is_file():
+        say(f"The strongest bot {strongest} is missing: playing against {fallback.name} instead.")
+        return fallback
+    raise ValueError(f"no bot found: neither {strongest} nor {fallback} exists (use --bot FILE)")
+
+
+class SeatBot:
+    """A bot file loaded in-process for one seat; it sees observations only."""
+
+    def __init__(self, path: Path, seat: int, num_players: int, options: dict, seed: int, move_time: float):
+        from alhambra_ai import botapi  # imported late: the terminal game needs it only when bots play
+
+        self.name = path.stem
+        self.move_time = move_time
+        loaded = botapi.load_bot(str(path))
+        self.bot = loaded() if isinstance(loaded, type) else loaded
+        self._observation = botapi.Observation
+        if hasattr(self.bot, "setup"):
+            self.bot.setup({"seat": seat, "num_players": num_players, "options": dict(options), "seed": seed,
+                            "move_time": move_time, "time_bank": 0.0})
+
+    def act(self, obs: dict) -> int | str:
+        obs = dict(obs, move_time=self.move_time, time_left=self.move_time)
+        return self.bot.act(self._observation(obs))
+
+
+# ----------------------------------------------------------------------------------------------------------
+# The game
+
+
+class Quit(Exception):
+    """The person left the game (quit, end of input or Ctrl-C)."""
+
+
+class TerminalGame:
+    """One game: the state, the person's seat (0-based), a bot per other seat, and the console."""
+
+    def __init__(self, state: Any, human: int, bots: dict[int, SeatBot], hint_path: Path | None,
+                 move_time: float, unicode: bool = False, color: bool = False,
+                 read: Callable[[str], str] = input, write: Callable[[str], None] = click.echo):
+        self.state = state
+        self.human = human
+        self.bots = bots
+        self.hint_path = hint_path
+        self.hint_bot: SeatBot | None = None
+        self.move_time = move_time
+        self.unicode = unicode
+        self.color = color
+        self.read = read
+        self._write = write
+        self.names = ["you" if p == human else bots[p].name if p in bots else ""
+                      for p in range(state.num_players)]
+        self.rng = random.Random(state.seed)
+        self.reported: set[int] = set()    # scoring rounds whose breakdown was shown
+        self.seen = 0                       # history events already narrated
+
+    # -- output helpers
+    def write(self, text: str) -> None:
+        """Print, wrapping any line wider than the screen (tables are already fitted to it)."""
+        lines = []
+        for line in str(text).split("\n"):
+            lines += wrap(line, WIDTH, indent="    ") if visible_len(line) > WIDTH else [line]
+        self._write("\n".join(lines))
+
+    def who(self, seat: int) -> str:
+        return "You" if seat == self.human else seat_name(seat, self.names, None).capitalize()
+
+    def news(self) -> None:
+        """Narrate the public events since the last call (refills, Dirk, scoring cards, leftovers)."""
+        history = observation_of(self.state, self.human).get("history") or []
+
+        def name(seat: int) -> str:
+            return "you" if seat == self.human else seat_name(seat, self.names, None)
+
+        for line in narrate(history[self.seen:], name):
+            self.write(f"  {line[:1].upper()}{line[1:]}.")
+        self.seen = len(history)
+
+    def table(self) -> str:
+        return render_table(observation_of(self.state, self.human), self.human, names=self.names,
+                            unicode=self.unicode, color=self.color)
+
+    def short_view(self) -> str:
+        """What the person needs between two decisions of one turn: hand, tiles to place, own city."""
+        obs = observation_of(self.state, self.human)
+        lines = [f"Your hand: {hand_by_currency(obs['hand'], self.color)}"]
+        if obs.get("pending"):
+            lines.append("To place: " + ", ".join(tile_long(t, self.color) for t in obs["pending"]))
+        reserve = obs["reserves"][self.human]
+        lines.append("Your reserve: " + (", ".join(tile_long(t, self.color) for t in reserve) or "empty"))
+        if obs["phase"] == "action":
+            market = [f"{i + 1}:{tile_long(t, self.color, cost=True)}" if t is not None else f"{i + 1}:-"
+                      for i, t in enumerate(obs["market"])]
+            display = " ".join(card_paint(c, self.color) for c in obs["display"] if c)
+            lines.append("Market " + "  ".join(market) + f"   display {display or '-'}")
+        lines.append(render_city(obs["cities"][self.human], unicode=self.unicode, color=self.color))
+        return "\n".join(lines)
+
+    # -- the loop
+    def run(self) -> None:
+        s = self.state
+        opponents = ", ".join(f"seat {b + 1}: {self.bots[b].name}" for b in sorted(self.bots))
+        self.write(f"Alhambra, {s.num_players} players, seed {s.seed}. You are seat {self.human + 1}; "
+                   f"{opponents}.")
+        if s.options.get("dirk"):
+            self.write("Two players: Dirk, an imaginary third player, collects tiles and scores majorities.")
+        self.news()
+        self.write(f"{self.who(s.current_player)} {'start' if s.current_player == self.human else 'starts'}. "
+                   "Type 'help' for the commands.")
+        last_turn_shown = None
+        while not s.is_terminal():
+            seat = s.current_player
+            if seat == self.human:
+                key = (s.turn, s.phase == "final")
+                if key != last_turn_shown:
+                    self.write(self.table())
+                    if s.phase == "final":
+                        self.write("The game is over; the market's leftover tiles went to the players with "
+                                   "the most money of each slot's currency. Place yours.")
+                    last_turn_shown = key
+                self.human_move()
+            else:
+                self.bot_move(seat)
+            self.report_scoring()
+        self.finish()
+
+    def apply(self, code: int, seat: int) -> None:
+        try:
+            sentence = describe(self.state, code, self.who(seat))
+        except Exception:  # words are a nicety: the text form always works
+            sentence = f"{self.who(seat)}: {self.state.action_to_text(code)}"
+        self.state.apply(code)
+        s = self.state
+        if s.current_player == seat and s.phase == "action":
+            sentence += " - extra action"
+        self.write(sentence + ".")
+        self.news()
+
+    def bot_move(self, seat: int) -> None:
+        bot = self.bots[seat]
+        s = self.state
+        legal = s.legal_actions()
+        try:
+            choice = bot.act(observation_of(s, seat))
+            code = s.parse_action(choice) if isinstance(choice, str) else int(choice)
+            if code not in legal:
+                s.clone().apply(code)
+        except (KeyboardInterrupt, Quit):
+            raise
+        except Exception as exc:
+            code = self.rng.choice(legal)
+            self.write(f"{self.who(seat)} failed to give a legal move ({type(exc).__name__}: {exc}); "
+                       "a random legal move is played for it.")
+        self.apply(code, seat)
+
+    def prompt(self) -> str:
+        s = self.state
+        what = "your move" if s.phase == "action" else "place your tiles"
+        try:
+            return self.read(f"[seat {self.human + 1}, {what}] > ")
+        except EOFError:
+            raise Quit("End of input: the game was left unfinished.") from None
+
+    def human_move(self) -> None:
+        s = self.state
+        while True:
+            line = self.prompt().strip()
+            words = line.lower().split()
+            cmd = words[0] if words else ""
+            try:
+                if cmd in ("quit", "exit", "q"):
+                    raise Quit("You left the game.")
+                if cmd in ("help", "h", "?"):
+                    self.write(HELP)
+                elif cmd in ("moves", "m", "legal"):
+                    self.show_moves(words[1:])
+                elif cmd == "hint":
+                    self.hint()
+                elif cmd in ("table", "board", "show", "look"):
+                    self.write(self.table())
+                elif cmd == "city":
+                    self.show_city(words[1:])
+                elif cmd == "scores":
+                    self.write(", ".join(f"{seat_name(p, self.names, self.human)} {v}"
+                                         for p, v in enumerate(s.scores())))
+                elif cmd in ("log", "history"):
+                    events = observation_of(s, self.human).get("history", [])[-20:]
+                    self.write("\n".join(events) or "(nothing yet)")
+                elif cmd.isdigit():
+                    legal = s.legal_actions()
+                    n = int(cmd)
+                    if not 1 <= n <= len(legal):
+                        numbers = "only move 1" if len(legal) == 1 else f"moves 1-{len(legal)}"
+                        raise InputError(f"There is no move {n}: there are {numbers} (type 'moves').")
+                    self.apply(legal[n - 1], self.human)
+                    break
+                else:
+                    self.apply(resolve(s, line), self.human)
+                    break
+            except InputError as exc:
+                self.write(str(exc))
+        if s.current_player == self.human and not s.is_terminal():
+            self.write(self.short_view())
+
+    def show_moves(self, filters: list[str]) -> None:
+        s = self.state
+        items = [(i + 1, s.action_to_text(a)) for i, a in enumerate(s.legal_actions())]
+        if filters:
+            items = [(i, t) for i, t in items if all(f in t for f in filters)]
+        if not items:
+            self.write("No legal move matches that.")
+            return
+        cells = [f"{i:>3}) {t}" for i, t in items]
+        w = max(len(c) for c in cells) + 2
+        per_line = max(1, 98 // w)
+        for k in range(0, len(cells), per_line):
+            self.write("".join(c.ljust(w) for c in cells[k:k + per_line]).rstrip())
+        self.write("Type a number to play that move.")
+
+    def show_city(self, args: list[str]) -> None:
+        s = self.state
+        try:
+            seat = int(args[0]) - 1 if args else self.human
+            if not 0 <= seat < s.num_players:
+                raise ValueError
+        except ValueError:
+            raise InputError(f"Write city N with N a seat from 1 to {s.num_players}.") from None
+        obs = observation_of(s, self.human)
+        self.write(f"{seat_name(seat, self.names, self.human)}:")
+        self.write(render_city(obs["cities"][seat], unicode=self.unicode, color=self.color))
+        self.write(LEGEND_UNICODE if self.unicode else LEGEND_ASCII)
+
+    def hint(self) -> None:
+        s = self.state
+        if self.hint_path is None:
+            raise InputError("No bot is available for hints.")
+        try:
+            if self.hint_bot is None:
+                self.hint_bot = SeatBot(self.hint_path, self.human, s.num_players, s.options, s.seed,
+                                        self.move_time)
+            choice = self.hint_bot.act(observation_of(s, self.human))
+            code = s.parse_action(choice) if isinstance(choice, str) else int(choice)
+            text = s.action_to_text(code)
+        except KeyboardInterrupt:
+            raise
+        except Exception as exc:
+            raise InputError(f"The hint bot failed ({type(exc).__name__}: {exc}).") from None
+        self.write(f"Hint ({self.hint_bot.name}): {text}   ({describe(s, code, 'You')})")
+
+    def report_scoring(self) -> None:
+        s = self.state
+        new = [e for e in s.score_breakdown() if e.get("round") not in self.reported]
+        for entry in new:
+            self.reported.add(entry.get("round"))
+            self.write("")
+            self.write(render_scoring(entry, names=self.names, you=self.human))
+        if new:
+            self.write(self.score_line())
+
+    def score_line(self) -> str:
+        s = self.state
+        line = "Scores: " + ", ".join(f"{seat_name(p, self.names, self.human)} {v}"
+                                      for p, v in enumerate(s.scores()))
+        if s.dirk_score is not None:
+            line += f", Dirk {s.dirk_score}"
+        return line
+
+    def finish(self) -> None:
+        s = self.state
+        self.report_scoring()
+        self.write(self.table())
+        self.write("Final scores:")
+        ranking = s.ranking()
+        scores = s.scores()
+        for seat in sorted(range(s.num_players), key=lambda p: (ranking[p], p)):
+            self.write(f"  {ranking[seat]}. {seat_name(seat, self.names, self.human)}: {scores[seat]} points")
+        if s.dirk_score is not None:
+            self.write(f"  (Dirk: {s.dirk_score} points, not ranked)")
+        mine = ranking[self.human]
+        shared = sum(1 for r in ranking if r == mine) > 1
+        if mine == 1:
+            self.write("You share the win!" if shared else "You win!")
+        else:
+            self.write(f"You finish in place {mine}" + (" (shared)." if shared else "."))
+
+
+# ----------------------------------------------------------------------------------------------------------
+# The command
+
+
+def play_game(players: int = 2, seat: int = 1, bots: Sequence[str] = (), seed: int | None = None,
+              move_time: float = 1.0, unicode: bool = False, color: bool = False,
+              read: Callable[[str], str] = input, write: Callable[[str], None] | None = None) -> int:
+    """Set up and play one game; returns the exit status (0 also when the person leaves; 1 on an error).
+    Output goes to ``write`` (default ``click.echo``, which keeps colour codes only when asked for)."""
+    from alhambra_ai import new_game
+
+    if write is None:
+        def write(text: str) -> None:
+            click.echo(text, color=True if color else None)
+
+    try:
+        if not 2 <= players <= 6:
+            raise ValueError(f"--players must be 2 to 6, not {players}")
+        if not 1 <= seat <= players:
+            raise ValueError(f"--seat must be 1 to {players} (the number of players), not {seat}")
+        if move_time <= 0:
+            raise ValueError(f"--move-time must be positive, not {move_time}")
+        if seed is None:
+            seed = random.SystemRandom().randrange(2**31)
+        paths = [resolve_bot(b) for b in bots] or [default_bot(write)]
+        try:
+            hint_path: Path | None = default_bot(lambda _msg: None)
+        except ValueError:
+            hint_path = None
+        state = new_game(players, seed=seed)
+        human = seat - 1
+        others = [p for p in range(players) if p != human]
+        # Opponent seats take the bot files in order, the list repeating when it is shorter.
+        seat_bots = {p: SeatBot(paths[i % len(paths)], p, players, state.options, seed, move_time)
+                     for i, p in enumerate(others)}
+        game = TerminalGame(state, human, seat_bots, hint_path, move_time, unicode, color, read, write)
+    except Exception as exc:
+        write("\n".join(wrap(f"Cannot start the game: {exc}", WIDTH)))
+        return 1
+    try:
+        game.run()
+        return 0
+    except Quit as exc:
+        game.write(str(exc))
+        game.write(game.score_line())
+        return 0
+    except KeyboardInterrupt:
+        game.write("\nInterrupted: the game was left unfinished.")
+        game.write(game.score_line())
+        return 0
+    except Exception as exc:  # never a traceback in front of the player
+        game.write(f"Internal error: {type(exc).__name__}: {exc}. The game cannot go on (seed {seed}); "
+                   "please report it.")
+        return 1
+
+
+@click.command("play")
+@click.option("--players", type=int, default=2, show_default=True, help="number of players, 2-6")
+@click.option("--seat", type=int, default=1, show_default=True, help="your seat, 1-based")
+@click.option("--bot", "bots", multiple=True, metavar="FILE",
+              help=f"opponent bot file or name in bots/ (repeatable; default: {STRONGEST})")
+@click.option("--seed", type=int, default=None, help="game seed (default: random, printed at the start)")
+@click.option("--move-time", type=float, default=1.0, show_default=True, help="bot thinking time per move, s")
+@click.option("--unicode/--ascii", default=False, help="box-drawing characters for the cities")
+@click.option("--color/--no-color", default=False, help="ANSI colours")
+def play(players: int, seat: int, bots: tuple[str, ...], seed: int | None, move_time: float, unicode: bool,
+         color: bool) -> None:
+    """Play one game in the terminal against bots (the strongest by default)."""
+    if sys.stdin.isatty():
+        try:
+            import readline  # noqa: F401  (line editing and history for input())
+        except ImportError:
+            pass
+    sys.exit(play_game(players, seat, bots, seed, move_time, unicode, color))
+
+
+__all__ = ["play", "play_game", "TerminalGame", "SeatBot", "InputError", "Quit"]

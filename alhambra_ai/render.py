@@ -1,0 +1,455 @@
+"""Plain-text rendering of cities, the table and scoring breakdowns (the terminal game, issue 6).
+
+Everything shown comes from the public API: a ``City`` (or the ``[x, y, tile, walls]`` cells of an
+observation), an observation dict and ``score_breakdown()`` entries. Nothing here knows a rule of the game.
+
+A city is a grid with one text line per row of cells and one line per row of cell edges::
+
+    >>> print(render_city([(0, 0, 0, 0), (1, 0, 17, 6)], margin=0))   # 17 with walls E and S
+     y\\x     0       1
+         +-------+-------+
+       0 | FOUNT   arc17 #
+         +-------+#######+
+
+Edges: ``#`` outer wall, ``=`` / ``H`` inner wall (a wall between two tiles), ``-`` / ``|`` tile edge
+without a wall, blank between two tiles = open passage. Rows are labelled with y (north on top), columns
+with x (east right): the same ``x,y`` the commands use.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from alhambra_ai._core import CURRENCY_LETTERS, CURRENCY_NAMES, TYPE_NAMES, tile_info
+
+WIDTH = 100                      # every line of render_table fits in this many columns
+CELL = 7                         # characters inside a cell (" gar33 "); 5 in the compact form
+LABEL = 5                        # row-label margin ("  -2 ")
+WALL_N, WALL_E, WALL_S, WALL_W = 1, 2, 4, 8
+
+# Edge glyphs by kind: outer wall, inner wall, plain tile edge (no wall), open passage between two tiles.
+_ASCII = {"outer": ("#", "#"), "inner": ("=", "H"), "plain": ("-", "|"), "open": (" ", " "),
+          "none": (" ", " ")}
+_UNICODE = {"outer": ("━", "┃"), "inner": ("═", "║"), "plain": ("─", "│"), "open": (" ", " "),
+            "none": (" ", " ")}
+# Box-drawing corners by the edges that meet there (up, right, down, left), in three weights: heavy where only
+# outer walls meet, double where only inner walls meet, light otherwise.
+_CORNER_KEYS = [(1, 1, 1, 1), (1, 1, 1, 0), (1, 0, 1, 1), (0, 1, 1, 1), (1, 1, 0, 1),
+                (0, 1, 1, 0), (0, 0, 1, 1), (1, 1, 0, 0), (1, 0, 0, 1), (1, 0, 1, 0),
+                (0, 1, 0, 1), (1, 0, 0, 0), (0, 1, 0, 0), (0, 0, 1, 0), (0, 0, 0, 1)]
+_CORNERS = {
+    "light": dict(zip(_CORNER_KEYS, "┼├┤┬┴┌┐└┘│─╵╶╷╴", strict=True)),
+    "heavy": dict(zip(_CORNER_KEYS, "╋┣┫┳┻┏┓┗┛┃━╹╺╻╸", strict=True)),
+    "double": dict(zip(_CORNER_KEYS, "╬╠╣╦╩╔╗╚╝║═║═║═", strict=True)),
+}
+
+
+# ANSI colours: building types as on the tiles, currencies as on the cards.
+_TYPE_COLOUR = {"pavilion": "34", "seraglio": "31", "arcades": "33", "chambers": "37", "garden": "32",
+                "tower": "35", "fountain": "36"}
+_CURRENCY_COLOUR = {"y": "93", "g": "32", "b": "34", "o": "38;5;208"}
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+ABBREV = {name: name[:3] for name in TYPE_NAMES}       # pav ser arc cha gar tow (unique)
+
+
+def visible_len(text: str) -> int:
+    """Length of ``text`` as the terminal shows it (ANSI colour codes take no room)."""
+    return len(_ANSI.sub("", text))
+
+
+def _paint(text: str, code: str | None, color: bool) -> str:
+    return f"\x1b[{code}m{text}\x1b[0m" if color and code else text
+
+
+def tile_label(tile: int) -> str:
+    """Short cell label: ``tile_label(33) == 'gar33'``, ``tile_label(5) == 'pav 5'``, fountain ``'FOUNT'``."""
+    name = tile_info(tile)[0]
+    return "FOUNT" if tile == 0 else f"{ABBREV[name]}{tile:>2}"
+
+
+def tile_words(tile: int) -> str:
+    """``tile_words(17) == 'arcades 17'``."""
+    return "fountain" if tile == 0 else f"{tile_info(tile)[0]} {tile}"
+
+
+def tile_long(tile: int, color: bool = False, cost: bool = False) -> str:
+    """Tile and walls (and cost): ``tile_long(17) == 'arc17 [SW]'``; with cost ``'arc17 [SW] cost 6'``."""
+    name, price, walls = tile_info(tile)
+    text = _paint(tile_label(tile), _TYPE_COLOUR[name], color) + f" [{walls}]"
+    return text + f" cost {price}" if cost else text
+
+
+def card_paint(card: str, color: bool = False) -> str:
+    """A money card's text (``'g3'``), coloured by currency on request."""
+    return _paint(card, _CURRENCY_COLOUR.get(card[:1]), color)
+
+
+def _cells_of(city: Any) -> list[tuple[int, int, int, int]]:
+    """(x, y, tile, walls) cells of a City value or of an observation's cell list."""
+    cells = city.cells() if hasattr(city, "cells") else city
+    return [(int(x), int(y), int(t), int(w)) for x, y, t, w in cells]
+
+
+def _edge_kind(a: tuple[int, int] | None, b: tuple[int, int] | None, a_side: int, b_side: int) -> str:
+    """Kind of the edge between cell ``a`` and cell ``b`` (each ``(tile, walls)`` or None when empty)."""
+    if a is None and b is None:
+        return "none"
+    if a is not None and b is not None:
+        return "inner" if (a[1] & a_side or b[1] & b_side) else "open"
+    tile = a if a is not None else b
+    side = a_side if a is not None else b_side
+    return "outer" if tile[1] & side else "plain"
+
+
+def render_city(city: Any, unicode: bool = False, color: bool = False, margin: int = 1,
+                cell: int = CELL) -> str:
+    """The city as a text grid (see the module docstring); ``margin`` empty cells are shown around it.
+
+    ``city`` is a ``City`` or a list of ``(x, y, tile, walls)`` cells (as in an observation); ``cell`` is the
+    width inside a cell (7, or 5 for the compact form).
+    """
+    cells = {(x, y): (t, w) for x, y, t, w in _cells_of(city)}
+    if not cells:
+        cells = {(0, 0): (0, 0)}
+    xs = [x for x, _ in cells]
+    ys = [y for _, y in cells]
+    x0, x1 = min(xs) - margin, max(xs) + margin
+    y0, y1 = min(ys) - margin, max(ys) + margin
+    glyph = _UNICODE if unicode else _ASCII
+
+    def edge_text(kind: str, horizontal: bool) -> str:
+        ch = glyph[kind][0 if horizontal else 1]
+        return _paint(ch * cell if horizontal else ch, "1", color and kind in ("outer", "inner"))
+
+    def h_kind(x: int, y: int) -> str:          # the edge between (x, y) and (x, y - 1) below it
+        return _edge_kind(cells.get((x, y)), cells.get((x, y - 1)), WALL_S, WALL_N)
+
+    def v_kind(x: int, y: int) -> str:          # the edge between (x - 1, y) and (x, y) to its right
+        return _edge_kind(cells.get((x - 1, y)), cells.get((x, y)), WALL_E, WALL_W)
+
+    def corner(x: int, y: int) -> str:          # the corner at the top-left of cell (x, y)
+        kinds = [v_kind(x, y + 1), h_kind(x, y + 1), v_kind(x, y), h_kind(x - 1, y + 1)]  # up right down left
+        drawn = tuple(int(k not in ("none", "open")) for k in kinds)
+        if not any(drawn):
+            return " "
+        if not unicode:
+            return "+"
+        styles = {k for k, d in zip(kinds, drawn, strict=True) if d}
+        weight = "heavy" if styles == {"outer"} else "double" if styles == {"inner"} else "light"
+        return _CORNERS[weight][drawn]
+
+    head = "y\\x".rjust(LABEL - 1) + " " + "".join(" " + str(x).center(cell) for x in range(x0, x1 + 1))
+    lines = [head.rstrip()]
+    for y in range(y1, y0 - 2, -1):
+        # The edge line above row y (for y == y0 - 1: the bottom edge of the last row).
+        line = " " * LABEL
+        for x in range(x0, x1 + 1):
+            line += corner(x, y) + edge_text(h_kind(x, y + 1), True)
+        lines.append((line + corner(x1 + 1, y)).rstrip())
+        if y < y0:
+            break
+        line = str(y).rjust(LABEL - 1) + " "
+        for x in range(x0, x1 + 1):
+            line += edge_text(v_kind(x, y), False)
+            here = cells.get((x, y))
+            if here is None:
+                line += " " * cell
+            else:
+                kind = "fountain" if here[0] == 0 else tile_info(here[0])[0]
+                line += _paint(tile_label(here[0]).center(cell), _TYPE_COLOUR[kind], color)
+        lines.append((line + edge_text(v_kind(x1 + 1, y), False)).rstrip())
+    # The edge lines above the first and below the last row are blank when those rows are an empty margin.
+    if len(lines) > 1 and not lines[1]:
+        del lines[1]
+    while lines and not lines[-1]:
+        lines.pop()
+    return "\n".join(lines)
+
+
+LEGEND_ASCII = "walls: # outer wall, = H inner wall (between two tiles), - | tile edge, blank = open"
+LEGEND_UNICODE = "walls: ━ ┃ outer wall, ═ ║ inner wall (between two tiles), ─ │ tile edge, blank = open"
+
+
+# ----------------------------------------------------------------------------------------------------------
+# The table
+
+
+def _as_dict(obj: Any, seat: int) -> dict:
+    """An observation dict from a State (seen from ``seat``), an Observation or a dict."""
+    if isinstance(obj, Mapping):
+        return dict(obj)
+    if hasattr(obj, "to_dict"):
+        return obj.to_dict()
+    return observation_of(obj, seat)
+
+
+def observation_of(state: Any, seat: int) -> dict:
+    """``state.observation(seat)``; until the core provides it (issue 3), the same public fields assembled
+    from the State's accessors: everything public, the seat's own hand, other hands by size only."""
+    if hasattr(state, "observation"):
+        return state.observation(seat)
+    n = state.num_players
+    cards = []
+    for r in (1, 2):
+        where = state.scoring_card_range(r) if hasattr(state, "scoring_card_range") else None
+        cards.append({"round": r, "drawn": where is None, "positions": list(where) if where else None})
+    to_act = state.current_player == seat and not state.is_terminal()
+    return {
+        "seat": seat, "num_players": n, "options": state.options, "phase": state.phase,
+        "current_player": state.current_player, "turn": state.turn,
+        "scoring_rounds_done": state.scoring_rounds_done, "hand": state.hand(seat),
+        "hand_sizes": [state.hand_size(p) for p in range(n)],
+        "cities": [[list(c) for c in state.city(p).cells()] for p in range(n)],
+        "reserves": [state.reserve(p) for p in range(n)], "market": state.market(),
+        "display": state.display(), "discard": state.discard(), "pending": state.pending(),
+        "dirk_tiles": state.dirk_tiles() if state.options.get("dirk") else None,
+        "scores": state.scores(), "dirk_score": state.dirk_score, "draw_pile_size": state.draw_pile_size,
+        "bag_size": state.bag_size, "scoring_cards": cards, "history": state.history,
+        "legal_actions": state.legal_actions() if to_act else [],
+    }
+
+
+def seat_name(seat: int, names: Sequence[str] | None, you: int | None) -> str:
+    """``'seat 2 (mcts)'``; the human's seat reads ``'you (seat 1)'``. Seats are 0-based in, 1-based out."""
+    if seat == you:
+        return f"you (seat {seat + 1})"
+    if names and seat < len(names) and names[seat]:
+        return f"seat {seat + 1} ({names[seat]})"
+    return f"seat {seat + 1}"
+
+
+def _count(n: int, noun: str) -> str:
+    """``_count(1, 'card') == '1 card'``, ``_count(2, 'card') == '2 cards'``."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def _card_value(card: str) -> int:
+    return int(card[1:])
+
+
+def hand_by_currency(hand: Iterable[str], color: bool = False) -> str:
+    """``'florin y3 y5 =8 | dirham - | denar b2 =2 | ducat -'``: cards grouped by currency with their sum."""
+    hand = list(hand)
+    parts = []
+    for letter, name in zip(CURRENCY_LETTERS, CURRENCY_NAMES, strict=True):
+        cards = sorted((c for c in hand if c[:1] == letter), key=_card_value)
+        if cards:
+            total = sum(_card_value(c) for c in cards)
+            parts.append(f"{name} " + " ".join(card_paint(c, color) for c in cards) + f" ={total}")
+        else:
+            parts.append(f"{name} -")
+    return " | ".join(parts)
+
+
+def _scoring_line(obs: dict) -> str:
+    done = obs.get("scoring_rounds_done", 0)
+    if obs.get("phase") == "over":
+        return "Game over: all three scoring rounds done"
+    cards = {c.get("round"): c for c in obs.get("scoring_cards") or []}
+    nxt = done + 1
+    if nxt >= 3:
+        return f"Next scoring: round 3, at the end of the game; rounds done: {done}"
+    card = cards.get(nxt)
+    where = ""
+    if card and not card.get("drawn") and card.get("positions"):
+        first, last = card["positions"]
+        where = f", its card lies at draw-pile position {first + 1}-{last + 1} (1 = top)"
+    return f"Next scoring: round {nxt}{where}; rounds done: {done}"
+
+
+def _fit_blocks(blocks: list[list[str]], width: int, gap: int = 3) -> list[str]:
+    """Lay text blocks side by side while they fit in ``width``, else one under another."""
+    out: list[str] = []
+    row: list[list[str]] = []
+    row_width = 0
+
+    def flush() -> None:
+        if not row:
+            return
+        widths = [max(visible_len(line) for line in b) for b in row]
+        for i in range(max(len(b) for b in row)):
+            parts = []
+            for b, w in zip(row, widths, strict=True):
+                line = b[i] if i < len(b) else ""
+                parts.append(line + " " * (w - visible_len(line)))
+            out.append((" " * gap).join(parts).rstrip())
+        out.append("")
+
+    for block in blocks:
+        w = max(visible_len(line) for line in block)
+        if row and row_width + gap + w > width:
+            flush()
+            row, row_width = [], 0
+        row_width = w if not row else row_width + gap + w
+        row.append(block)
+    flush()
+    return out
+
+
+def _city_block(obs: dict, seat: int, names, you, unicode: bool, color: bool, width: int) -> list[str]:
+    cells = obs["cities"][seat]
+    reserve = (obs.get("reserves") or [[]] * (seat + 1))[seat]
+    built = sum(1 for c in cells if c[2] != 0)
+    title = f"{seat_name(seat, names, you)}: {built} building{'s' if built != 1 else ''}"
+    wall = _wall_length(cells)
+    if wall is not None:
+        title += f", wall {wall}"
+    for cell in (CELL, 5):      # the compact cells only when the full ones do not fit
+        grid = render_city(cells, unicode=unicode, color=color, cell=cell).split("\n")
+        wide = max(visible_len(line) for line in grid)
+        if wide <= width:
+            break
+    block = [title]
+    if wide > width:
+        block.append(f"(this city is {wide} columns wide, more than {width}: "
+                     "widen the terminal to see it whole)")
+    block += grid
+    res = "reserve: " + (", ".join(tile_long(t, color) for t in reserve) if reserve else "empty")
+    block += wrap(res, max(wide, 40) if wide <= width else width, indent="  ")
+    return block
+
+
+def _wall_length(cells: Any) -> int | None:
+    """The longest outer wall, from the engine's City (None if the cells do not make a City)."""
+    try:
+        from alhambra_ai._core import City
+
+        text = " ".join(f"{x},{y}:{t}/{_walls_text(w)}" for x, y, t, w in _cells_of(cells))
+        return City.from_text(text).wall_score()
+    except Exception:  # a display helper: a city the engine cannot read is still drawn, without its wall
+        return None
+
+
+def _walls_text(walls: int) -> str:
+    return "".join(ch for bit, ch in ((1, "N"), (2, "E"), (4, "S"), (8, "W")) if walls & bit) or "-"
+
+
+def wrap(text: str, width: int, indent: str = "    ") -> list[str]:
+    """Word wrap by visible width (colour codes take no room), breaking after ``,`` ``|`` ``:`` ``=N`` where
+    possible so that items stay whole, else at any space; continuation lines are indented."""
+    pieces = []
+    for chunk in re.split(r"(?<=[,|:]) |(?<==\d) |(?<==\d\d) ", text):
+        if visible_len(chunk) > width - len(indent):
+            pieces += chunk.split(" ")
+        else:
+            pieces.append(chunk)
+    lines, line = [], ""
+    for piece in pieces:
+        candidate = f"{line} {piece}" if line else piece
+        if line.strip() and visible_len(candidate) > width:
+            lines.append(line)
+            line = indent + piece
+        else:
+            line = candidate
+    lines.append(line)
+    return lines
+
+
+def render_table(obs_like: Any, seat: int, names: Sequence[str] | None = None, unicode: bool = False,
+                 color: bool = False, width: int = WIDTH) -> str:
+    """Everything a player at ``seat`` (0-based) sees at the table: market, money display, their own hand,
+    the other hands' sizes, every city and reserve, scores, draw pile and bag, the next scoring (and Dirk).
+
+    ``obs_like``: a State (rendered from ``state.observation(seat)``), an Observation or an observation dict.
+    ``names``: bot/player name per seat, shown as ``seat 2 (mcts)``.
+    """
+    obs = _as_dict(obs_like, seat)
+    you = obs.get("seat", seat)
+    n = obs["num_players"]
+    out: list[str] = []
+    rule = "=" * width if not unicode else "═" * width
+    cur = obs.get("current_player", -1)
+    head = f"Turn {obs.get('turn', 0) + 1}"
+    if obs.get("phase") == "over":
+        head += " - game over"
+    elif cur is not None and cur >= 0:
+        head += f" - {seat_name(cur, names, you)} to act ({obs.get('phase')} phase)"
+    out += [rule, head, _scoring_line(obs)]
+
+    out.append("Market (slot, currency: building [walls] cost):")
+    market = obs.get("market") or [None] * 4
+    slots = []
+    for i, tile in enumerate(market):
+        cur_txt = f"{i + 1} {CURRENCY_NAMES[i]} ({CURRENCY_LETTERS[i]})"
+        shown = tile_long(tile, color, cost=True) if tile is not None else "(empty)"
+        slots.append(f"  {cur_txt:<13} {shown}")
+    for i in range(0, len(slots), 2):
+        left = slots[i]
+        pad = 38 - visible_len(left)
+        out.append(left + " " * max(pad, 2) + (slots[i + 1] if i + 1 < len(slots) else ""))
+    display = obs.get("display") or []
+    disp = " ".join(card_paint(c, color) if c else "--" for c in display) or "(empty)"
+    pile = _count(obs.get("draw_pile_size", 0), "card")
+    discard = _count(len(obs.get("discard") or []), "card")
+    bag = _count(obs.get("bag_size", 0), "tile")
+    out.append(f"Money display: {disp}    draw pile: {pile}, discard: {discard}, tile bag: {bag}")
+
+    scores = obs.get("scores") or [0] * n
+    score_txt = ", ".join(f"{seat_name(s, names, you)} {scores[s]}" for s in range(n))
+    if obs.get("dirk_score") is not None:
+        score_txt += f", Dirk {obs['dirk_score']}"
+    out += wrap("Scores: " + score_txt, width)
+
+    hand = obs.get("hand") or []
+    out += wrap(f"Your hand ({len(hand)} cards): " + hand_by_currency(hand, color), width)
+    sizes = obs.get("hand_sizes") or []
+    others = [f"{seat_name(s, names, you)} {sizes[s]}" for s in range(n) if s != you and s < len(sizes)]
+    if others:
+        out += wrap("Cards in other hands: " + ", ".join(others), width)
+    pending = obs.get("pending") or []
+    if pending:
+        who = "you" if cur == you else seat_name(cur, names, you)
+        tiles = ", ".join(tile_long(t, color) for t in pending)
+        out += wrap(f"Bought this turn, to place ({who}): {tiles}", width)
+    dirk = obs.get("dirk_tiles")
+    if dirk is not None:
+        counts = {}
+        for t in dirk:
+            name = tile_info(t)[0]
+            counts[name] = counts.get(name, 0) + 1
+        summary = ", ".join(f"{name} {counts[name]}" for name in TYPE_NAMES if name in counts) or "none"
+        labels = " ".join(tile_label(t).replace(" ", "") for t in dirk)
+        out += wrap(f"Dirk's tiles ({len(dirk)}): {summary} - {labels}", width)
+
+    out.append(LEGEND_UNICODE if unicode else LEGEND_ASCII)
+    out.append("")
+    order = [you] + [s for s in range(n) if s != you]
+    blocks = [_city_block(obs, s, names, you, unicode, color, width) for s in order]
+    out += _fit_blocks(blocks, width)
+    return "\n".join(out).rstrip() + "\n" + rule
+
+
+# ----------------------------------------------------------------------------------------------------------
+# Scoring
+
+
+def render_scoring(breakdown: Mapping | Sequence[Mapping], names: Sequence[str] | None = None,
+                   you: int | None = None) -> str:
+    """A scoring round (one ``score_breakdown()`` entry) or several, as a table per player::
+
+        Scoring round 1               pav ser arc cha gar tow  wall  round
+        seat 1                          1   .   .   .   5   .     4     10
+    """
+    if isinstance(breakdown, Mapping):
+        entries = [breakdown]
+    else:
+        entries = list(breakdown)
+    out = []
+    for entry in entries:
+        rnd = entry.get("round", "?")
+        title = f"Scoring round {rnd}" + (" (final)" if rnd == 3 else "")
+        rows = [(seat_name(s, names, you), d) for s, d in enumerate(entry.get("seats") or [])]
+        if entry.get("dirk"):
+            rows.append(("Dirk", entry["dirk"]))
+        w = max([len(title)] + [len(r[0]) for r in rows]) + 2
+        out.append(title.ljust(w) + "".join(f"{ABBREV[t]:>4}" for t in TYPE_NAMES) + "  wall  round")
+        for name, d in rows:
+            maj = d.get("majorities") or [0] * 6
+            cells = "".join(f"{(str(p) if p else '.'):>4}" for p in maj)
+            wall = d.get("wall")
+            wall_txt = "-" if wall is None else str(wall)
+            out.append(name.ljust(w) + cells + f"{wall_txt:>6}{d.get('total', 0):>7}")
+    return "\n".join(out)

@@ -1,0 +1,336 @@
+"""The terminal game: scripted sessions through stdin, command parsing, announcements, no tracebacks."""
+
+import os
+import random
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from alhambra_ai import new_game
+from alhambra_ai import play as play_module
+from alhambra_ai.cli import main
+from alhambra_ai.play import TerminalGame
+from alhambra_ai.playtext import InputError, describe, narrate, normalize, resolve
+
+ROOT = Path(__file__).resolve().parent.parent
+RANDOM_BOT = str(ROOT / "bots" / "random.py")
+
+
+def run(args, lines):
+    result = CliRunner().invoke(main, ["play", *args], input="".join(f"{x}\n" for x in lines))
+    return result, result.output
+
+
+def numbers_script(seed, count=3000):
+    """A person who lists the moves now and then and picks numbers, some out of range."""
+    rng = random.Random(seed)
+    lines = []
+    for i in range(count):
+        if i % 97 == 0:
+            lines.append("moves")
+        lines.append(str(rng.choice([1, 1, 2, 2, 3, 4, 6, 9, 40])))
+    return lines
+
+
+def _text(state, code):
+    return state.action_to_text(code)
+
+
+def advance(state, rng, until):
+    """Random legal moves until ``until(state)`` holds (None if the game ends first)."""
+    while not state.is_terminal():
+        if until(state):
+            return state
+        state.apply(rng.choice(state.legal_actions()))
+    return None
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Whole games through stdin
+
+
+def test_full_game_against_random_with_bad_input():
+    bad = ["fly away", "buy 9 g1", "take z9", "12345", "place 99 1,1", "", "help", "moves", "table", "city 2",
+           "city 7", "scores", "log"]
+    result, out = run(["--players", "2", "--seat", "1", "--bot", RANDOM_BOT, "--seed", "11"],
+                      bad + numbers_script(1))
+    assert result.exit_code == 0, out[-3000:]
+    assert "Traceback" not in out and result.exception is None
+    assert "Unknown command 'fly'" in out
+    assert "Not possible: buy: bad slot '9' (slots are 1-4)" in out
+    assert "There is no move 12345" in out
+    assert "Commands (cells are x,y" in out                     # help
+    assert "1) " in out and "Type a number to play that move." in out
+    assert "Write city N with N a seat from 1 to 2." in out
+    assert "Seat 2 (random) " in out                          # bot moves in words
+    assert "Scoring round 3 (final)" in out
+    assert "Final scores:" in out
+    assert "(Dirk:" in out                                     # 2 players: Dirk is reported, not ranked
+    assert "End of input" not in out
+    assert_fits(out)
+
+
+def assert_fits(out, width=100):
+    """Every screen line fits (piped input is not echoed, so a prompt and the next output share a line)."""
+    for line in out.splitlines():
+        for part in line.split("] > "):
+            assert len(part) <= width, part
+
+
+def test_default_opponent_falls_back_to_random(monkeypatch):
+    monkeypatch.setattr(play_module, "STRONGEST", "no_such_bot")
+    result, out = run(["--players", "3", "--seed", "2"], ["hint", "quit"])
+    assert result.exit_code == 0
+    assert "The strongest bot" in out and "is missing: playing against random.py instead." in out
+    assert "seat 2: random, seat 3: random" in out
+    hint = next(line for line in out.splitlines() if "Hint (random): " in line)
+    text = hint.split("Hint (random): ")[1].split("   (")[0]
+    assert text.split()[0] in ("take", "buy", "build", "remove", "swap", "pass")
+
+
+def test_color_only_on_request():
+    _, plain = run(["--players", "2", "--bot", RANDOM_BOT, "--seed", "1"], ["quit"])
+    _, coloured = run(["--players", "2", "--bot", RANDOM_BOT, "--seed", "1", "--color"], ["quit"])
+    assert "\x1b[" not in plain and "\x1b[" in coloured
+
+
+def test_full_game_three_players_second_seat():
+    result, out = run(["--players", "3", "--seat", "2", "--bot", "random", "--seed", "5", "--unicode"],
+                      numbers_script(2))
+    assert result.exit_code == 0, out[-3000:]
+    assert "Traceback" not in out
+    assert "You are seat 2; seat 1: random, seat 3: random." in out
+    assert "Seat 1 (random) " in out and "Seat 3 (random) " in out
+    assert "Final scores:" in out and "Dirk" not in out
+    assert "━" in out or "─" in out                            # unicode cities
+    assert_fits(out)
+
+
+def test_same_seed_same_session():
+    lines = numbers_script(3)
+    _, first = run(["--players", "2", "--bot", RANDOM_BOT, "--seed", "9"], lines)
+    _, second = run(["--players", "2", "--bot", RANDOM_BOT, "--seed", "9"], lines)
+    assert first == second and "Final scores:" in first
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Leaving the game, option errors
+
+
+def test_end_of_input_ends_cleanly():
+    result, out = run(["--players", "2", "--seat", "1", "--bot", RANDOM_BOT, "--seed", "4"], ["moves"])
+    assert result.exit_code == 0
+    assert "End of input: the game was left unfinished." in out
+    assert "Scores: you (seat 1)" in out and "Traceback" not in out
+
+
+def test_quit():
+    result, out = run(["--players", "4", "--seat", "4", "--bot", RANDOM_BOT, "--seed", "4"], ["quit"])
+    assert result.exit_code == 0
+    assert "You left the game." in out
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--players", "2", "--seat", "3"], "--seat must be 1 to 2"),
+    (["--players", "7"], "--players must be 2 to 6"),
+    (["--players", "1"], "--players must be 2 to 6"),
+    (["--bot", "no/such/bot.py"], "bot file not found: no/such/bot.py"),
+    (["--move-time", "0"], "--move-time must be positive"),
+])
+def test_bad_options_give_one_message(args, message):
+    result, out = run(args, [])
+    assert result.exit_code == 1
+    assert f"Cannot start the game: {message}" in out
+    assert "Traceback" not in out
+
+
+def test_broken_bot_file_is_reported(tmp_path):
+    bot = tmp_path / "broken.py"
+    bot.write_text("class Bot:\n    def act(self, obs):\n        return 'fly'\n")
+    args = ["--players", "2", "--seat", "2", "--bot", str(bot), "--seed", "3"]
+    result, out = run(args, ["1"] * 6 + ["quit"])
+    assert result.exit_code == 0
+    assert "Seat 1 (broken) failed to give a legal move" in out    # replaced by a random legal move
+    syntax = tmp_path / "syntax.py"
+    syntax.write_text("class Bot(:\n")
+    result, out = run(["--bot", str(syntax)], [])
+    assert result.exit_code == 1 and "Cannot start the game:" in out and "syntax error" in out
+
+
+def test_ctrl_c_in_a_real_terminal_session():
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    proc = subprocess.Popen(
+        [sys.executable, "-c", "from alhambra_ai.cli import main; main()", "play", "--players", "2",
+         "--seat", "1", "--bot", RANDOM_BOT, "--seed", "2"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    seen = b""
+    while b"] > " not in seen:
+        chunk = proc.stdout.read1(4096)
+        assert chunk, seen.decode()
+        seen += chunk
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=30)
+    text = (seen + out).decode()
+    assert proc.returncode == 0
+    assert "Interrupted: the game was left unfinished." in text
+    assert "Traceback" not in text + err.decode()
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Commands -> engine actions
+
+
+def test_every_legal_action_text_resolves_to_itself():
+    rng = random.Random(1)
+    for n in (2, 3, 5):
+        state = new_game(n, seed=n)
+        for _ in range(60):
+            if state.is_terminal():
+                break
+            for code in state.legal_actions():
+                assert resolve(state, state.action_to_text(code)) == code
+            state.apply(rng.choice(state.legal_actions()))
+
+
+def test_normalize_cells_and_cards():
+    assert normalize("Place 17 (1, -2)") == ["place", "17", "1,-2"]
+    assert normalize("take y3, b2") == ["take", "y3", "b2"]
+    assert normalize("  REMOVE -1 ,0 ") == ["remove", "-1,0"]
+
+
+def test_aliases_for_placing_and_the_reserve():
+    rng = random.Random(4)
+    state = advance(new_game(2, seed=4), rng, lambda s: s.phase == "place")
+    tile = state.pending()[0]
+    assert resolve(state, f"reserve {tile}") == state.parse_action(f"place {tile} reserve")
+    assert resolve(state, f"dirk {tile}") == state.parse_action(f"place {tile} dirk")
+    assert resolve(state, f"give {tile}") == state.parse_action(f"place {tile} dirk")
+    if len(state.pending()) == 1:
+        assert resolve(state, "reserve") == state.parse_action(f"place {tile} reserve")
+
+
+def test_place_means_build_for_a_reserve_tile_and_reserve_cell_means_remove():
+    rng = random.Random(5)
+
+    def has_build(s):
+        return s.phase == "action" and any(_text(s, a).startswith("build ") for a in s.legal_actions())
+
+    state = advance(new_game(2, seed=6), rng, has_build)
+    assert state is not None
+    build = next(a for a in state.legal_actions() if state.action_to_text(a).startswith("build "))
+    _, tile, cell = state.action_to_text(build).split()
+    assert resolve(state, f"place {tile} {cell}") == build
+    x, y = cell.split(",")
+    assert resolve(state, f"build {tile} ({x}, {y})") == build
+
+    def has_remove(s):
+        return s.phase == "action" and any(_text(s, a).startswith("remove ") for a in s.legal_actions())
+
+    state = advance(new_game(3, seed=7), rng, has_remove)
+    remove = next(a for a in state.legal_actions() if state.action_to_text(a).startswith("remove "))
+    cell = state.action_to_text(remove).split()[1]
+    assert resolve(state, f"reserve {cell}") == remove
+
+
+def test_buy_without_slot_or_by_tile_id():
+    rng = random.Random(8)
+
+    def has_buy(s):
+        return any(s.action_to_text(a).startswith("buy ") for a in s.legal_actions())
+
+    state = advance(new_game(3, seed=8), rng, has_buy)
+    buy = next(a for a in state.legal_actions() if state.action_to_text(a).startswith("buy "))
+    words = state.action_to_text(buy).split()
+    slot, cards = int(words[1]), words[2:]
+    assert resolve(state, "buy " + " ".join(cards)) == buy
+    tile = state.market()[slot - 1]
+    if tile > 4:
+        assert resolve(state, f"buy {tile} " + " ".join(cards)) == buy
+
+
+def test_placing_during_the_extra_action_is_explained():
+    rng = random.Random(2)
+    state = advance(new_game(2, seed=2), rng, lambda s: s.phase == "action" and s.pending())
+    assert state is not None
+    tile = state.pending()[0]
+    for text in (f"place {tile} 1,0", f"reserve {tile}", f"dirk {tile}"):
+        with pytest.raises(InputError) as info:
+            resolve(state, text)
+        assert "take your extra action first" in str(info.value)
+
+
+def test_bad_commands_raise_one_clear_message():
+    state = new_game(3, seed=1)
+    for text, part in [("", "Type a move"), ("dance", "Unknown command 'dance'"),
+                       ("take", "Not possible: take: name the cards"),
+                       ("buy 2", "Not possible: buy: name the cards paid"),
+                       ("place 17", "Not possible:"), ("remove 0,0", "Not possible:"),
+                       ("swap 99 1,0", "Not possible:")]:
+        with pytest.raises(InputError) as info:
+            resolve(state, text)
+        assert part in str(info.value)
+        assert "\n" not in str(info.value)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Words
+
+
+def test_buy_announcement_says_exact_and_extra_action():
+    rng = random.Random(3)
+
+    def exact_buy(s):
+        for a in s.legal_actions():
+            words = s.action_to_text(a).split()
+            if words[0] == "buy":
+                from alhambra_ai._core import tile_info
+                if sum(int(c[1:]) for c in words[2:]) == tile_info(s.market()[int(words[1]) - 1])[1]:
+                    return True
+        return False
+
+    state = advance(new_game(2, seed=3), rng, exact_buy)
+    assert state is not None
+    code = next(a for a in state.legal_actions() if state.action_to_text(a).startswith("buy ")
+                and "exactly" in describe(state, a, "Seat 2 (mcts)"))
+    sentence = describe(state, code, "Seat 2 (mcts)")
+    assert sentence.startswith("Seat 2 (mcts) buys the ") and "from slot" in sentence and "paying" in sentence
+    said = []
+    seat = state.current_player
+    game = TerminalGame(state, human=1 - seat, bots={}, hint_path=None, move_time=0.1, write=said.append)
+    game.apply(code, seat)
+    assert said[0].endswith("exactly - extra action.")
+
+
+def test_narration_groups_public_events():
+    lines = narrate(["seat 1: take y3", "display: y3", "display: b2", "market 2: 33", "market 4: 17",
+                     "scoring card 1", "reshuffle: 20 cards", "dirk: 5", "dirk: 45",
+                     "leftover market 3: 40 to seat 2", "game end: market 1 stays empty"],
+                    lambda s: f"Seat {s + 1}")
+    assert lines == [
+        "New money on the display: y3, b2",
+        "New in the market: slot 2 garden 33, slot 4 arcades 17",
+        "The scoring card for round 1 is drawn: scoring after this turn",
+        "The discard pile is shuffled into a new draw pile (20 cards)",
+        "Dirk takes: pavilion 5, tower 45",
+        "Leftover garden 40 in slot 3 goes to Seat 2 (most denar)",
+        "Market slot 1 cannot be refilled: the game ends",
+    ]
+
+
+def test_leftover_tiles_are_placed_by_the_person():
+    # Some seed among a few ends with market tiles going to the person, who then places them.
+    for seed in range(1, 12):
+        result, out = run(["--players", "3", "--bot", RANDOM_BOT, "--seed", str(seed)], numbers_script(seed))
+        assert result.exit_code == 0 and "Final scores:" in out
+        if "Place yours." in out:
+            break
+    else:
+        pytest.fail("no session with leftover tiles for the person")
+    assert "cannot be refilled: the game ends." in out
+    assert "goes to you (most " in out
+    final = out[out.index("Place yours."):]
+    assert "[seat 1, place your tiles] > You " in final
