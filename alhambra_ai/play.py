@@ -379,7 +379,8 @@ class TerminalGame:
 def play_game(players: int = 2, seat: int = 1, bots: Sequence[str] = (), seed: int | None = None,
               move_time: float = 1.0, unicode: bool = False, color: bool = False,
               read: Callable[[str], str] = input, write: Callable[[str], None] | None = None) -> int:
-    """Set up and play one game; returns the exit status (0 also when the person leaves; 1 on an error).
+    """Set up and play one game; returns the exit status: 0 (also when the person leaves), 2 for bad options or
+    bot files (nothing started), 1 for an internal error.
     Output goes to ``write`` (default ``click.echo``, which keeps colour codes only when asked for)."""
     from alhambra_ai import new_game
 
@@ -410,7 +411,7 @@ def play_game(players: int = 2, seat: int = 1, bots: Sequence[str] = (), seed: i
         game = TerminalGame(state, human, seat_bots, hint_path, move_time, unicode, color, read, write)
     except Exception as exc:
         write("\n".join(wrap(f"Cannot start the game: {exc}", WIDTH)))
-        return 1
+        return 2
     try:
         game.run()
         return 0

@@ -143,7 +143,7 @@ def test_quit():
 ])
 def test_bad_options_give_one_message(args, message):
     result, out = run(args, [])
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert f"Cannot start the game: {message}" in out
     assert "Traceback" not in out
 
@@ -158,7 +158,7 @@ def test_broken_bot_file_is_reported(tmp_path):
     syntax = tmp_path / "syntax.py"
     syntax.write_text("class Bot(:\n")
     result, out = run(["--bot", str(syntax)], [])
-    assert result.exit_code == 1 and "Cannot start the game:" in out and "syntax error" in out
+    assert result.exit_code == 2 and "Cannot start the game:" in out and "syntax error" in out
 
 
 def test_ctrl_c_in_a_real_terminal_session():
