@@ -226,8 +226,15 @@ cdef struct CityView:
     uint16_t swap_masks[GC_TILES]     # bit m: a tile with walls m may replace it
     uint16_t remove_cell[GC_TILES]
     uint8_t remove_tile[GC_TILES]
-    uint8_t front_count[16]           # cells allowing wall mask m
-    uint8_t swap_count[16]            # tiles a tile with walls m may replace
+    uint32_t counted                  # bit m: front_count[m] known; bit 16 + m: swap_count[m] known
+    uint8_t front_count[16]           # cells allowing wall mask m (see _front_count)
+    uint8_t swap_count[16]            # tiles a tile with walls m may replace (see _swap_count)
+    int nfkeys                        # distinct side patterns (pm | need << 4) among the frontier cells
+    int nskeys                        # ... among the tiles
+    uint8_t fkeys[GC_PLACE]
+    uint8_t fkcount[GC_PLACE]
+    uint8_t skeys[GC_TILES]
+    uint8_t skcount[GC_TILES]
 
 cdef struct GenCache:
     int valid[MAX_PLAYERS]
@@ -236,6 +243,10 @@ cdef struct GenCache:
 # MASKS_MATCH[pm | need << 4]: wall masks m with (m & pm) == need (pm: sides touching a tile; need: those
 # of them facing a wall)
 cdef uint16_t MASKS_MATCH[256]
+cdef int DIR_DX[4]
+cdef int DIR_DY[4]
+DIR_DX[:] = [0, 1, 0, -1]                 # N E S W (the wall bit order)
+DIR_DY[:] = [1, 0, -1, 0]
 cdef uint8_t RING_SAFE[256]
 
 
@@ -311,15 +322,27 @@ cdef inline void _add_key(uint8_t* keys, uint8_t* kcount, int* nkeys, int key) n
     nkeys[0] += 1
 
 
-cdef inline void _count_masks(uint8_t* keys, uint8_t* kcount, int nkeys, uint8_t* out) noexcept nogil:
-    """out[m] = cells whose key (pm | need << 4) allows wall mask m."""
-    cdef int i, masks
-    memset(out, 0, 16)
+cdef inline int _count_mask(uint8_t* keys, uint8_t* kcount, int nkeys, int m) noexcept nogil:
+    """Cells whose side pattern (pm | need << 4) allows wall mask m."""
+    cdef int i, n = 0
     for i in range(nkeys):
-        masks = MASKS_MATCH[keys[i]]
-        while masks:
-            out[__builtin_ctzll(masks)] += kcount[i]
-            masks &= masks - 1
+        if ((m & keys[i]) ^ (keys[i] >> 4)) & 15 == 0:
+            n += kcount[i]
+    return n
+
+
+cdef inline int _front_count(CityView* v, int m) noexcept nogil:
+    if not (v.counted >> m) & 1:
+        v.front_count[m] = <uint8_t>_count_mask(v.fkeys, v.fkcount, v.nfkeys, m)
+        v.counted |= 1u << m
+    return v.front_count[m]
+
+
+cdef inline int _swap_count(CityView* v, int m) noexcept nogil:
+    if not (v.counted >> (16 + m)) & 1:
+        v.swap_count[m] = <uint8_t>_count_mask(v.skeys, v.skcount, v.nskeys, m)
+        v.counted |= 1u << (16 + m)
+    return v.swap_count[m]
 
 
 cdef void city_view_build(CityGrid* c, CityView* v) noexcept nogil:
@@ -328,10 +351,8 @@ cdef void city_view_build(CityGrid* c, CityView* v) noexcept nogil:
     cdef int pos[CITY_MAX_CELLS]
     cdef uint8_t links[CITY_MAX_CELLS]
     cdef uint8_t g[VIEW_GRID]
-    cdef uint8_t keys[256]
-    cdef uint8_t kcount[256]
-    cdef int nkeys = 0
-    cdef int n, i, x, y, x0 = 0, x1 = 0, y0 = 0, y1 = 0, W, H, gy, p, key, pm, need, empty8
+    cdef int n, i, d, x, y, x0 = 0, x1 = 0, y0 = 0, y1 = 0, W, H, p, key, pm, need, empty8
+    cdef int step[4]
     n = city_list(c, cells, tiles)
     for i in range(n):
         x = (cells[i] & 255) - 128
@@ -346,10 +367,15 @@ cdef void city_view_build(CityGrid* c, CityView* v) noexcept nogil:
     v.nfront = 0
     v.ntile = 0
     v.nremove = 0
-    memset(v.front_count, 0, 16)
-    memset(v.swap_count, 0, 16)
+    v.counted = 0
+    v.nfkeys = 0
+    v.nskeys = 0
     if W * H > VIEW_GRID:
         return                      # impossible for a legal city (<= 55 tiles); leave the view empty
+    step[0] = W
+    step[1] = 1
+    step[2] = -W
+    step[3] = -1
     memset(g, 0, W * H)
     for i in range(n):
         x = (cells[i] & 255) - 128
@@ -369,28 +395,26 @@ cdef void city_view_build(CityGrid* c, CityView* v) noexcept nogil:
         v.tile_cell[v.ntile] = <uint16_t>cells[i]
         v.swap_masks[v.ntile] = MASKS_MATCH[key]
         v.ntile += 1
-        _add_key(keys, kcount, &nkeys, key)
-    _count_masks(keys, kcount, nkeys, v.swap_count)
-    # frontier, north row first, west to east (the order of city_place_cells)
-    nkeys = 0
-    for y in range(y1 + 1, y0 - 2, -1):
-        gy = y - y0 + 2
-        p = gy * W              # the cell before x0 - 1 (grid column 0)
-        for x in range(x0 - 1, x1 + 2):
-            p += 1
+        _add_key(v.skeys, v.skcount, &v.nskeys, key)
+    # frontier: the empty side neighbours of the tiles, in tile order (N, E, S, W of each); a visited empty
+    # cell is marked 0x80 in g (occupancy tests below use the 0x10 bit)
+    for i in range(n):
+        for d in range(4):
+            p = pos[i] + step[d]
             if g[p]:
-                continue
-            pm = (g[p + W] != 0) | ((g[p + 1] != 0) << 1) | ((g[p - W] != 0) << 2) | ((g[p - 1] != 0) << 3)
-            if pm == 0:
-                continue
+                continue            # a tile, or an empty cell already seen
+            g[p] = 0x80
+            pm = ((g[p + W] >> 4) & 1) | ((g[p + 1] >> 3) & 2) | ((g[p - W] >> 2) & 4) | ((g[p - 1] >> 1) & 8)
             need = ((g[p + W] >> 2) & 1) | ((g[p + 1] >> 2) & 2) | ((g[p - W] << 2) & 4) | ((g[p - 1] << 2) & 8)
             if need == pm:
                 continue            # every touching side faces a wall: no way in on foot
+            x = (cells[i] & 255) - 128 + DIR_DX[d]
+            y = (cells[i] >> 8) - 128 + DIR_DY[d]
             # with walls == need the sides match and one is open: only the hole rule can refuse the cell;
             # the ring of 8 settles most cells, the city's exact test the rest
-            empty8 = ((g[p + W] == 0) | ((g[p + W + 1] == 0) << 1) | ((g[p + 1] == 0) << 2)
-                      | ((g[p - W + 1] == 0) << 3) | ((g[p - W] == 0) << 4) | ((g[p - W - 1] == 0) << 5)
-                      | ((g[p - 1] == 0) << 6) | ((g[p + W - 1] == 0) << 7))
+            empty8 = ((~g[p + W] >> 4) & 1) | ((~g[p + W + 1] >> 3) & 2) | ((~g[p + 1] >> 2) & 4) \
+                | ((~g[p - W + 1] >> 1) & 8) | (~g[p - W] & 16) | ((~g[p - W - 1] << 1) & 32) \
+                | ((~g[p - 1] << 2) & 64) | ((~g[p + W - 1] << 3) & 128)
             if not RING_SAFE[empty8] and city_check_place(c, x, y, need) != 0:
                 continue
             if v.nfront < GC_PLACE:
@@ -398,8 +422,7 @@ cdef void city_view_build(CityGrid* c, CityView* v) noexcept nogil:
                 v.front_cell[v.nfront] = <uint16_t>((x + 128) | ((y + 128) << 8))
                 v.front_masks[v.nfront] = MASKS_MATCH[key]
                 v.nfront += 1
-                _add_key(keys, kcount, &nkeys, key)
-    _count_masks(keys, kcount, nkeys, v.front_count)
+                _add_key(v.fkeys, v.fkcount, &v.nfkeys, key)
     _view_removals(v, g, W, pos, links, cells, tiles, n)
 
 
@@ -464,7 +487,7 @@ cdef void _view_removals(CityView* v, uint8_t* g, int W, int* pos, uint8_t* link
         if i == root or cut[i] or disc[i] < 0:
             continue
         p = pos[i]
-        if g[p + W] and g[p + 1] and g[p - W] and g[p - 1]:
+        if g[p + W] & g[p + 1] & g[p - W] & g[p - 1] & 0x10:
             continue                        # the vacated cell would be enclosed
         if v.nremove < GC_TILES:
             v.remove_cell[v.nremove] = <uint16_t>cells[i]
@@ -582,7 +605,7 @@ cdef int sample_legal(GameState* s, GenCache* gc, Rng* r) noexcept nogil:
             v = _view(s, gc, &local)
             nt = mask_list(s.reserve[s.current], tiles)
             for i in range(nt):
-                total += v.front_count[TILE_WALLS[tiles[i]]] + v.swap_count[TILE_WALLS[tiles[i]]]
+                total += _front_count(v, TILE_WALLS[tiles[i]]) + _swap_count(v, TILE_WALLS[tiles[i]])
             total += v.nremove
         if total == 0:
             return A_PASS
@@ -591,7 +614,7 @@ cdef int sample_legal(GameState* s, GenCache* gc, Rng* r) noexcept nogil:
             return buf[k]
         k -= ntake + nbuy
         for i in range(nt):
-            n = v.front_count[TILE_WALLS[tiles[i]]]
+            n = _front_count(v, TILE_WALLS[tiles[i]])
             if k < n:
                 return _kth_cell(v, A_BUILD, tiles[i], k)
             k -= n
@@ -600,7 +623,7 @@ cdef int sample_legal(GameState* s, GenCache* gc, Rng* r) noexcept nogil:
         k -= v.nremove
         for i in range(nt):
             t = tiles[i]
-            n = v.swap_count[TILE_WALLS[t]]
+            n = _swap_count(v, TILE_WALLS[t])
             if k < n:
                 bit = 1 << TILE_WALLS[t]
                 for j in range(v.ntile):
@@ -615,11 +638,11 @@ cdef int sample_legal(GameState* s, GenCache* gc, Rng* r) noexcept nogil:
         dirk = (s.options & OPT_DIRK) and s.phase == PH_PLACE
         total = 0
         for i in range(s.npending):
-            total += v.front_count[TILE_WALLS[s.pending[i]]] + 1 + dirk
+            total += _front_count(v, TILE_WALLS[s.pending[i]]) + 1 + dirk
         k = rng_below(r, total)
         for i in range(s.npending):
             t = s.pending[i]
-            n = v.front_count[TILE_WALLS[t]]
+            n = _front_count(v, TILE_WALLS[t])
             if k < n:
                 return _kth_cell(v, A_PLACE, t, k)
             k -= n
