@@ -25,25 +25,59 @@ cdef int playout_random(GameState* s, Rng* r, int max_actions) noexcept nogil:
     return n
 
 
-def _ab_playouts(State st, int games, bint cached):
-    """Benchmark helper: play `games` random games from clones of st (no history); returns total actions."""
+# ---------------------------------------------------------------- benchmark kernels (alhambra_ai.bench)
+
+def _bench_games(int num_players, int games, seed0, options=None):
+    """Set up and play `games` uniformly random games in C (seeds seed0, seed0 + 1, ...; choices seeded
+    alike); returns the total number of actions."""
     cdef GameState g
     cdef Rng r
-    cdef int i, k, n = 0, total = 0
-    cdef int buf[MAX_LEGAL]
+    cdef int i, total = 0
+    cdef uint64_t seed = seed0
+    bits, _ = _normalize_options(num_players, options)
     cdef GenCache* gc = <GenCache*>malloc(sizeof(GenCache))
+    if gc == NULL:
+        raise MemoryError()
     for i in range(games):
-        state_copy(&g, &st.st)
-        rng_seed(&r, i)
-        if cached:
-            total += playout_random_cached(&g, &r, 1000000, gc)
-        else:
-            n = 0
-            while g.phase != PH_OVER:
-                k = gen_legal(&g, buf)
-                apply_action(&g, buf[rng_below(&r, k)], NULL)
-                n += 1
-            total += n
+        setup_game(&g, num_players, seed + i, bits, NULL)
+        rng_seed(&r, seed + i)
+        total += playout_random_cached(&g, &r, 1000000, gc)
         state_release(&g)
     free(gc)
     return total
+
+
+def _bench_generate(list states, int reps):
+    """gen_legal (no cache) over the states, `reps` times; returns the number of actions generated."""
+    cdef int i, k, total = 0
+    cdef State st
+    cdef int* buf = <int*>malloc(MAX_LEGAL * sizeof(int))
+    for k in range(reps):
+        for st in states:
+            total += gen_legal(&st.st, buf)
+    free(buf)
+    return total
+
+
+def _bench_copy(State st, int reps):
+    """reps x (copy the C state, sharing cities, and release it)."""
+    cdef GameState g
+    cdef int k
+    for k in range(reps):
+        state_copy(&g, &st.st)
+        state_release(&g)
+
+
+def _bench_replay(State start, list codes, int reps):
+    """reps x (copy `start`, apply every code unchecked, release): the cost of apply_action."""
+    cdef GameState g
+    cdef int k, i, n = len(codes)
+    cdef int* c = <int*>malloc(max(n, 1) * sizeof(int))
+    for i in range(n):
+        c[i] = codes[i]
+    for k in range(reps):
+        state_copy(&g, &start.st)
+        for i in range(n):
+            apply_action(&g, c[i], NULL)
+        state_release(&g)
+    free(c)
