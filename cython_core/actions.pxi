@@ -248,6 +248,8 @@ cdef int DIR_DY[4]
 DIR_DX[:] = [0, 1, 0, -1]                 # N E S W (the wall bit order)
 DIR_DY[:] = [1, 0, -1, 0]
 cdef uint8_t RING_SAFE[256]
+cdef uint8_t _POP4[16]
+_POP4[:] = [0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4]
 
 
 cdef void _init_action_tables() noexcept nogil:
@@ -444,16 +446,32 @@ cdef void _view_removals(CityView* v, uint8_t* g, int W, int* pos, uint8_t* link
     step[1] = 1
     step[2] = -W
     step[3] = -1
+    cdef int deg2 = 0
     for i in range(n):
-        node[pos[i]] = <int16_t>i
-        disc[i] = -1
-        cut[i] = 0
-        todo[i] = links[i]
+        deg2 += _POP4[links[i]]
         if tiles[i] == FOUNTAIN:
             root = i
     v.nremove = 0
     if root < 0:
         return
+    if deg2 == 2 * (n - 1):
+        # the on-foot graph is a tree (most cities): its cut vertices are the tiles with two or more links
+        for i in range(n):
+            if i == root or _POP4[links[i]] > 1:
+                continue
+            p = pos[i]
+            if g[p + W] & g[p + 1] & g[p - W] & g[p - 1] & 0x10:
+                continue                        # the vacated cell would be enclosed
+            if v.nremove < GC_TILES:
+                v.remove_cell[v.nremove] = <uint16_t>cells[i]
+                v.remove_tile[v.nremove] = <uint8_t>tiles[i]
+                v.nremove += 1
+        return
+    for i in range(n):
+        node[pos[i]] = <int16_t>i
+        disc[i] = -1
+        cut[i] = 0
+        todo[i] = links[i]
     # iterative DFS from the fountain over on-foot links
     disc[root] = low[root] = t
     t += 1

@@ -81,3 +81,15 @@ def _bench_replay(State start, list codes, int reps):
             apply_action(&g, c[i], NULL)
         state_release(&g)
     free(c)
+
+
+def _bench_views(list states, int reps):
+    """reps x city_view_build for the seat to act in each state (profiling aid)."""
+    cdef State st
+    cdef CityView v
+    cdef int k, total = 0
+    for k in range(reps):
+        for st in states:
+            city_view_build(st.st.city[st.st.current if st.st.current != NO_SEAT else 0], &v)
+            total += v.nfront + v.nremove
+    return total
