@@ -180,9 +180,17 @@ cdef int _buy_rec(int* cnt, int* rem, int v, int total, int cost, int pay, int b
     return n
 
 
-cdef int gen_buy(GameState* s, int* out) noexcept nogil:
-    """Minimal payments for every slot (out may be NULL: count only)."""
-    cdef int n = 0, k, v, cost, seat = s.current
+cdef struct BuyMemo:
+    uint32_t key                      # 1 << 31 | cost << 18 | the seat's card counts of the currency (2 bits each)
+    int n
+    int codes[128]                    # minimal payments (<= 104)
+
+
+cdef int gen_buy(GameState* s, int* out, BuyMemo* memo) noexcept nogil:
+    """Minimal payments for every slot (out may be NULL: count only). memo: NULL, or the seat's 4 BuyMemo
+    (one per slot) of a GenCache: a currency's payments are recomputed only when its cards or cost changed."""
+    cdef int n = 0, k, v, cost, seat = s.current, i, m
+    cdef uint32_t key
     cdef int cnt[10]
     cdef int rem[10]
     for k in range(NCUR):
@@ -193,10 +201,28 @@ cdef int gen_buy(GameState* s, int* out) noexcept nogil:
             continue
         rem[0] = 0
         cnt[0] = 0
+        key = (<uint32_t>1 << 31) | (<uint32_t>cost << 18)
         for v in range(1, 10):
             cnt[v] = s.hand[seat][k * NVALUES + v - 1]
             rem[v] = rem[v - 1] + v * cnt[v]
-        n = _buy_rec(cnt, rem, 9, 0, cost, 0, A_BUY | (k << 4), out, n)
+            key |= <uint32_t>cnt[v] << (2 * (v - 1))
+        if memo != NULL and memo[k].key == key:
+            m = memo[k].n
+            if out != NULL:
+                for i in range(m):
+                    out[n + i] = memo[k].codes[i]
+            n += m
+            continue
+        if out == NULL:
+            n = _buy_rec(cnt, rem, 9, 0, cost, 0, A_BUY | (k << 4), NULL, n)
+            continue
+        m = _buy_rec(cnt, rem, 9, 0, cost, 0, A_BUY | (k << 4), out + n, 0)
+        if memo != NULL and m <= 128:
+            memo[k].key = key
+            memo[k].n = m
+            for i in range(m):
+                memo[k].codes[i] = out[n + i]
+        n += m
     return n
 
 
@@ -239,6 +265,7 @@ cdef struct CityView:
 cdef struct GenCache:
     int valid[MAX_PLAYERS]
     CityView view[MAX_PLAYERS]
+    BuyMemo buy[MAX_PLAYERS][NCUR]
 
 # MASKS_MATCH[pm | need << 4]: wall masks m with (m & pm) == need (pm: sides touching a tile; need: those
 # of them facing a wall)
@@ -301,9 +328,11 @@ _init_action_tables()
 
 
 cdef inline void gen_cache_reset(GenCache* gc) noexcept nogil:
-    cdef int i
+    cdef int i, k
     for i in range(MAX_PLAYERS):
         gc.valid[i] = 0
+        for k in range(NCUR):
+            gc.buy[i][k].key = 0
 
 
 cdef inline void gen_cache_touch(GenCache* gc, int seat, int code) noexcept nogil:
@@ -577,7 +606,7 @@ cdef int gen_legal_cached(GameState* s, GenCache* gc, int* out) noexcept nogil:
     cdef int n = 0
     if s.phase == PH_ACTION:
         n = gen_take(s, out)
-        n += gen_buy(s, out + n)
+        n += gen_buy(s, out + n, NULL if gc == NULL else gc.buy[s.current])
         if s.reserve[s.current][0] or s.reserve[s.current][1] or s.city[s.current].ntiles > 1:
             n += gen_rebuild(s, gc, out + n)
         if n == 0:
@@ -616,7 +645,7 @@ cdef int sample_legal(GameState* s, GenCache* gc, Rng* r) noexcept nogil:
     cdef CityView* v = NULL
     if s.phase == PH_ACTION:
         ntake = gen_take(s, buf)
-        nbuy = gen_buy(s, buf + ntake)
+        nbuy = gen_buy(s, buf + ntake, NULL if gc == NULL else gc.buy[s.current])
         total = ntake + nbuy
         rebuild = s.reserve[s.current][0] or s.reserve[s.current][1] or s.city[s.current].ntiles > 1
         if rebuild:
