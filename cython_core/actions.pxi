@@ -342,15 +342,16 @@ cdef inline void gen_cache_touch(GenCache* gc, int seat, int code) noexcept nogi
         gc.valid[seat] = 0
 
 
-cdef inline void _add_key(uint8_t* keys, uint8_t* kcount, int* nkeys, int key) noexcept nogil:
-    cdef int i
-    for i in range(nkeys[0]):
-        if keys[i] == key:
-            kcount[i] += 1
-            return
-    keys[nkeys[0]] = <uint8_t>key
-    kcount[nkeys[0]] = 1
-    nkeys[0] += 1
+cdef inline void _add_key(uint8_t* keys, uint8_t* kcount, int* nkeys, uint8_t* slot, int key) noexcept nogil:
+    """Count one more cell with side pattern `key`; slot[key] is its index in keys (255: none yet)."""
+    cdef int i = slot[key]
+    if i == 255:
+        i = nkeys[0]
+        slot[key] = <uint8_t>i
+        keys[i] = <uint8_t>key
+        kcount[i] = 0
+        nkeys[0] = i + 1
+    kcount[i] += 1
 
 
 cdef inline int _count_mask(uint8_t* keys, uint8_t* kcount, int nkeys, int m) noexcept nogil:
@@ -382,6 +383,8 @@ cdef void city_view_build(CityGrid* c, CityView* v) noexcept nogil:
     cdef int pos[CITY_MAX_CELLS]
     cdef uint8_t links[CITY_MAX_CELLS]
     cdef uint8_t g[VIEW_GRID]
+    cdef uint8_t fslot[256]
+    cdef uint8_t sslot[256]
     cdef int n, i, d, x, y, x0 = 0, x1 = 0, y0 = 0, y1 = 0, W, H, p, key, pm, need, empty8
     cdef int step[4]
     n = city_list(c, cells, tiles)
@@ -408,6 +411,8 @@ cdef void city_view_build(CityGrid* c, CityView* v) noexcept nogil:
     step[2] = -W
     step[3] = -1
     memset(g, 0, W * H)
+    memset(fslot, 255, 256)
+    memset(sslot, 255, 256)
     for i in range(n):
         x = (cells[i] & 255) - 128
         y = (cells[i] >> 8) - 128
@@ -426,7 +431,7 @@ cdef void city_view_build(CityGrid* c, CityView* v) noexcept nogil:
         v.tile_cell[v.ntile] = <uint16_t>cells[i]
         v.swap_masks[v.ntile] = MASKS_MATCH[key]
         v.ntile += 1
-        _add_key(v.skeys, v.skcount, &v.nskeys, key)
+        _add_key(v.skeys, v.skcount, &v.nskeys, sslot, key)
     # frontier: the empty side neighbours of the tiles, in tile order (N, E, S, W of each); a visited empty
     # cell is marked 0x80 in g (occupancy tests below use the 0x10 bit)
     for i in range(n):
@@ -453,7 +458,7 @@ cdef void city_view_build(CityGrid* c, CityView* v) noexcept nogil:
                 v.front_cell[v.nfront] = <uint16_t>((x + 128) | ((y + 128) << 8))
                 v.front_masks[v.nfront] = MASKS_MATCH[key]
                 v.nfront += 1
-                _add_key(v.fkeys, v.fkcount, &v.nfkeys, key)
+                _add_key(v.fkeys, v.fkcount, &v.nfkeys, fslot, key)
     _view_removals(v, g, W, pos, links, cells, tiles, n)
 
 
