@@ -15,8 +15,9 @@ cdef int playout_random_cached(GameState* s, Rng* r, int max_actions, GenCache* 
 
 
 cdef int playout_random(GameState* s, Rng* r, int max_actions) noexcept nogil:
-    """As playout_random_cached, with a cache allocated for this playout (one malloc per playout)."""
-    cdef GenCache* gc = <GenCache*>malloc(sizeof(GenCache))
+    """As playout_random_cached, with a cache allocated for this playout (searches should keep one cache
+    and call playout_random_cached: a fresh cache costs an allocation and page faults)."""
+    cdef GenCache* gc = gen_cache_new()
     cdef int n
     if gc == NULL:
         return -1
@@ -35,7 +36,7 @@ def _bench_games(int num_players, int games, seed0, options=None):
     cdef int i, total = 0
     cdef uint64_t seed = seed0
     bits, _ = _normalize_options(num_players, options)
-    cdef GenCache* gc = <GenCache*>malloc(sizeof(GenCache))
+    cdef GenCache* gc = gen_cache_new()
     if gc == NULL:
         raise MemoryError()
     for i in range(games):
@@ -84,12 +85,52 @@ def _bench_replay(State start, list codes, int reps):
 
 
 def _bench_views(list states, int reps):
-    """reps x city_view_build for the seat to act in each state (profiling aid)."""
+    """reps x a full city-view build for the seat to act in each state (profiling aid)."""
     cdef State st
-    cdef CityView v
+    cdef SeatView* sv = <SeatView*>calloc(1, sizeof(SeatView))
     cdef int k, total = 0
     for k in range(reps):
         for st in states:
-            city_view_build(st.st.city[st.st.current if st.st.current != NO_SEAT else 0], &v)
-            total += v.nfront + v.nremove
+            view_build(sv, st.st.city[st.st.current if st.st.current != NO_SEAT else 0])
+            total += sv.v.nfront + sv.v.nremove
+    free(sv)
     return total
+
+
+cdef _view_sets(CityView* v):
+    front = sorted((v.front_cell[j], v.front_key[j]) for j in range(v.nfront))
+    tiles = sorted((v.tile_cell[j], v.tile_key[j], v.tile_links[j], v.tile_id[j]) for j in range(v.ntile))
+    removes = sorted((v.remove_cell[j], v.remove_tile[j]) for j in range(v.nremove))
+    counts = ([v.front_count[m] for m in range(16)], [v.swap_count[m] for m in range(16)], v.deg2)
+    return front, tiles, removes, counts
+
+
+def _check_views(State st, seed, int max_actions=100000):
+    """(test hook) Play a random playout from a copy of st with a GenCache; before every action compare the
+    acting seat's cached (incrementally updated) view with a fresh one. Returns the number of comparisons;
+    raises AssertionError on the first difference."""
+    cdef GameState g
+    cdef Rng r
+    cdef GenCache* gc = gen_cache_new()
+    cdef SeatView* fresh = <SeatView*>calloc(1, sizeof(SeatView))
+    cdef CityView* v
+    cdef int n = 0, code
+    state_copy(&g, &st.st)
+    rng_seed(&r, <uint64_t>seed)
+    try:
+        while g.phase != PH_OVER and n < max_actions:
+            if g.phase != PH_ACTION or _has_rebuild(&g):
+                v = seat_view(&gc.seat[g.current], g.city[g.current])
+                view_build(fresh, g.city[g.current])
+                a, b = _view_sets(v), _view_sets(&fresh.v)
+                if a != b:
+                    raise AssertionError(f"view differs after {n} actions (seat {g.current}): {a} != {b}")
+            code = sample_legal(&g, gc, &r)
+            gen_cache_touch(gc, g.current, code)
+            apply_action(&g, code, NULL)
+            n += 1
+        return n
+    finally:
+        state_release(&g)
+        free(gc)
+        free(fresh)

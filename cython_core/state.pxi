@@ -513,6 +513,17 @@ def _check_seed(seed):
 
 
 cdef int _LEGAL_BUF[MAX_LEGAL]
+cdef GenCache* _PY_CACHE = NULL
+
+
+cdef GenCache* _py_cache() except NULL:
+    """The generation cache of Python-level playouts (one per process; the GIL serializes its users)."""
+    global _PY_CACHE
+    if _PY_CACHE == NULL:
+        _PY_CACHE = gen_cache_new()
+        if _PY_CACHE == NULL:
+            raise MemoryError()
+    return _PY_CACHE
 
 
 cdef class State:
@@ -677,31 +688,37 @@ cdef class State:
 
     def random_playout(self, seed, int max_actions=1000000):
         """Play uniformly random legal actions to the end of the game (in C); returns the number of actions.
-        The choices come from their own generator seeded by ``seed`` (the game's chance stays the state's).
-        With ``record_history`` on, the actions and events are recorded too (slower)."""
+        The choices come from their own generator seeded by ``seed`` (the game's chance stays the state's);
+        the same seed gives the same game whether ``record_history`` is on (every action and event is then
+        recorded, slower) or off."""
         cdef Rng r
-        cdef int n = 0, k, code
+        cdef int n = 0, code
+        cdef EventLog log
+        cdef GenCache* gc = _py_cache()
         _check_seed(seed)
         rng_seed(&r, <uint64_t>seed)
         if not self.record_history:
-            return playout_random(&self.st, &r, max_actions)
+            return playout_random_cached(&self.st, &r, max_actions, gc)
+        gen_cache_reset(gc)
         while self.st.phase != PH_OVER and n < max_actions:
-            k = gen_legal(&self.st, _LEGAL_BUF)
-            self.apply(_LEGAL_BUF[rng_below(&r, k)])
+            code = sample_legal(&self.st, gc, &r)
+            first = f"seat {self.st.current + 1}: {_action_text(&self.st, code)}"
+            gen_cache_touch(gc, self.st.current, code)
+            log.n = 0
+            apply_action(&self.st, code, &log)
+            self._log_to_history(&log, first)
             n += 1
         return n
 
     def _sample_legal(self, seed):
-        """(test hook) The action a C playout would pick with a generator seeded by ``seed``: equals
-        ``legal_actions()[_rng_below(seed, len(legal_actions()))]``."""
+        """(test hook) The action a C playout would pick first with a generator seeded by ``seed``; equals
+        ``legal_actions()[_rng_below(seed, len(legal_actions()))]`` (a fresh cache lists in the same order)."""
         cdef Rng r
-        cdef GenCache* gc = <GenCache*>malloc(sizeof(GenCache))
+        cdef GenCache* gc = _py_cache()
         _check_seed(seed)
         rng_seed(&r, <uint64_t>seed)
         gen_cache_reset(gc)
-        code = sample_legal(&self.st, gc, &r)
-        free(gc)
-        return code
+        return sample_legal(&self.st, gc, &r)
 
     # ------------------------------------------------------------ queries
 
