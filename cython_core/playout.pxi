@@ -49,14 +49,18 @@ def _bench_games(int num_players, int games, seed0, options=None):
 
 
 def _bench_generate(list states, int reps):
-    """gen_legal (no cache) over the states, `reps` times; returns the number of actions generated."""
+    """gen_legal_cached with a fresh view each time (reset cache: what a search calls for a new position)
+    over the states, `reps` times; returns the number of actions generated."""
     cdef int i, k, total = 0
     cdef State st
     cdef int* buf = <int*>malloc(MAX_LEGAL * sizeof(int))
+    cdef GenCache* gc = gen_cache_new()
     for k in range(reps):
         for st in states:
-            total += gen_legal(&st.st, buf)
+            gen_cache_reset(gc)
+            total += gen_legal_cached(&st.st, gc, buf)
     free(buf)
+    free(gc)
     return total
 
 

@@ -514,6 +514,17 @@ def _check_seed(seed):
 
 cdef int _LEGAL_BUF[MAX_LEGAL]
 cdef GenCache* _PY_CACHE = NULL
+cdef GenCache* _PY_SCRATCH = NULL
+
+
+cdef GenCache* _py_scratch() except NULL:
+    """A second cache, for one-off generations (legal_actions)."""
+    global _PY_SCRATCH
+    if _PY_SCRATCH == NULL:
+        _PY_SCRATCH = gen_cache_new()
+        if _PY_SCRATCH == NULL:
+            raise MemoryError()
+    return _PY_SCRATCH
 
 
 cdef GenCache* _py_cache() except NULL:
@@ -633,7 +644,10 @@ cdef class State:
     def legal_actions(self):
         """Legal action codes of the seat to act (empty when the game is over). See actions.pxi for what is
         listed: one take per distinct card multiset, only minimal buy payments, every legal cell."""
-        cdef int n = gen_legal(&self.st, _LEGAL_BUF), i
+        cdef GenCache* gc = _py_scratch()
+        cdef int n, i
+        gen_cache_reset(gc)         # a fresh view (lists in the canonical order), without zeroing a mirror
+        n = gen_legal_cached(&self.st, gc, _LEGAL_BUF)
         return [_LEGAL_BUF[i] for i in range(n)]
 
     def is_legal(self, action):
