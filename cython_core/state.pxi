@@ -59,7 +59,7 @@ cdef struct GameState:
     uint64_t reserve[MAX_PLAYERS][MASK_WORDS]   # tile bitmask per seat
     uint64_t dirk_tiles[MASK_WORDS]
     uint32_t options                      # OPT_* bits
-    uint16_t turn                         # turns completed
+    uint32_t turn                         # turns completed
     int16_t score[NROWS]                  # cumulative; [DIRK] = Dirk
     uint8_t num_players
     uint8_t current                       # seat to act (NO_SEAT when over)
@@ -1160,8 +1160,8 @@ cdef class State:
             raise ValueError(f"current_player: no seat {current_player!r}")
         s.current = current_player
         s.start_player = current_player
-        if not 0 <= turn < 65536:
-            raise ValueError("turn: 0..65535")
+        if isinstance(turn, bool) or not isinstance(turn, int) or not 0 <= turn < 2 ** 31:
+            raise ValueError(f"turn: a count of turns, not {turn!r}")
         s.turn = turn
         s.phase = PH_ACTION
         return self

@@ -141,3 +141,66 @@ def test_queries_validate_seats():
             s.hand(bad)
         with pytest.raises(ValueError, match="no seat"):
             s.city(bad)
+
+
+def check_conservation(s):
+    """Every tile and card exactly once somewhere; derived counts consistent with the parts."""
+    from collections import Counter
+
+    from alhambra_ai import tile_info
+    n = s.num_players
+    tiles = [t for t in s.market() if t is not None] + s._bag() + s.dirk_tiles() + s.pending()
+    for i in range(n):
+        cells = s.city(i).cells()
+        tiles += s.reserve(i) + [t for _, _, t, _ in cells if t != 0]
+        types = Counter(tile_info(t)[0] for _, _, t, _ in cells if t != 0)
+        names = ("pavilion", "seraglio", "arcades", "chambers", "garden", "tower")
+        assert s.building_counts(i) == [types[k] for k in names]
+        assert s.hand_size(i) == len(s.hand(i))
+        for c in range(4):
+            assert s.currency_total(i, c) == sum(int(x[1]) for x in s.hand(i) if x[0] == "ygbo"[c])
+    if s.phase == "final":
+        pass            # leftover tiles given to later seats wait outside the market until their turn
+    else:
+        assert sorted(tiles) == list(range(1, 55))
+    copies = 2 if s.options["dirk"] else 3
+    cards = Counter(c for i in range(n) for c in s.hand(i))
+    cards.update(c for c in s.display() if c)
+    cards.update(s.discard())
+    cards.update(c for c in s._draw_pile() if c not in ("s1", "s2"))
+    assert set(cards.values()) == {copies} and len(cards) == 36
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
+def test_conservation_along_random_games(n):
+    s = new_game(n, 40 + n)
+    s.record_history = False
+    rng = random.Random(n)
+    step = 0
+    while not s.is_terminal():
+        if step % 5 == 0:
+            check_conservation(s)
+        s.apply(rng.choice(s.legal_actions()))
+        step += 1
+    check_conservation(s)
+
+
+@pytest.mark.slow
+def test_many_random_games_end_consistently():
+    for seed in range(400):
+        s = new_game(2 + seed % 5, seed)
+        s.record_history = seed % 10 == 0
+        s.random_playout(seed)
+        assert s.is_terminal() and s.score_breakdown()[-1]["round"] == 3
+        check_conservation(s)
+
+
+def test_bench_command_runs():
+    from click.testing import CliRunner
+
+    from alhambra_ai.cli import main
+    result = CliRunner().invoke(main, ["bench", "--seconds", "0.02", "--players", "4"])
+    assert result.exit_code == 0, result.output
+    assert "4 players:" in result.output and "games/s" in result.output and "clone" in result.output
+    bad = CliRunner().invoke(main, ["bench", "--players", "9"])
+    assert bad.exit_code != 0 and "2 to 6" in bad.output
