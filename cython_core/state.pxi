@@ -556,6 +556,9 @@ cdef class State:
     cdef object _seed
     cdef dict _options
 
+    def __init__(self, *args, **kwargs):
+        raise TypeError("create a State with new_game(...) or State.from_setup(...)")
+
     def __dealloc__(self):
         state_release(&self.st)
 

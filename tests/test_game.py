@@ -134,6 +134,12 @@ def test_ranking_shares_ties():
         assert rk[i] == 1 + sum(1 for o in sc if o > sc[i])
 
 
+def test_state_is_not_constructed_directly():
+    from alhambra_ai import State
+    with pytest.raises(TypeError, match="new_game"):
+        State()
+
+
 def test_queries_validate_seats():
     s = new_game(3, 14)
     for bad in (-1, 3, "0", None):
@@ -187,7 +193,7 @@ def test_conservation_along_random_games(n):
 
 @pytest.mark.slow
 def test_many_random_games_end_consistently():
-    for seed in range(400):
+    for seed in range(3000):
         s = new_game(2 + seed % 5, seed)
         s.record_history = seed % 10 == 0
         s.random_playout(seed)
