@@ -1,7 +1,10 @@
-"""The alhambra-ai command line (thin: each command lives with its library code)."""
+"""The ``alhambra-ai`` command line: a thin click group; every command lives with its library code."""
+
+from __future__ import annotations
 
 import click
 
+from alhambra_ai.bench import bench_command
 from alhambra_ai.play import play
 from alhambra_ai.tournament.command import replay_command, submit_command, tournament_command
 
@@ -15,3 +18,7 @@ main.add_command(tournament_command)
 main.add_command(submit_command)
 main.add_command(replay_command)
 main.add_command(play)
+main.add_command(bench_command)
+
+if __name__ == "__main__":
+    main()

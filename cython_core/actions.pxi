@@ -180,9 +180,17 @@ cdef int _buy_rec(int* cnt, int* rem, int v, int total, int cost, int pay, int b
     return n
 
 
-cdef int gen_buy(GameState* s, int* out) noexcept nogil:
-    """Minimal payments for every slot (out may be NULL: count only)."""
-    cdef int n = 0, k, v, cost, seat = s.current
+cdef struct BuyMemo:
+    uint32_t key                      # 1 << 31 | cost << 18 | the seat's card counts of the currency (2 bits each)
+    int n
+    int codes[128]                    # minimal payments (<= 104)
+
+
+cdef int gen_buy(GameState* s, int* out, BuyMemo* memo) noexcept nogil:
+    """Minimal payments for every slot (out may be NULL: count only). memo: NULL, or the seat's 4 BuyMemo
+    (one per slot) of a GenCache: a currency's payments are recomputed only when its cards or cost changed."""
+    cdef int n = 0, k, v, cost, seat = s.current, i, m
+    cdef uint32_t key
     cdef int cnt[10]
     cdef int rem[10]
     for k in range(NCUR):
@@ -193,330 +201,72 @@ cdef int gen_buy(GameState* s, int* out) noexcept nogil:
             continue
         rem[0] = 0
         cnt[0] = 0
+        key = (<uint32_t>1 << 31) | (<uint32_t>cost << 18)
         for v in range(1, 10):
             cnt[v] = s.hand[seat][k * NVALUES + v - 1]
             rem[v] = rem[v - 1] + v * cnt[v]
-        n = _buy_rec(cnt, rem, 9, 0, cost, 0, A_BUY | (k << 4), out, n)
+            key |= <uint32_t>cnt[v] << (2 * (v - 1))
+        if memo != NULL and memo[k].key == key:
+            m = memo[k].n
+            if out != NULL:
+                for i in range(m):
+                    out[n + i] = memo[k].codes[i]
+            n += m
+            continue
+        if out == NULL:
+            n = _buy_rec(cnt, rem, 9, 0, cost, 0, A_BUY | (k << 4), NULL, n)
+            continue
+        m = _buy_rec(cnt, rem, 9, 0, cost, 0, A_BUY | (k << 4), out + n, 0)
+        if memo != NULL and m <= 128:
+            memo[k].key = key
+            memo[k].n = m
+            for i in range(m):
+                memo[k].codes[i] = out[n + i]
+        n += m
     return n
 
 
-# Rebuild and placement generation work from a CityView: one pass over a city gives every empty cell where a
-# tile may go with the set of wall masks allowed there, every tile with the wall masks that may replace it,
-# and the removable tiles. Wall masks are only 16, and most cities are asked for many of them (a reserve of
-# tiles), so this replaces one city scan per mask by one scan per city. The view is exact: a cell's masks are
-# those that match its touching sides with at least one open touching side, kept only if the city accepts a
-# tile there (city_check_place with the matching walls: the hole test); swaps need matching sides only
-# (city.pxi: a matching tile keeps every on-foot link); removals come from city_remove_cells.
-#
-# A GenCache keeps one view per seat between generations (a city changes in few turns). Its owner (a playout
-# loop) must call gen_cache_touch for every action before applying it; gen_legal(s, out) uses no cache.
-
-cdef enum:
-    GC_PLACE = 128            # legal place cells <= empty side neighbours of <= 55 tiles <= 2 * 55 + 2
-    GC_TILES = 64             # swap / remove cells <= tiles in a city
-    VIEW_GRID = 4096          # local occupancy grid: bounding box + 2 each side (<= 33 * 33 for 55 tiles)
-
-cdef struct CityView:
-    int nfront
-    int ntile
-    int nremove
-    uint16_t front_cell[GC_PLACE]     # packed cells, north row first, west to east
-    uint16_t front_masks[GC_PLACE]    # bit m: a tile with walls m may be placed there
-    uint16_t tile_cell[GC_TILES]      # tiles but the fountain, same order
-    uint16_t swap_masks[GC_TILES]     # bit m: a tile with walls m may replace it
-    uint16_t remove_cell[GC_TILES]
-    uint8_t remove_tile[GC_TILES]
-    uint8_t front_count[16]           # cells allowing wall mask m
-    uint8_t swap_count[16]            # tiles a tile with walls m may replace
-
-cdef struct GenCache:
-    int valid[MAX_PLAYERS]
-    CityView view[MAX_PLAYERS]
-
-# MASKS_MATCH[pm | need << 4]: wall masks m with (m & pm) == need (pm: sides touching a tile; need: those
-# of them facing a wall)
-cdef uint16_t MASKS_MATCH[256]
-cdef uint8_t RING_SAFE[256]
+include "cityview.pxi"
 
 
-cdef void _init_action_tables() noexcept nogil:
-    cdef int pm, need, m, bits, i
-    for pm in range(16):
-        for need in range(16):
-            bits = 0
-            for m in range(16):
-                if (m & pm) == need:
-                    bits |= 1 << m
-            MASKS_MATCH[pm | (need << 4)] = bits
-
-
-    # RING_SAFE[empty8]: the 8 cells around a cell in the order N NE E SE S SW W NW (bit i = position i empty).
-    # Filling the cell cannot enclose anything when its empty side neighbours (positions 0, 2, 4, 6) are all
-    # joined to each other through consecutive empty ring positions (they stay connected around it).
-    cdef int e, first, p, grp, ok, g0
-    cdef int group[8]
-    for e in range(256):
-        if e == 255:
-            RING_SAFE[e] = 1
-            continue
-        first = 0
-        while (e >> first) & 1:
-            first += 1              # a filled position: groups start after it
-        grp = 0
-        for p in range(1, 9):
-            i = (first + p) & 7
-            if (e >> i) & 1:
-                if p > 1 and (e >> ((i + 7) & 7)) & 1:
-                    group[i] = grp
-                else:
-                    grp += 1
-                    group[i] = grp
-            else:
-                group[i] = 0
-        ok = 1
-        g0 = -1
-        for p in range(0, 8, 2):
-            if (e >> p) & 1:
-                if g0 < 0:
-                    g0 = group[p]
-                elif group[p] != g0:
-                    ok = 0
-        RING_SAFE[e] = ok
-
-
-_init_action_tables()
-
-
-cdef inline void gen_cache_reset(GenCache* gc) noexcept nogil:
-    cdef int i
-    for i in range(MAX_PLAYERS):
-        gc.valid[i] = 0
-
-
-cdef inline void gen_cache_touch(GenCache* gc, int seat, int code) noexcept nogil:
-    """Forget the seat's view if the action (applied next by `seat`) changes its city."""
-    cdef int kind = code & 15
-    if kind == A_PLACE or kind == A_BUILD or kind == A_REMOVE or kind == A_SWAP:
-        gc.valid[seat] = 0
-
-
-cdef inline void _add_key(uint8_t* keys, uint8_t* kcount, int* nkeys, int key) noexcept nogil:
-    cdef int i
-    for i in range(nkeys[0]):
-        if keys[i] == key:
-            kcount[i] += 1
-            return
-    keys[nkeys[0]] = <uint8_t>key
-    kcount[nkeys[0]] = 1
-    nkeys[0] += 1
-
-
-cdef inline void _count_masks(uint8_t* keys, uint8_t* kcount, int nkeys, uint8_t* out) noexcept nogil:
-    """out[m] = cells whose key (pm | need << 4) allows wall mask m."""
-    cdef int i, masks
-    memset(out, 0, 16)
-    for i in range(nkeys):
-        masks = MASKS_MATCH[keys[i]]
-        while masks:
-            out[__builtin_ctzll(masks)] += kcount[i]
-            masks &= masks - 1
-
-
-cdef void city_view_build(CityGrid* c, CityView* v) noexcept nogil:
-    cdef int cells[CITY_MAX_CELLS]
-    cdef int tiles[CITY_MAX_CELLS]
-    cdef int pos[CITY_MAX_CELLS]
-    cdef uint8_t links[CITY_MAX_CELLS]
-    cdef uint8_t g[VIEW_GRID]
-    cdef uint8_t keys[256]
-    cdef uint8_t kcount[256]
-    cdef int nkeys = 0
-    cdef int n, i, x, y, x0 = 0, x1 = 0, y0 = 0, y1 = 0, W, H, gy, p, key, pm, need, empty8
-    n = city_list(c, cells, tiles)
-    for i in range(n):
-        x = (cells[i] & 255) - 128
-        y = (cells[i] >> 8) - 128
-        if x < x0: x0 = x
-        if x > x1: x1 = x
-        if y < y0: y0 = y
-        if y > y1: y1 = y
-    # local grid: cell (x, y) at (y - y0 + 2) * W + (x - x0 + 2); 0 empty, 0x10 | walls a tile
-    W = x1 - x0 + 5
-    H = y1 - y0 + 5
-    v.nfront = 0
-    v.ntile = 0
-    v.nremove = 0
-    memset(v.front_count, 0, 16)
-    memset(v.swap_count, 0, 16)
-    if W * H > VIEW_GRID:
-        return                      # impossible for a legal city (<= 55 tiles); leave the view empty
-    memset(g, 0, W * H)
-    for i in range(n):
-        x = (cells[i] & 255) - 128
-        y = (cells[i] >> 8) - 128
-        p = (y - y0 + 2) * W + (x - x0 + 2)
-        pos[i] = p
-        g[p] = 0x10 | city_walls(c, x, y)
-    # tiles: the masks that may replace them (sides matching), and their on-foot links (touching, both open)
-    for i in range(n):
-        p = pos[i]
-        pm = (g[p + W] != 0) | ((g[p + 1] != 0) << 1) | ((g[p - W] != 0) << 2) | ((g[p - 1] != 0) << 3)
-        need = ((g[p + W] >> 2) & 1) | ((g[p + 1] >> 2) & 2) | ((g[p - W] << 2) & 4) | ((g[p - 1] << 2) & 8)
-        links[i] = <uint8_t>(pm & ~need & ~g[p] & 15)
-        if tiles[i] == FOUNTAIN:
-            continue
-        key = pm | (need << 4)
-        v.tile_cell[v.ntile] = <uint16_t>cells[i]
-        v.swap_masks[v.ntile] = MASKS_MATCH[key]
-        v.ntile += 1
-        _add_key(keys, kcount, &nkeys, key)
-    _count_masks(keys, kcount, nkeys, v.swap_count)
-    # frontier, north row first, west to east (the order of city_place_cells)
-    nkeys = 0
-    for y in range(y1 + 1, y0 - 2, -1):
-        gy = y - y0 + 2
-        p = gy * W              # the cell before x0 - 1 (grid column 0)
-        for x in range(x0 - 1, x1 + 2):
-            p += 1
-            if g[p]:
-                continue
-            pm = (g[p + W] != 0) | ((g[p + 1] != 0) << 1) | ((g[p - W] != 0) << 2) | ((g[p - 1] != 0) << 3)
-            if pm == 0:
-                continue
-            need = ((g[p + W] >> 2) & 1) | ((g[p + 1] >> 2) & 2) | ((g[p - W] << 2) & 4) | ((g[p - 1] << 2) & 8)
-            if need == pm:
-                continue            # every touching side faces a wall: no way in on foot
-            # with walls == need the sides match and one is open: only the hole rule can refuse the cell;
-            # the ring of 8 settles most cells, the city's exact test the rest
-            empty8 = ((g[p + W] == 0) | ((g[p + W + 1] == 0) << 1) | ((g[p + 1] == 0) << 2)
-                      | ((g[p - W + 1] == 0) << 3) | ((g[p - W] == 0) << 4) | ((g[p - W - 1] == 0) << 5)
-                      | ((g[p - 1] == 0) << 6) | ((g[p + W - 1] == 0) << 7))
-            if not RING_SAFE[empty8] and city_check_place(c, x, y, need) != 0:
-                continue
-            if v.nfront < GC_PLACE:
-                key = pm | (need << 4)
-                v.front_cell[v.nfront] = <uint16_t>((x + 128) | ((y + 128) << 8))
-                v.front_masks[v.nfront] = MASKS_MATCH[key]
-                v.nfront += 1
-                _add_key(keys, kcount, &nkeys, key)
-    _count_masks(keys, kcount, nkeys, v.front_count)
-    _view_removals(v, g, W, pos, links, cells, tiles, n)
-
-
-cdef void _view_removals(CityView* v, uint8_t* g, int W, int* pos, uint8_t* links, int* cells, int* tiles,
-                         int n) noexcept nogil:
-    """Removable tiles: not the fountain, the vacated cell not enclosed (a free side), and no tile cut off from
-    the fountain on foot, i.e. not a cut vertex of the on-foot graph (which is connected in a valid city):
-    one depth-first search (Tarjan's low links) for all tiles instead of a search per tile."""
-    cdef int16_t node[VIEW_GRID]          # grid position -> tile index (only read where g[p] != 0)
-    cdef int disc[CITY_MAX_CELLS]
-    cdef int low[CITY_MAX_CELLS]
-    cdef int parent[CITY_MAX_CELLS]
-    cdef uint8_t cut[CITY_MAX_CELLS]
-    cdef int stack[CITY_MAX_CELLS]
-    cdef uint8_t todo[CITY_MAX_CELLS]      # links not yet followed
-    cdef int step[4]
-    cdef int i, p, u, w, d, sp, t = 0, root = -1, lk
-    step[0] = W
-    step[1] = 1
-    step[2] = -W
-    step[3] = -1
-    for i in range(n):
-        node[pos[i]] = <int16_t>i
-        disc[i] = -1
-        cut[i] = 0
-        todo[i] = links[i]
-        if tiles[i] == FOUNTAIN:
-            root = i
-    v.nremove = 0
-    if root < 0:
-        return
-    # iterative DFS from the fountain over on-foot links
-    disc[root] = low[root] = t
-    t += 1
-    parent[root] = -1
-    stack[0] = root
-    sp = 1
-    while sp > 0:
-        u = stack[sp - 1]
-        lk = todo[u]
-        if lk:
-            d = __builtin_ctzll(lk)
-            todo[u] = <uint8_t>(lk & (lk - 1))
-            w = node[pos[u] + step[d]]
-            if disc[w] < 0:
-                disc[w] = low[w] = t
-                t += 1
-                parent[w] = u
-                stack[sp] = w
-                sp += 1
-            elif w != parent[u] and disc[w] < low[u]:
-                low[u] = disc[w]
-        else:
-            sp -= 1
-            w = parent[u]
-            if w >= 0:
-                if low[u] < low[w]:
-                    low[w] = low[u]
-                if w != root and low[u] >= disc[w]:
-                    cut[w] = 1
-    for i in range(n):
-        if i == root or cut[i] or disc[i] < 0:
-            continue
-        p = pos[i]
-        if g[p + W] and g[p + 1] and g[p - W] and g[p - 1]:
-            continue                        # the vacated cell would be enclosed
-        if v.nremove < GC_TILES:
-            v.remove_cell[v.nremove] = <uint16_t>cells[i]
-            v.remove_tile[v.nremove] = <uint8_t>tiles[i]
-            v.nremove += 1
-
-
-cdef inline CityView* _view(GameState* s, GenCache* gc, CityView* local) noexcept nogil:
-    """The current seat's view: from the cache (rebuilt if stale) or built into `local`."""
-    cdef int seat = s.current
+cdef inline CityView* _view(GameState* s, GenCache* gc, SeatView* local) noexcept nogil:
+    """The current seat's city view: from the cache, or built into `local` (whose mirror must be zero)."""
     if gc == NULL:
-        city_view_build(s.city[seat], local)
-        return local
-    if not gc.valid[seat]:
-        city_view_build(s.city[seat], &gc.view[seat])
-        gc.valid[seat] = 1
-    return &gc.view[seat]
+        local.state = SV_EMPTY
+        view_build(local, s.city[s.current])
+        return &local.v
+    return seat_view(&gc.seat[s.current], s.city[s.current])
 
 
 cdef inline int _emit_cells(CityView* v, int kind, int t, int* out) noexcept nogil:
     cdef int j, n = 0, bit = 1 << TILE_WALLS[t]
     for j in range(v.nfront):
-        if v.front_masks[j] & bit:
-            out[n] = code_cell(kind, t, v.front_cell[j])
+        if MASKS_MATCH[v.front_key[j]] & bit:
+            out[n] = code_cell(kind, t, pg_packed(v.front_cell[j]))
             n += 1
     return n
 
 
-cdef int gen_rebuild(GameState* s, GenCache* gc, int* out) noexcept nogil:
+cdef int gen_rebuild(GameState* s, CityView* v, int* out) noexcept nogil:
     cdef uint8_t tiles[128]
-    cdef CityView local
-    cdef CityView* v = _view(s, gc, &local)
     cdef int nt, n = 0, i, j, t, bit
     nt = mask_list(s.reserve[s.current], tiles)
     for i in range(nt):
         n += _emit_cells(v, A_BUILD, tiles[i], out + n)
     for j in range(v.nremove):
-        out[n] = code_cell(A_REMOVE, v.remove_tile[j], v.remove_cell[j])
+        out[n] = code_cell(A_REMOVE, v.remove_tile[j], pg_packed(v.remove_cell[j]))
         n += 1
     for i in range(nt):
         t = tiles[i]
         bit = 1 << TILE_WALLS[t]
         for j in range(v.ntile):
-            if v.swap_masks[j] & bit:
-                out[n] = code_cell(A_SWAP, t, v.tile_cell[j])
+            if v.tile_id[j] != FOUNTAIN and MASKS_MATCH[v.tile_key[j]] & bit:
+                out[n] = code_cell(A_SWAP, t, pg_packed(v.tile_cell[j]))
                 n += 1
     return n
 
 
-cdef int gen_place(GameState* s, GenCache* gc, int* out) noexcept nogil:
-    cdef CityView local
-    cdef CityView* v = _view(s, gc, &local)
+cdef int gen_place(GameState* s, CityView* v, int* out) noexcept nogil:
     cdef int n = 0, i, t
     cdef bint dirk = (s.options & OPT_DIRK) and s.phase == PH_PLACE
     for i in range(s.npending):
@@ -530,20 +280,34 @@ cdef int gen_place(GameState* s, GenCache* gc, int* out) noexcept nogil:
     return n
 
 
+cdef inline bint _has_rebuild(GameState* s) noexcept nogil:
+    return s.reserve[s.current][0] or s.reserve[s.current][1] or s.city[s.current].ntiles > 1
+
+
 cdef int gen_legal_cached(GameState* s, GenCache* gc, int* out) noexcept nogil:
     """All legal actions of the seat to act into out (MAX_LEGAL ints); returns the count (0 when over).
     gc: a GenCache kept in step with the state (see gen_cache_touch), or NULL."""
     cdef int n = 0
+    cdef SeatView* local = NULL
+    cdef CityView* v
     if s.phase == PH_ACTION:
         n = gen_take(s, out)
-        n += gen_buy(s, out + n)
-        if s.reserve[s.current][0] or s.reserve[s.current][1] or s.city[s.current].ntiles > 1:
-            n += gen_rebuild(s, gc, out + n)
+        n += gen_buy(s, out + n, NULL if gc == NULL else gc.buy[s.current])
+        if _has_rebuild(s):
+            if gc == NULL:
+                local = <SeatView*>calloc(1, sizeof(SeatView))
+            v = _view(s, gc, local)
+            n += gen_rebuild(s, v, out + n)
         if n == 0:
             out[0] = A_PASS
             n = 1
     elif s.phase == PH_PLACE or s.phase == PH_FINAL:
-        n = gen_place(s, gc, out)
+        if gc == NULL:
+            local = <SeatView*>calloc(1, sizeof(SeatView))
+        v = _view(s, gc, local)
+        n = gen_place(s, v, out)
+    if local != NULL:
+        free(local)
     return n
 
 
@@ -557,32 +321,32 @@ cdef inline int gen_legal(GameState* s, int* out) noexcept nogil:
 cdef inline int _kth_cell(CityView* v, int kind, int t, int k) noexcept nogil:
     cdef int j, bit = 1 << TILE_WALLS[t]
     for j in range(v.nfront):
-        if v.front_masks[j] & bit:
+        if MASKS_MATCH[v.front_key[j]] & bit:
             if k == 0:
-                return code_cell(kind, t, v.front_cell[j])
+                return code_cell(kind, t, pg_packed(v.front_cell[j]))
             k -= 1
     return -1
 
 
 cdef int sample_legal(GameState* s, GenCache* gc, Rng* r) noexcept nogil:
-    """A uniformly random legal action: exactly gen_legal_cached(s, gc, out)[rng_below(r, count)], but found
-    by counting (per wall mask) instead of listing every build / swap / place. -1 when the game is over."""
+    """A uniformly random legal action: exactly gen_legal_cached(s, gc, out)[rng_below(r, count)], found by
+    counting (per wall mask) instead of listing every build / swap / place. -1 when the game is over.
+    gc must not be NULL."""
     cdef uint8_t tiles[128]
     cdef int buf[16 + 4 * 128]        # takes (<= 15), then minimal payments (<= 104 per slot)
-    cdef int nt = 0, ntake, nbuy, total, k, i, j, t, bit, n
-    cdef bint rebuild, dirk
-    cdef CityView local
+    cdef int nt = 0, ntake, nbuy, total, k, i, j, t, m, n
+    cdef bint dirk
     cdef CityView* v = NULL
     if s.phase == PH_ACTION:
         ntake = gen_take(s, buf)
-        nbuy = gen_buy(s, buf + ntake)
+        nbuy = gen_buy(s, buf + ntake, gc.buy[s.current])
         total = ntake + nbuy
-        rebuild = s.reserve[s.current][0] or s.reserve[s.current][1] or s.city[s.current].ntiles > 1
-        if rebuild:
-            v = _view(s, gc, &local)
+        if _has_rebuild(s):
+            v = seat_view(&gc.seat[s.current], s.city[s.current])
             nt = mask_list(s.reserve[s.current], tiles)
             for i in range(nt):
-                total += v.front_count[TILE_WALLS[tiles[i]]] + v.swap_count[TILE_WALLS[tiles[i]]]
+                m = TILE_WALLS[tiles[i]]
+                total += v.front_count[m] + v.swap_count[m]
             total += v.nremove
         if total == 0:
             return A_PASS
@@ -596,22 +360,22 @@ cdef int sample_legal(GameState* s, GenCache* gc, Rng* r) noexcept nogil:
                 return _kth_cell(v, A_BUILD, tiles[i], k)
             k -= n
         if k < v.nremove:
-            return code_cell(A_REMOVE, v.remove_tile[k], v.remove_cell[k])
+            return code_cell(A_REMOVE, v.remove_tile[k], pg_packed(v.remove_cell[k]))
         k -= v.nremove
         for i in range(nt):
             t = tiles[i]
-            n = v.swap_count[TILE_WALLS[t]]
+            m = TILE_WALLS[t]
+            n = v.swap_count[m]
             if k < n:
-                bit = 1 << TILE_WALLS[t]
                 for j in range(v.ntile):
-                    if v.swap_masks[j] & bit:
+                    if v.tile_id[j] != FOUNTAIN and MASKS_MATCH[v.tile_key[j]] & (1 << m):
                         if k == 0:
-                            return code_cell(A_SWAP, t, v.tile_cell[j])
+                            return code_cell(A_SWAP, t, pg_packed(v.tile_cell[j]))
                         k -= 1
             k -= n
         return -1
     if s.phase == PH_PLACE or s.phase == PH_FINAL:
-        v = _view(s, gc, &local)
+        v = seat_view(&gc.seat[s.current], s.city[s.current])
         dirk = (s.options & OPT_DIRK) and s.phase == PH_PLACE
         total = 0
         for i in range(s.npending):

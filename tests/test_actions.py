@@ -160,3 +160,12 @@ def test_take_generation_one_per_multiset():
             code = 1 | (m << 4)
             if s.is_legal(code):
                 assert s.action_to_text(code) in texts
+
+
+def test_incremental_views_match_fresh_ones_along_games():
+    from alhambra_ai._core import _check_views
+    total = 0
+    for seed in range(12):
+        s = new_game(2 + seed % 5, 500 + seed)
+        total += _check_views(s, seed)
+    assert total > 2000

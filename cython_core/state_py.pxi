@@ -1,0 +1,517 @@
+# The Python face of the game state: class State, new_game, IllegalActionError (included by state.pxi).
+
+class IllegalActionError(ValueError):
+    """An action that is not legal in this state; the state is left unchanged. The message names the action
+    and what is wrong, e.g. ``illegal action 'buy 2 g4': 4 dirham does not pay the cost 7 of tile 17``."""
+
+
+_BASE_OPTIONS = ("dirk",)
+
+
+def _normalize_options(int num_players, options):
+    """Check an options dict; returns (OPT_* bits, normalized dict). Unknown keys and bad values raise
+    ValueError naming the key; module switches are reserved names (not implemented yet)."""
+    cdef uint32_t bits = 0
+    if options is None:
+        options = {}
+    if not isinstance(options, dict):
+        raise ValueError(f"options must be a dict, not {type(options).__name__}")
+    for key, value in options.items():
+        if key in MODULE_OPTIONS:
+            if value:
+                raise ValueError(f"option {key!r}: module not implemented yet")
+        elif key not in _BASE_OPTIONS:
+            raise ValueError(f"unknown option {key!r} (known: {', '.join(_BASE_OPTIONS + MODULE_OPTIONS)})")
+        elif not isinstance(value, bool):
+            raise ValueError(f"option {key!r} must be true or false, not {value!r}")
+    dirk = options.get("dirk", num_players == 2)
+    if dirk:
+        if num_players != 2:
+            raise ValueError(f"option 'dirk': Dirk plays only in 2-player games (not {num_players})")
+        bits |= OPT_DIRK
+    return bits, {"dirk": bool(dirk)}
+
+
+def _check_num_players(num_players):
+    if isinstance(num_players, bool) or not isinstance(num_players, int) or not 2 <= num_players <= MAX_PLAYERS:
+        raise ValueError(f"num_players must be an int from 2 to {MAX_PLAYERS}, not {num_players!r}")
+
+
+def _check_seed(seed):
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2 ** 64:
+        raise ValueError(f"seed must be an int from 0 to 2**64 - 1, not {seed!r}")
+
+
+cdef int _LEGAL_BUF[MAX_LEGAL]
+cdef GenCache* _PY_CACHE = NULL
+cdef GenCache* _PY_SCRATCH = NULL
+
+
+cdef GenCache* _py_scratch() except NULL:
+    """A second cache, for one-off generations (legal_actions)."""
+    global _PY_SCRATCH
+    if _PY_SCRATCH == NULL:
+        _PY_SCRATCH = gen_cache_new()
+        if _PY_SCRATCH == NULL:
+            raise MemoryError()
+    return _PY_SCRATCH
+
+
+cdef GenCache* _py_cache() except NULL:
+    """The generation cache of Python-level playouts (one per process; the GIL serializes its users)."""
+    global _PY_CACHE
+    if _PY_CACHE == NULL:
+        _PY_CACHE = gen_cache_new()
+        if _PY_CACHE == NULL:
+            raise MemoryError()
+    return _PY_CACHE
+
+
+cdef class State:
+    """A complete game position (public and hidden information). Create one with :func:`new_game` or
+    :meth:`State.from_setup`; change it only with :meth:`apply`.
+
+    ``record_history`` (default on for new games; copied by :meth:`clone`): when on, every apply appends the
+    public events to :attr:`history`. Turn it off on search clones: apply then skips all string work.
+    Clones share the history list append-safely, so cloning stays O(1) either way.
+
+    >>> s = new_game(4, seed=7)
+    >>> s.phase, s.num_players
+    ('action', 4)
+    """
+    cdef GameState st
+    cdef list _hist
+    cdef Py_ssize_t _hist_len
+    cdef public bint record_history
+    cdef object _seed
+    cdef dict _options
+
+    def __init__(self, *args, **kwargs):
+        raise TypeError("create a State with new_game(...) or State.from_setup(...)")
+
+    def __dealloc__(self):
+        state_release(&self.st)
+
+    # ------------------------------------------------------------ construction
+
+    cdef _hist_extend(self, list items):
+        if len(self._hist) != self._hist_len:
+            self._hist = self._hist[:self._hist_len]     # someone sharing the list appended: copy our prefix
+        self._hist.extend(items)
+        self._hist_len = len(self._hist)
+
+    cdef _log_to_history(self, EventLog* log, str first=None):
+        cdef int i, kind, a, b, c
+        cdef uint32_t e
+        out = [] if first is None else [first]
+        deal_seat = -1
+        deal = []
+        for i in range(log.n):
+            e = log.ev[i]
+            kind = e & 255
+            a = (e >> 8) & 255
+            b = (e >> 16) & 255
+            c = (e >> 24) & 255
+            if kind == EV_DEAL:
+                if a != deal_seat and deal:
+                    out.append(f"seat {deal_seat + 1} dealt: " + " ".join(deal))
+                    deal = []
+                deal_seat = a
+                deal.append(card_text(b))
+                continue
+            if deal:
+                out.append(f"seat {deal_seat + 1} dealt: " + " ".join(deal))
+                deal = []
+            if kind == EV_START:
+                out.append(f"start: seat {a + 1}")
+            elif kind == EV_MARKET:
+                out.append(f"market {a + 1}: {b}")
+            elif kind == EV_DISPLAY:
+                out.append(f"display: {card_text(a)}")
+            elif kind == EV_DIRK:
+                out.append(f"dirk: {a}")
+            elif kind == EV_RESHUFFLE:
+                out.append(f"reshuffle: {a} cards")
+            elif kind == EV_SCORING_CARD:
+                out.append(f"scoring card {a}")
+            elif kind == EV_SCORE:
+                line = f"score {a}: " + " ".join(str(self.st.score[j]) for j in range(self.st.num_players))
+                if self.st.options & OPT_DIRK:
+                    line += f" dirk {self.st.score[DIRK]}"
+                out.append(line)
+            elif kind == EV_END:
+                out.append(f"game end: market {a + 1} stays empty")
+            elif kind == EV_LEFTOVER:
+                if c == NO_SEAT:
+                    out.append(f"leftover market {a + 1}: {b} stays (tie for most {CURRENCY_NAMES[a]})")
+                else:
+                    out.append(f"leftover market {a + 1}: {b} to seat {c + 1}")
+        if deal:
+            out.append(f"seat {deal_seat + 1} dealt: " + " ".join(deal))
+        self._hist_extend(out)
+
+    @staticmethod
+    def new_game(num_players, seed, options=None):
+        """Same as the module-level :func:`new_game`."""
+        return new_game(num_players, seed, options)
+
+    cpdef State clone(self):
+        """An independent copy (cities are shared copy-on-write, the history list append-safely): O(1)."""
+        cdef State c = State.__new__(State)
+        state_copy(&c.st, &self.st)
+        c._hist = self._hist
+        c._hist_len = self._hist_len
+        c.record_history = self.record_history
+        c._seed = self._seed
+        c._options = self._options
+        return c
+
+    def __copy__(self):
+        return self.clone()
+
+    def __deepcopy__(self, memo):
+        return self.clone()
+
+    # ------------------------------------------------------------ actions
+
+    def legal_actions(self):
+        """Legal action codes of the seat to act (empty when the game is over). See actions.pxi for what is
+        listed: one take per distinct card multiset, only minimal buy payments, every legal cell."""
+        cdef GenCache* gc = _py_scratch()
+        cdef int n, i
+        gen_cache_reset(gc)         # a fresh view (lists in the canonical order), without zeroing a mirror
+        n = gen_legal_cached(&self.st, gc, _LEGAL_BUF)
+        return [_LEGAL_BUF[i] for i in range(n)]
+
+    def is_legal(self, action):
+        """True if ``apply(action)`` would succeed."""
+        try:
+            code = self._code(action)
+        except IllegalActionError:
+            return False
+        return check_action(&self.st, code) == E_OK
+
+    cdef int _code(self, action) except -1:
+        if isinstance(action, str):
+            try:
+                return _parse_action(&self.st, action)
+            except ValueError as e:
+                raise IllegalActionError(f"illegal action {action!r}: {e}") from None
+        if isinstance(action, bool) or not isinstance(action, int):
+            raise IllegalActionError(f"an action is an int code or a text, not {type(action).__name__}")
+        if not 0 <= action < 2 ** 31:
+            raise IllegalActionError(f"not an action code: {action}")
+        return action
+
+    def apply(self, action):
+        """Apply an action (int code or text form). Illegal -> :class:`IllegalActionError`, state unchanged.
+
+        >>> s = new_game(3, seed=1)
+        >>> s.apply(s.legal_actions()[0])
+        """
+        cdef int code = self._code(action), err
+        cdef EventLog log
+        err = check_action(&self.st, code)
+        if err:
+            raise IllegalActionError(_explain(&self.st, code, err))
+        if self.record_history:
+            first = f"seat {self.st.current + 1}: {_action_text(&self.st, code)}"
+            log.n = 0
+            apply_action(&self.st, code, &log)
+            self._log_to_history(&log, first)
+        else:
+            apply_action(&self.st, code, NULL)
+
+    def action_to_text(self, action):
+        """Text form of an action code in this state, e.g. ``'buy 2 g4 g3'`` (ValueError if not renderable)."""
+        if isinstance(action, bool) or not isinstance(action, int) or not 0 <= action < 2 ** 31:
+            raise ValueError(f"not an action code: {action!r}")
+        return _action_text(&self.st, action)
+
+    def parse_action(self, str text):
+        """Text -> code, resolved against this state (``take y3`` picks the display position). Checks the
+        form, not the legality (apply does that). Unparsable text raises ValueError."""
+        return _parse_action(&self.st, text)
+
+    def random_playout(self, seed, int max_actions=1000000):
+        """Play uniformly random legal actions to the end of the game (in C); returns the number of actions.
+        The choices come from their own generator seeded by ``seed`` (the game's chance stays the state's);
+        the same seed gives the same game whether ``record_history`` is on (every action and event is then
+        recorded, slower) or off."""
+        cdef Rng r
+        cdef int n = 0, code
+        cdef EventLog log
+        cdef GenCache* gc = _py_cache()
+        _check_seed(seed)
+        rng_seed(&r, <uint64_t>seed)
+        if not self.record_history:
+            return playout_random_cached(&self.st, &r, max_actions, gc)
+        gen_cache_reset(gc)
+        while self.st.phase != PH_OVER and n < max_actions:
+            code = sample_legal(&self.st, gc, &r)
+            first = f"seat {self.st.current + 1}: {_action_text(&self.st, code)}"
+            gen_cache_touch(gc, self.st.current, code)
+            log.n = 0
+            apply_action(&self.st, code, &log)
+            self._log_to_history(&log, first)
+            n += 1
+        return n
+
+    def _sample_legal(self, seed):
+        """(test hook) The action a C playout would pick first with a generator seeded by ``seed``; equals
+        ``legal_actions()[_rng_below(seed, len(legal_actions()))]`` (a fresh cache lists in the same order)."""
+        cdef Rng r
+        cdef GenCache* gc = _py_cache()
+        _check_seed(seed)
+        rng_seed(&r, <uint64_t>seed)
+        gen_cache_reset(gc)
+        return sample_legal(&self.st, gc, &r)
+
+    # ------------------------------------------------------------ queries
+
+    @property
+    def num_players(self):
+        return self.st.num_players
+
+    @property
+    def current_player(self):
+        """Seat to act (0-based), -1 when the game is over."""
+        return -1 if self.st.phase == PH_OVER else self.st.current
+
+    @property
+    def phase(self):
+        """``"action"`` | ``"place"`` | ``"final"`` | ``"over"``."""
+        return PHASE_NAMES[self.st.phase]
+
+    @property
+    def turn(self):
+        """Turns completed."""
+        return self.st.turn
+
+    @property
+    def actions_this_turn(self):
+        """Actions the seat to act has taken this turn (0 at the start of a turn, 1 after an exact buy...)."""
+        return self.st.actions_taken
+
+    @property
+    def start_player(self):
+        return self.st.start_player
+
+    @property
+    def seed(self):
+        return self._seed
+
+    @property
+    def options(self):
+        return dict(self._options)
+
+    @property
+    def history(self):
+        """Public event log (a copy): ``"seat 2: buy 2 g4 g3"``, ``"display: y3"``, ``"market 1: 17"``,
+        ``"score 1: ..."``. Seats and slots are 1-based in text. Empty if record_history was off."""
+        return self._hist[:self._hist_len]
+
+    def is_terminal(self):
+        return self.st.phase == PH_OVER
+
+    def scores(self):
+        return [self.st.score[i] for i in range(self.st.num_players)]
+
+    @property
+    def dirk_score(self):
+        return self.st.score[DIRK] if self.st.options & OPT_DIRK else None
+
+    @property
+    def scoring_rounds_done(self):
+        """How many scoring rounds were scored (round 2 is skipped if its card is never drawn)."""
+        return __builtin_popcountll(self.st.scored)
+
+    def scoring_due(self):
+        """Rounds (1, 2) whose scoring card was drawn but which are not scored yet (only inside a turn end)."""
+        return [r + 1 for r in range(2) if self.st.due & (1 << r)]
+
+    def score_breakdown(self):
+        """One dict per recorded scoring round: ``{"round", "seats": [{"majorities", "wall", "total"}], "dirk"}``."""
+        out = []
+        for r in range(3):
+            if not self.st.bd_mask & (1 << r):
+                continue
+            seats = []
+            for i in range(self.st.num_players):
+                maj = [self.st.breakdown[r][i][t] for t in range(NTYPES)]
+                wall = self.st.breakdown[r][i][NTYPES]
+                seats.append({"majorities": maj, "wall": wall, "total": sum(maj) + wall})
+            dirk = None
+            if self.st.options & OPT_DIRK:
+                maj = [self.st.breakdown[r][DIRK][t] for t in range(NTYPES)]
+                dirk = {"majorities": maj, "total": sum(maj)}
+            out.append({"round": r + 1, "seats": seats, "dirk": dirk})
+        return out
+
+    def ranking(self):
+        """Rank per seat, 1 = first; tied seats share the rank (Dirk is not ranked)."""
+        sc = self.scores()
+        return [1 + sum(1 for o in sc if o > v) for v in sc]
+
+    cdef int _seat(self, seat) except -1:
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.st.num_players:
+            raise ValueError(f"no seat {seat!r} (seats are 0..{self.st.num_players - 1})")
+        return seat
+
+    def city(self, seat):
+        """The seat's city as a City value (shared, cheap; changing it never changes the state)."""
+        return city_wrap(self.st.city[self._seat(seat)])
+
+    def reserve(self, seat):
+        cdef uint8_t tiles[128]
+        cdef int n = mask_list(self.st.reserve[self._seat(seat)], tiles), i
+        return [tiles[i] for i in range(n)]
+
+    def hand(self, seat):
+        """Sorted card texts, e.g. ``['y3', 'y7', 'b2']`` (sorted by code: currency, then value)."""
+        cdef int i = self._seat(seat), c, k
+        return [card_text(c) for c in range(NCARD_KINDS) for k in range(self.st.hand[i][c])]
+
+    def hand_size(self, seat):
+        return self.st.hand_n[self._seat(seat)]
+
+    def currency_total(self, seat, int currency):
+        """Total value of the seat's cards of one currency (0 florin .. 3 ducat)."""
+        if not 0 <= currency < NCUR:
+            raise ValueError(f"no currency {currency} (0..3)")
+        return self.st.cur_sum[self._seat(seat)][currency]
+
+    def building_counts(self, seat):
+        """Buildings of each type (scoring order) in the seat's city."""
+        cdef int i = self._seat(seat), t
+        return [self.st.type_count[i][t] for t in range(NTYPES)]
+
+    def dirk_building_counts(self):
+        cdef int t
+        return [self.st.type_count[DIRK][t] for t in range(NTYPES)]
+
+    def market(self):
+        return [None if self.st.market[k] == NO_TILE else self.st.market[k] for k in range(NCUR)]
+
+    def display(self):
+        return [None if self.st.display[i] == NO_CARD else card_text(self.st.display[i]) for i in range(4)]
+
+    def pending(self):
+        return [self.st.pending[i] for i in range(self.st.npending)]
+
+    @property
+    def draw_pile_size(self):
+        """Cards left in the draw pile (scoring cards not yet drawn included)."""
+        return self.st.draw_len - self.st.draw_pos
+
+    @property
+    def bag_size(self):
+        return self.st.bag_n
+
+    def discard(self):
+        cdef int c, k
+        return [card_text(c) for c in range(NCARD_KINDS) for k in range(self.st.discard[c])]
+
+    def dirk_tiles(self):
+        """Dirk's tiles, sorted ([] without Dirk)."""
+        cdef uint8_t tiles[128]
+        cdef int n = mask_list(self.st.dirk_tiles, tiles), i
+        return [tiles[i] for i in range(n)]
+
+    def scoring_card_range(self, int round_):
+        """(first, last) draw-pile index (0 = top) where the scoring card of round 1 or 2 may lie, or None
+        once it was drawn. Public knowledge: the sizes of the setup piles."""
+        cdef int k = round_ - 1
+        if k not in (0, 1):
+            raise ValueError("scoring cards exist for rounds 1 and 2")
+        if (self.st.scored | self.st.due) & (1 << k) or self.st.draw_pos >= self.st.sc_hi[k]:
+            return None
+        return (max(0, self.st.sc_lo[k] - self.st.draw_pos), self.st.sc_hi[k] - 1 - self.st.draw_pos)
+
+    # information sets (implemented in observe.pxi)
+
+    def observation(self, seat):
+        """What ``seat`` may know, as a JSON-ready dict (docs/design.md "Observation")."""
+        return observation_of(self, seat)
+
+    def determinized(self, seat, seed):
+        """A clone with everything ``seat`` cannot know resampled with ``seed`` (see observe.pxi)."""
+        return determinized_of(self, seat, seed)
+
+    # hidden information (for the referee, determinization and tests; never shown to a bot)
+
+    def _draw_pile(self):
+        """Draw pile, top first, as texts (``s1`` / ``s2`` for the scoring cards)."""
+        return [card_text(c) if c < NCARD_KINDS else f"s{c - SCORING_CARD_1 + 1}"
+                for c in self.st.draw[self.st.draw_pos:self.st.draw_len]]
+
+    def _bag(self):
+        """Tile bag, next drawn first."""
+        return [self.st.bag[i] for i in range(self.st.bag_n - 1, -1, -1)]
+
+    def _fingerprint(self):
+        """Bytes of the complete state (struct without pointers + cities): equal exactly for equal states."""
+        cdef GameState tmp
+        cdef int i
+        memcpy(&tmp, &self.st, sizeof(GameState))
+        for i in range(MAX_PLAYERS):
+            tmp.city[i] = NULL
+        raw = (<char*>&tmp)[:sizeof(GameState)]
+        cities = tuple(tuple(self.city(i).cells()) for i in range(self.st.num_players))
+        return raw + repr(cities).encode()
+
+    def __repr__(self):
+        who = "" if self.st.phase == PH_OVER else f" seat {self.st.current}"
+        return f"<State {self.st.num_players}p turn {self.st.turn}{who} {self.phase}>"
+
+    # ------------------------------------------------------------ test / analysis set-up
+
+    @staticmethod
+    def from_setup(num_players, **parts):
+        """A position at the start of ``current_player``'s turn, built from parts: see :func:`_from_setup`
+        (setup_py.pxi) for the keywords. Every tile and card must end up in exactly one place, or ValueError
+        names what is wrong.
+
+        >>> s = State.from_setup(2, hands=[["y3"], ["b9"]], cities=["0,0:0 1,0:7", ""])
+        >>> s.building_counts(0)[0]
+        1
+        """
+        return _from_setup(num_players, **parts)
+
+
+def _rng_below(seed, int n):
+    """(test hook) The first ``rng_below(n)`` of a generator seeded by ``seed``."""
+    cdef Rng r
+    rng_seed(&r, <uint64_t>seed)
+    return rng_below(&r, n)
+
+
+cdef void _shuffle_py(GameState* s, bytearray arr):
+    cdef unsigned char* p = arr
+    rng_shuffle_u8(&s.rng, <uint8_t*>p, len(arr))
+
+
+def new_game(num_players, seed, options=None):
+    """A new game after the setup of RULES §2 (2 players: Dirk on unless ``options={"dirk": False}``).
+
+    >>> s = new_game(4, seed=7)
+    >>> len(s.market()), s.draw_pile_size > 0
+    (4, True)
+    """
+    cdef State self = State.__new__(State)
+    cdef EventLog log
+    _check_num_players(num_players)
+    _check_seed(seed)
+    bits, opts = _normalize_options(num_players, options)
+    log.n = 0
+    setup_game(&self.st, num_players, <uint64_t>seed, bits, &log)
+    self._seed = seed
+    self._options = opts
+    self._hist = []
+    self._hist_len = 0
+    self.record_history = True
+    self._log_to_history(&log)
+    return self
+
+
+include "setup_py.pxi"
