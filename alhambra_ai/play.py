@@ -379,9 +379,9 @@ class TerminalGame:
 def play_game(players: int = 2, seat: int = 1, bots: Sequence[str] = (), seed: int | None = None,
               move_time: float = 1.0, unicode: bool = False, color: bool = False,
               read: Callable[[str], str] = input, write: Callable[[str], None] | None = None) -> int:
-    """Set up and play one game; returns the exit status: 0 (also when the person leaves), 2 for bad options or
-    bot files (nothing started), 1 for an internal error.
-    Output goes to ``write`` (default ``click.echo``, which keeps colour codes only when asked for)."""
+    """Set up and play one game; returns the exit status: 0 (also when the person leaves), 2 for bad
+    options or bot files (nothing started), 1 for an internal error. Output goes to ``write`` (default
+    ``click.echo``, which keeps colour codes only when asked for)."""
     from alhambra_ai import new_game
 
     if write is None:
