@@ -22,7 +22,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from alhambra_ai._core import CURRENCY_LETTERS, CURRENCY_NAMES, TYPE_NAMES, tile_info
+from alhambra_ai._core import CURRENCY_LETTERS, CURRENCY_NAMES, TYPE_NAMES, City, tile_info, walls_to_text
 
 WIDTH = 100                      # every line of render_table fits in this many columns
 CELL = 7                         # characters inside a cell (" gar33 "); 5 in the compact form
@@ -289,16 +289,10 @@ def _city_block(obs: dict, seat: int, names, you, unicode: bool, color: bool, wi
 def _wall_length(cells: Any) -> int | None:
     """The longest outer wall, from the engine's City (None if the cells do not make a City)."""
     try:
-        from alhambra_ai._core import City
-
-        text = " ".join(f"{x},{y}:{t}/{_walls_text(w)}" for x, y, t, w in _cells_of(cells))
+        text = " ".join(f"{x},{y}:{t}/{walls_to_text(w)}" for x, y, t, w in _cells_of(cells))
         return City.from_text(text).wall_score()
     except Exception:  # a display helper: a city the engine cannot read is still drawn, without its wall
         return None
-
-
-def _walls_text(walls: int) -> str:
-    return "".join(ch for bit, ch in ((1, "N"), (2, "E"), (4, "S"), (8, "W")) if walls & bit) or "-"
 
 
 def wrap(text: str, width: int, indent: str = "    ") -> list[str]:
