@@ -20,11 +20,13 @@ from alhambra_ai._core import (
     tile_info,
     tile_walls,
 )
+from alhambra_ai.botapi import Observation
 from alhambra_ai.position import state_from_json, state_to_json
 
 __all__ = [
     "City",
     "IllegalActionError",
+    "Observation",
     "PositionError",
     "State",
     "card_text",

@@ -144,11 +144,6 @@ class Observation:
 
     def determinize(self, seed: int):
         """A full ``State`` consistent with what this seat knows, hidden information sampled with ``seed``."""
-        try:
-            from alhambra_ai import determinize
-        except ImportError:
-            try:  # until alhambra_ai re-exports it
-                from alhambra_ai._core import determinize
-            except ImportError:
-                raise NotImplementedError("determinize is not available (alhambra_ai.determinize)") from None
+        from alhambra_ai import determinize
+
         return determinize(self._d, seed)  # the same dict each call: the core caches per observation

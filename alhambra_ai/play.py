@@ -28,7 +28,6 @@ from alhambra_ai.render import (
     WIDTH,
     card_paint,
     hand_by_currency,
-    observation_of,
     render_city,
     render_scoring,
     render_table,
@@ -155,7 +154,7 @@ class TerminalGame:
 
     def news(self) -> None:
         """Narrate the public events since the last call (refills, Dirk, scoring cards, leftovers)."""
-        history = observation_of(self.state, self.human).get("history") or []
+        history = self.state.history
 
         def name(seat: int) -> str:
             return "you" if seat == self.human else seat_name(seat, self.names, None)
@@ -165,12 +164,12 @@ class TerminalGame:
         self.seen = len(history)
 
     def table(self) -> str:
-        return render_table(observation_of(self.state, self.human), self.human, names=self.names,
+        return render_table(self.state, self.human, names=self.names,
                             unicode=self.unicode, color=self.color)
 
     def short_view(self) -> str:
         """What the person needs between two decisions of one turn: hand, tiles to place, own city."""
-        obs = observation_of(self.state, self.human)
+        obs = self.state.observation(self.human)
         lines = [f"Your hand: {hand_by_currency(obs['hand'], self.color)}"]
         if obs.get("pending"):
             lines.append("To place: " + ", ".join(tile_long(t, self.color) for t in obs["pending"]))
@@ -229,7 +228,7 @@ class TerminalGame:
         s = self.state
         legal = s.legal_actions()
         try:
-            choice = bot.act(observation_of(s, seat))
+            choice = bot.act(s.observation(seat))
             code = s.parse_action(choice) if isinstance(choice, str) else int(choice)
             if code not in legal:
                 s.clone().apply(code)
@@ -272,7 +271,7 @@ class TerminalGame:
                     self.write(", ".join(f"{seat_name(p, self.names, self.human)} {v}"
                                          for p, v in enumerate(s.scores())))
                 elif cmd in ("log", "history"):
-                    events = observation_of(s, self.human).get("history", [])[-20:]
+                    events = s.history[-20:]
                     self.write("\n".join(events) or "(nothing yet)")
                 elif cmd.isdigit():
                     legal = s.legal_actions()
@@ -313,7 +312,7 @@ class TerminalGame:
                 raise ValueError
         except ValueError:
             raise InputError(f"Write city N with N a seat from 1 to {s.num_players}.") from None
-        obs = observation_of(s, self.human)
+        obs = s.observation(self.human)
         self.write(f"{seat_name(seat, self.names, self.human)}:")
         self.write(render_city(obs["cities"][seat], unicode=self.unicode, color=self.color))
         self.write(LEGEND_UNICODE if self.unicode else LEGEND_ASCII)
@@ -326,7 +325,7 @@ class TerminalGame:
             if self.hint_bot is None:
                 self.hint_bot = SeatBot(self.hint_path, self.human, s.num_players, s.options, s.seed,
                                         self.move_time)
-            choice = self.hint_bot.act(observation_of(s, self.human))
+            choice = self.hint_bot.act(s.observation(self.human))
             code = s.parse_action(choice) if isinstance(choice, str) else int(choice)
             text = s.action_to_text(code)
         except KeyboardInterrupt:

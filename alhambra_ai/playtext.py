@@ -113,33 +113,38 @@ def narrate(events: Sequence[str], name: Callable[[int], str]) -> list[str]:
     return out
 
 
+def _dealt(m: re.Match, name: Callable[[int], str]) -> str:
+    cards = m.group(2).split()
+    return f"{name(int(m.group(1)) - 1)} received {' '.join(cards)} (= {_card_sum(cards)}), dealt face up"
+
+
+def _leftover(m: re.Match, name: Callable[[int], str]) -> str:
+    k, tile, seat = int(m.group(1)), tile_words(int(m.group(2))), m.group(3)
+    money = CURRENCY_NAMES[k - 1]
+    fate = f"goes to {name(int(seat) - 1)} (most {money})" if seat else f"stays (tie for most {money})"
+    return f"Leftover {tile} in slot {k} {fate}"
+
+
+# The other public events, each as one sentence: (pattern, sentence from the match and the seat namer).
+_SENTENCES: list[tuple[re.Pattern, Callable[[re.Match, Callable[[int], str]], str]]] = [
+    (re.compile(r"^seat (\d+) dealt: (.*)$"), _dealt),
+    (re.compile(r"^reshuffle: (\d+) cards?$"),
+     lambda m, _: f"The discard pile is shuffled into a new draw pile ({m.group(1)} cards)"),
+    (re.compile(r"^scoring card (\d)$"),
+     lambda m, _: f"The scoring card for round {m.group(1)} is drawn: scoring after this turn"),
+    (re.compile(r"^game end: market (\d) stays empty$"),
+     lambda m, _: f"Market slot {m.group(1)} cannot be refilled: the game ends"),
+    (re.compile(r"^leftover market (\d): (\d+) (?:to seat (\d+)$|stays)"), _leftover),
+]
+
+
 def _sentence(event: str, name: Callable[[int], str]) -> list[str]:
     if re.match(r"^seat \d+: ", event) or event.startswith(("start:", "score ")):
         return []                                   # announced elsewhere (moves, who starts, breakdowns)
-    m = re.match(r"^seat (\d+) dealt: (.*)$", event)
-    if m:
-        cards = m.group(2).split()
-        who = name(int(m.group(1)) - 1)
-        return [f"{who} received {' '.join(cards)} (= {_card_sum(cards)}), dealt face up"]
-    m = re.match(r"^reshuffle: (\d+) cards?$", event)
-    if m:
-        return [f"The discard pile is shuffled into a new draw pile ({m.group(1)} cards)"]
-    m = re.match(r"^scoring card (\d)$", event)
-    if m:
-        return [f"The scoring card for round {m.group(1)} is drawn: scoring after this turn"]
-    m = re.match(r"^game end: market (\d) stays empty$", event)
-    if m:
-        return [f"Market slot {m.group(1)} cannot be refilled: the game ends"]
-    m = re.match(r"^leftover market (\d): (\d+) to seat (\d+)$", event)
-    if m:
-        k = int(m.group(1))
-        return [f"Leftover {tile_words(int(m.group(2)))} in slot {k} goes to {name(int(m.group(3)) - 1)} "
-                f"(most {CURRENCY_NAMES[k - 1]})"]
-    m = re.match(r"^leftover market (\d): (\d+) stays", event)
-    if m:
-        k = int(m.group(1))
-        tile = tile_words(int(m.group(2)))
-        return [f"Leftover {tile} in slot {k} stays (tie for most {CURRENCY_NAMES[k - 1]})"]
+    for pattern, say in _SENTENCES:
+        m = pattern.match(event)
+        if m:
+            return [say(m, name)]
     return [event]
 
 

@@ -15,7 +15,7 @@ True
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from os import PathLike
 from typing import Any
 
@@ -49,14 +49,16 @@ def action_texts(state: Any) -> list[str]:
 def make_record(state: Any, seats: Sequence[str], forfeits: Iterable[Any] = (), check: bool = True) -> dict:
     """The record of the game that led to ``state`` (from ``new_game``, then ``apply``).
 
-    ``seats`` are the players' names in seat order; ``forfeits`` the seats that forfeited, as ints or as
-    dicts with a ``"seat"`` key (kept as given, e.g. with the reason). With ``check`` the record is replayed
-    and must reproduce ``state`` exactly (RecordError otherwise, e.g. when history recording was turned off).
+    ``seats`` are the players' names in seat order; ``forfeits`` the seats that forfeited, as objects
+    ``{"seat", "bot", "reason", "move"}`` (only ``"seat"`` required; ``move`` = the index in ``actions``
+    of the first move played by the stand-in) or as bare seat ints, which become ``{"seat": s}``. With
+    ``check`` the record is replayed and must reproduce ``state`` exactly (RecordError otherwise, e.g. when
+    history recording was turned off).
     """
     seats = [str(name) for name in seats]
     if len(seats) != state.num_players:
         raise RecordError(f"{len(seats)} seat names for a {state.num_players}-player game")
-    forfeits = [f if isinstance(f, dict) else int(f) for f in forfeits]
+    forfeits = [dict(f) if isinstance(f, dict) else {"seat": int(f)} for f in forfeits]
     record = {
         "format": FORMAT,
         "version": VERSION,
@@ -113,9 +115,57 @@ def _check(record: Any) -> None:
     if not isinstance(forfeits, list):
         raise RecordError("forfeits must be a list")
     for f in forfeits:
-        seat = f.get("seat") if isinstance(f, dict) else f
-        if type(seat) is not int or not 0 <= seat < n:
-            raise RecordError(f"forfeit {f!r}: a seat 0..{n - 1}, or an object with such a \"seat\"")
+        _check_forfeit(f, n, len(actions))
+
+
+_FORFEIT_TYPES = {"seat": int, "bot": str, "reason": str, "move": int}
+
+
+def _check_forfeit(f: Any, n: int, moves: int) -> None:
+    shape = f'an object {{"seat", "bot", "reason", "move"}} with "seat" 0..{n - 1}'
+    if not isinstance(f, dict) or "seat" not in f:
+        raise RecordError(f"forfeit {f!r}: must be {shape}")
+    for key, value in f.items():
+        kind = _FORFEIT_TYPES.get(key)
+        if kind is None:
+            raise RecordError(f"forfeit {f!r}: unknown field {key!r}")
+        if type(value) is not kind:
+            raise RecordError(f"forfeit {f!r}: {key!r} must be of type {kind.__name__}")
+    if not 0 <= f["seat"] < n:
+        raise RecordError(f"forfeit {f!r}: must be {shape}")
+    if not 0 <= f.get("move", 0) <= moves:
+        raise RecordError(f"forfeit {f!r}: move must be 0..{moves} (an index into actions)")
+
+
+def steps(record: dict) -> Iterator[tuple[int, int, str, Any]]:
+    """Replay a record move by move: first ``(-1, -1, "", state after setup)``, then for each action
+    ``(index, seat that played it, text, state after it)``. The same State object is yielded each time
+    (clone it to keep one). Raises RecordError as ``replay`` does; the final scores are not checked.
+    """
+    from alhambra_ai import IllegalActionError, new_game
+
+    _check(record)
+    try:
+        state = new_game(record["num_players"], seed=record["seed"], options=record["options"])
+    except ValueError as e:
+        raise RecordError(f"record setup: {e}") from None
+    yield -1, -1, "", state
+    for i, text in enumerate(record["actions"]):
+        if state.is_terminal():
+            raise RecordError(f"action {i} {text!r}: the game is already over")
+        seat = state.current_player
+        try:
+            state.apply(text)
+        except (IllegalActionError, ValueError) as e:
+            raise RecordError(f"action {i} {text!r} does not replay: {e}") from None
+        yield i, seat, text, state
+
+
+def check_final_scores(record: dict, state: Any) -> None:
+    """RecordError if the record holds scores and ``state`` (its replay) does not have them."""
+    scores = record.get("scores")
+    if scores is not None and list(state.scores()) != scores:
+        raise RecordError(f"replayed scores {list(state.scores())} differ from the recorded {scores}")
 
 
 def replay(record: dict, check_scores: bool = True) -> Any:
@@ -125,23 +175,9 @@ def replay(record: dict, check_scores: bool = True) -> Any:
     (naming its index and text) and, with ``check_scores``, when the final scores differ from the recorded
     ones.
     """
-    from alhambra_ai import IllegalActionError, new_game
-
-    _check(record)
-    try:
-        state = new_game(record["num_players"], seed=record["seed"], options=record["options"])
-    except ValueError as e:
-        raise RecordError(f"record setup: {e}") from None
-    for i, text in enumerate(record["actions"]):
-        if state.is_terminal():
-            raise RecordError(f"action {i} {text!r}: the game is already over")
-        try:
-            state.apply(text)
-        except (IllegalActionError, ValueError) as e:
-            raise RecordError(f"action {i} {text!r} does not replay: {e}") from None
-    scores = record.get("scores")
-    if check_scores and scores is not None and list(state.scores()) != scores:
-        raise RecordError(f"replayed scores {list(state.scores())} differ from the recorded {scores}")
+    *_, (_, _, _, state) = steps(record)
+    if check_scores:
+        check_final_scores(record, state)
     return state
 
 
@@ -154,11 +190,17 @@ def save_record(record: dict, path: str | PathLike) -> None:
 
 
 def load_record(path: str | PathLike) -> dict:
-    """Read and check a record file (the actions are not replayed; use ``replay`` for that)."""
+    """Read and check a record file (the actions are not replayed; use ``replay`` or ``steps`` for that).
+
+    RecordError names the file and the problem; a file that cannot be read raises OSError as ``open`` does.
+    """
     try:
         with open(path, encoding="utf-8") as f:
             record = json.load(f)
-    except json.JSONDecodeError as e:
+    except (json.JSONDecodeError, UnicodeDecodeError) as e:
         raise RecordError(f"{path}: not JSON ({e})") from None
-    _check(record)
+    try:
+        _check(record)
+    except RecordError as e:
+        raise RecordError(f"{path}: {e}") from None
     return record

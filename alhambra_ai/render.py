@@ -22,7 +22,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from alhambra_ai._core import CURRENCY_LETTERS, CURRENCY_NAMES, TYPE_NAMES, tile_info
+from alhambra_ai._core import CURRENCY_LETTERS, CURRENCY_NAMES, TYPE_NAMES, City, tile_info, walls_to_text
 
 WIDTH = 100                      # every line of render_table fits in this many columns
 CELL = 7                         # characters inside a cell (" gar33 "); 5 in the compact form
@@ -178,38 +178,12 @@ LEGEND_UNICODE = "walls: ━ ┃ outer wall, ═ ║ inner wall (between two til
 
 
 def _as_dict(obj: Any, seat: int) -> dict:
-    """An observation dict from a State (seen from ``seat``), an Observation or a dict."""
+    """An observation dict from a State (``state.observation(seat)``), an Observation or a dict."""
     if isinstance(obj, Mapping):
         return dict(obj)
     if hasattr(obj, "to_dict"):
         return obj.to_dict()
-    return observation_of(obj, seat)
-
-
-def observation_of(state: Any, seat: int) -> dict:
-    """``state.observation(seat)``; until the core provides it (issue 3), the same public fields assembled
-    from the State's accessors: everything public, the seat's own hand, other hands by size only."""
-    if hasattr(state, "observation"):
-        return state.observation(seat)
-    n = state.num_players
-    cards = []
-    for r in (1, 2):
-        where = state.scoring_card_range(r) if hasattr(state, "scoring_card_range") else None
-        cards.append({"round": r, "drawn": where is None, "positions": list(where) if where else None})
-    to_act = state.current_player == seat and not state.is_terminal()
-    return {
-        "seat": seat, "num_players": n, "options": state.options, "phase": state.phase,
-        "current_player": state.current_player, "turn": state.turn,
-        "scoring_rounds_done": state.scoring_rounds_done, "hand": state.hand(seat),
-        "hand_sizes": [state.hand_size(p) for p in range(n)],
-        "cities": [[list(c) for c in state.city(p).cells()] for p in range(n)],
-        "reserves": [state.reserve(p) for p in range(n)], "market": state.market(),
-        "display": state.display(), "discard": state.discard(), "pending": state.pending(),
-        "dirk_tiles": state.dirk_tiles() if state.options.get("dirk") else None,
-        "scores": state.scores(), "dirk_score": state.dirk_score, "draw_pile_size": state.draw_pile_size,
-        "bag_size": state.bag_size, "scoring_cards": cards, "history": state.history,
-        "legal_actions": state.legal_actions() if to_act else [],
-    }
+    return obj.observation(seat)
 
 
 def seat_name(seat: int, names: Sequence[str] | None, you: int | None) -> str:
@@ -315,16 +289,10 @@ def _city_block(obs: dict, seat: int, names, you, unicode: bool, color: bool, wi
 def _wall_length(cells: Any) -> int | None:
     """The longest outer wall, from the engine's City (None if the cells do not make a City)."""
     try:
-        from alhambra_ai._core import City
-
-        text = " ".join(f"{x},{y}:{t}/{_walls_text(w)}" for x, y, t, w in _cells_of(cells))
+        text = " ".join(f"{x},{y}:{t}/{walls_to_text(w)}" for x, y, t, w in _cells_of(cells))
         return City.from_text(text).wall_score()
     except Exception:  # a display helper: a city the engine cannot read is still drawn, without its wall
         return None
-
-
-def _walls_text(walls: int) -> str:
-    return "".join(ch for bit, ch in ((1, "N"), (2, "E"), (4, "S"), (8, "W")) if walls & bit) or "-"
 
 
 def wrap(text: str, width: int, indent: str = "    ") -> list[str]:

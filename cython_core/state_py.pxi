@@ -396,8 +396,24 @@ cdef class State:
     def display(self):
         return [None if self.st.display[i] == NO_CARD else card_text(self.st.display[i]) for i in range(4)]
 
-    def pending(self):
-        return [self.st.pending[i] for i in range(self.st.npending)]
+    def pending(self, seat=None):
+        """Tiles waiting to be placed by ``seat`` (None: the seat to act): bought this turn, or in the
+        ``"final"`` phase the leftover market tiles it received. Only the seat to act has pending tiles,
+        except in the final phase: there the later seats of the distribution wait with theirs.
+
+        >>> s = new_game(3, seed=1); s.pending(), s.pending(2)
+        ([], [])
+        """
+        cdef int p, k, order, n = self.st.num_players
+        if seat is None or (self.st.phase != PH_OVER and self._seat(seat) == self.st.current):
+            return [self.st.pending[k] for k in range(self.st.npending)]
+        p = self._seat(seat)
+        if self.st.phase != PH_FINAL:
+            return []
+        order = (p - self.st.ender - 1 + 2 * n) % n     # its turn in the distribution (0: after the ender)
+        if order < self.st.final_pos:                    # served already (the seat to act is final_pos - 1)
+            return []
+        return [self.st.final_tile[k] for k in range(NCUR) if self.st.final_seat[k] == p]
 
     @property
     def draw_pile_size(self):

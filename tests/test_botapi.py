@@ -97,11 +97,6 @@ def test_observation_copies_and_pickles():
 
 
 def test_determinize_gives_a_state_consistent_with_the_observation():
-    core = pytest.importorskip("alhambra_ai._core")
-    if not hasattr(core, "determinize"):
-        with pytest.raises(NotImplementedError, match="determinize"):
-            Observation({"seat": 0}).determinize(1)
-        return
     from alhambra_ai import new_game
 
     state = new_game(3, seed=4)

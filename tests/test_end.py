@@ -31,6 +31,8 @@ def test_game_ends_when_a_slot_stays_empty_and_leftovers_go_to_the_richest():
     play(s, "buy 1 y9", "place 7 1,0")
     assert s.phase == "final" and s.current_player == 3
     assert sorted(s.pending()) == [22, 52] and s.market() == [None, None, None, None]
+    # the leftovers of the seats still to come are visible too; served and empty-handed seats have none
+    assert s.pending(3) == s.pending() and s.pending(0) == [14] and s.pending(1) == s.pending(2) == []
     h = s.history
     assert "game end: market 1 stays empty" in h
     assert h[-3:] == ["leftover market 2: 14 to seat 1", "leftover market 3: 22 to seat 4",
@@ -42,8 +44,10 @@ def test_game_ends_when_a_slot_stays_empty_and_leftovers_go_to_the_richest():
     assert s.phase == "final" and s.current_player == 3 and s.pending() == [22]   # all of seat 3's first
     s.apply("place 22 1,0")
     assert s.phase == "final" and s.current_player == 0 and s.pending() == [14]
+    assert [s.pending(p) for p in range(4)] == [[14], [], [], []]          # seat 3 was served
     s.apply("place 14 reserve")
     assert s.is_terminal() and s.scoring_rounds_done == 3
+    assert [s.pending(p) for p in range(4)] == [[], [], [], []] and s.pending() == []
     assert s.history[-1].startswith("score 3: ")
     assert s.city(3).tile_at(1, 0) == 22 and 52 in s.reserve(3) and 14 in s.reserve(0)
 
@@ -162,3 +166,15 @@ def test_from_setup_refuses_inconsistent_positions():
         State.from_setup(3, hands=[["x3"], [], []])
     with pytest.raises(ValueError, match="short display"):
         State.from_setup(3, display=["y1"])
+
+
+def test_pending_of_another_seat_outside_the_final_phase_is_empty():
+    s = new_game(3, seed=4)
+    while s.phase != "place":
+        s.apply(s.legal_actions()[0])
+    me = s.current_player
+    assert s.pending(me) == s.pending() != []
+    assert all(s.pending(p) == [] for p in range(3) if p != me)
+    for bad in (3, -1, "1", True):
+        with pytest.raises(ValueError, match="no seat"):
+            s.pending(bad)

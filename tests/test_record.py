@@ -37,7 +37,7 @@ def test_replay_reproduces_the_game(n):
 def test_record_of_an_unfinished_game():
     s = played(3, 5, 39)
     rec = make_record(s, ["a", "b", "c"], forfeits=[1])
-    assert len(rec["actions"]) == 39 and rec["forfeits"] == [1]
+    assert len(rec["actions"]) == 39 and rec["forfeits"] == [{"seat": 1}]
     assert state_to_json(replay(rec)) == state_to_json(s)
 
 
@@ -99,8 +99,12 @@ MALFORMED = [
     (lambda r: r.update(actions="take y3"), "actions must be a list of action texts"),
     (lambda r: r.update(seats=["a"]), "seats must be a list of 3 names"),
     (lambda r: r.update(scores=[1, 2]), "scores must be a list of 3 ints"),
-    (lambda r: r.update(forfeits=[3]), "forfeit 3: a seat 0..2"),
-    (lambda r: r.update(forfeits=[{"bot": "x"}]), "forfeit .*a seat 0..2"),
+    (lambda r: r.update(forfeits=[1]), 'forfeit 1: must be an object .* with "seat" 0..2'),
+    (lambda r: r.update(forfeits=[{"seat": 3}]), 'forfeit .*: must be an object .* with "seat" 0..2'),
+    (lambda r: r.update(forfeits=[{"bot": "x"}]), "forfeit .*: must be an object"),
+    (lambda r: r.update(forfeits=[{"seat": 0, "why": "x"}]), "forfeit .*: unknown field 'why'"),
+    (lambda r: r.update(forfeits=[{"seat": 0, "move": "3"}]), "forfeit .*: 'move' must be of type int"),
+    (lambda r: r.update(forfeits=[{"seat": 0, "move": 99}]), "forfeit .*: move must be 0..4"),
 ]
 
 
@@ -129,3 +133,21 @@ def test_make_record_needs_a_dealt_game_with_its_history():
     s.apply(s.legal_actions()[0])
     with pytest.raises(RecordError, match="do not reproduce the state"):
         make_record(s, ["a", "b", "c"])
+
+
+def test_the_replay_command_reads_a_saved_record(tmp_path):
+    from click.testing import CliRunner
+
+    from alhambra_ai.cli import main
+
+    s = finished(3, 8)
+    forfeit = {"seat": 1, "reason": "times out", "move": 5}
+    save_record(make_record(s, ["ann", "bob", "cy"], forfeits=[forfeit]), tmp_path / "g.json")
+    result = CliRunner().invoke(main, ["replay", str(tmp_path / "g.json")])
+    assert result.exit_code == 0, result.output
+    assert "bob forfeited at move 6: times out" in result.output
+    bob = [line.split(".")[0].strip() for line in result.output.splitlines() if ". seat 2 (bob" in line]
+    marked = [line.split(".")[0].strip() for line in result.output.splitlines() if "(bob (stand-in))" in line]
+    assert int(bob[0]) < 6 and [m for m in bob if int(m) >= 6] == marked    # from move 6 on, not before
+    scores = s.scores()
+    assert f"final scores: ann {scores[0]}, bob {scores[1]}, cy {scores[2]}" in result.output

@@ -220,14 +220,13 @@ def test_city_titles_count_buildings_and_wall():
 
 def test_table_of_a_state_is_the_table_of_its_observation():
     from alhambra_ai import new_game
-    from alhambra_ai.render import observation_of
 
     state = new_game(4, seed=3)
     for _ in range(40):
         state.apply(state.legal_actions()[-1])
     for seat in range(4):
         text = render_table(state, seat)
-        assert text == render_table(observation_of(state, seat), seat)
+        assert text == render_table(state.observation(seat), seat)
         assert f"Your hand ({state.hand_size(seat)} cards): " in text
         assert hand_by_currency(state.hand(seat)).split(" | ")[0] in text
         others = [f"seat {p + 1} {state.hand_size(p)}" for p in range(4) if p != seat]

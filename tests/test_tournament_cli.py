@@ -123,5 +123,5 @@ def test_resume_needs_out():
 
 def test_replay_bad_record_is_one_line(tmp_path):
     (tmp_path / "x.json").write_text('{"hello": 1}')
-    assert "not an alhambra-ai game record" in one_error_line(invoke("replay", tmp_path / "x.json"))
+    assert "not a game record" in one_error_line(invoke("replay", tmp_path / "x.json"))
     assert "cannot read game record" in one_error_line(invoke("replay", tmp_path / "none.json"))

@@ -73,7 +73,8 @@ def test_hostile_bot_forfeits_and_the_game_goes_on(bot, reason, detail):
     assert detail in result["forfeits"][0]["detail"]
     assert result["ranks"][1] == 3  # ranked last, whatever its stand-in scored
     assert sum(result["scores"]) >= 24  # the game was played to the end
-    assert record["forfeits"] == [1]
+    move = result["forfeits"][0]["move"]
+    assert record["forfeits"] == [{"seat": 1, "bot": bot, "reason": reason, "move": move}]
     assert live_count() == 0
 
 

@@ -1,12 +1,11 @@
 """TEST HELPERS for the tournament tests (not product code).
 
-``ToyGame`` is a tiny stand-in game with the State API subset the referee uses, so the tournament
-machinery (processes, forfeits, store, resume, ratings) can be tested quickly and before the
-engine exists: seats take turns adding 1-3 to a shared total; the game ends at 24; a seat's score
-is the sum of what it added. It knows nothing of Alhambra's rules.
-
-``provisional_observation`` builds an observation dict from the public State API for engine
-builds that do not have ``State.observation`` yet (PROVISIONAL: remove when it exists).
+``ToyGame`` is a tiny stand-in game with the State API subset the referee uses (and a history in
+the engine's ``seat k: <action>`` form, so ``record.make_record`` reads its actions), so that the
+tournament machinery (processes, forfeits, store, resume, ratings) is tested fast and on its own:
+a game of Alhambra takes hundreds of moves, each a round trip to a worker process. Seats take
+turns adding 1-3 to a shared total; the game ends at 24; a seat's score is the sum of what it
+added. It knows nothing of Alhambra's rules.
 """
 
 from __future__ import annotations
@@ -48,7 +47,7 @@ class ToyGame:
         a = self.parse_action(a) if isinstance(a, str) else a
         if a not in self.legal_actions():
             raise ValueError(f"illegal action {a!r}")
-        self.history.append(f"seat {self.current_player}: add {a}")
+        self.history.append(f"seat {self.current_player + 1}: add {a}")  # 1-based, as the engine
         self.total += a
         self.added[self.current_player] += a
         self.current_player = -1 if self.is_terminal() else (self.current_player + 1) % self.num_players
@@ -77,34 +76,3 @@ def use_toy_game(monkeypatch=None) -> None:
         referee.new_game = toy_new_game
     else:
         monkeypatch.setattr(referee, "new_game", toy_new_game)
-
-
-def provisional_observation(state, seat: int) -> dict:
-    """PROVISIONAL: an observation built from the public State API until State.observation exists."""
-    n = state.num_players
-    return {
-        "seat": seat, "num_players": n, "options": state.options, "phase": state.phase,
-        "current_player": state.current_player, "turn": state.turn,
-        "scoring_rounds_done": state.scoring_rounds_done, "hand": state.hand(seat),
-        "hand_sizes": [state.hand_size(s) for s in range(n)],
-        "cities": [[list(c) for c in state.city(s).cells()] for s in range(n)],
-        "reserves": [state.reserve(s) for s in range(n)], "market": state.market(),
-        "display": state.display(), "discard": sorted(state.discard()), "pending": state.pending(),
-        "dirk_tiles": state.dirk_tiles() if n == 2 else None, "scores": state.scores(),
-        "dirk_score": state.dirk_score, "draw_pile_size": state.draw_pile_size, "bag_size": state.bag_size,
-        "history": list(state.history),
-        "legal_actions": state.legal_actions() if seat == state.current_player else [],
-    }
-
-
-def use_engine(monkeypatch=None) -> None:
-    """Real engine; patch in the provisional observation only where the engine lacks it."""
-    from alhambra_ai import State
-    from alhambra_ai.tournament import referee
-
-    if hasattr(State, "observation"):
-        return
-    if monkeypatch is None:
-        referee.observe = provisional_observation
-    else:
-        monkeypatch.setattr(referee, "observe", provisional_observation)

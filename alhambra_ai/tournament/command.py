@@ -160,12 +160,16 @@ def submit_command(bot_file, ladder_dir, jobs, progress):
 @click.argument("record", type=click.Path(dir_okay=False))
 @click.option("--step", is_flag=True, help="Show the table after each move and wait for Enter (q quits).")
 def replay_command(record, step):
-    """Step through a stored game RECORD (e.g. OUT/games/g00001.json) in text."""
-    from .replay import load_record, replay
+    """Step through a game RECORD in text: a tournament's OUT/games/ID.json or any saved game record."""
+    from alhambra_ai.record import RecordError, load_record
+
+    from .replay import replay
 
     try:
-        replay(load_record(record), sys.stdout, step=step, path=record)
-    except BadInput as e:
+        replay(load_record(record), sys.stdout, step=step)
+    except OSError as e:
+        raise InputError(f"cannot read game record {record}: {e.strerror or e}") from None
+    except RecordError as e:
         raise InputError(str(e)) from None
     except (EOFError, KeyboardInterrupt):
         sys.exit(130)

@@ -11,7 +11,8 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import dataclass
-from typing import Any
+
+from alhambra_ai.record import make_record
 
 from .process import BotFailure, BotProcess
 from .schedule import ScheduledGame, stable_seed
@@ -38,11 +39,6 @@ def new_game(num_players: int, seed: int):
     return engine_new_game(num_players, seed=seed)
 
 
-def observe(state, seat: int) -> dict[str, Any]:
-    """What ``seat`` is allowed to see (the only way bot input is made)."""
-    return state.observation(seat)
-
-
 def stand_in(legal: list[int]) -> int:
     """The referee's own deterministic policy for a seat that forfeited."""
     return legal[0]
@@ -62,7 +58,7 @@ def run_game(game: ScheduledGame, paths: dict[str, str], limits: Limits,
     state = new_game(game.num_players, game.seed)
     seats = [_Seat(bot, limits.time_bank) for bot in game.bots]
     forfeits: list[dict] = []
-    actions: list[str] = []
+    moves = 0
 
     def forfeit(k: int, failure: BotFailure) -> None:
         seat = seats[k]
@@ -70,7 +66,7 @@ def run_game(game: ScheduledGame, paths: dict[str, str], limits: Limits,
             seat.proc.close()
             seat.proc = None
         forfeits.append({"seat": k, "bot": seat.bot, "reason": failure.reason,
-                         "detail": failure.detail, "move": len(actions)})
+                         "detail": failure.detail, "move": moves})
 
     try:
         if stop is not None and stop.is_set():
@@ -100,27 +96,25 @@ def run_game(game: ScheduledGame, paths: dict[str, str], limits: Limits,
                     forfeit(k, failure)
             if action is None:
                 action = stand_in(legal)
-            actions.append(state.action_to_text(action))
             state.apply(action)
+            moves += 1
     finally:
         for seat in seats:
             if seat.proc is not None:
                 seat.proc.close()
 
-    scores = list(state.scores())
+    # The record comes from the state's own history; not replayed here (check=False): the referee
+    # applied every move itself, and a test game stands in for the engine in the machinery's tests.
+    record = make_record(state, game.bots, [{k: f[k] for k in ("seat", "bot", "reason", "move")}
+                                            for f in forfeits], check=False)
     game_ranks = list(state.ranking())
-    ranks = final_ranks(game_ranks, {f["seat"] for f in forfeits})
     result = {
         "game": game.id, "seed": game.seed, "bots": list(game.bots), "num_players": game.num_players,
-        "options": state.options, "scores": scores, "dirk_score": state.dirk_score, "ranks": ranks,
-        "game_ranks": game_ranks, "forfeits": forfeits, "moves": len(actions),
+        "options": state.options, "scores": record["scores"], "dirk_score": state.dirk_score,
+        "ranks": final_ranks(game_ranks, {f["seat"] for f in forfeits}), "game_ranks": game_ranks,
+        "forfeits": forfeits, "moves": len(record["actions"]),
         "move_times": [_time_summary(s.times) for s in seats],
         "duration": round(time.monotonic() - started, 3),
-    }
-    record = {
-        "format": "alhambra-ai-record", "version": 1, "num_players": game.num_players, "seed": game.seed,
-        "options": state.options, "seats": list(game.bots), "actions": actions, "scores": scores,
-        "forfeits": sorted(f["seat"] for f in forfeits),  # seats; the reasons are in the result line
     }
     return result, record
 
@@ -128,7 +122,7 @@ def run_game(game: ScheduledGame, paths: dict[str, str], limits: Limits,
 def _ask(state, k: int, seat: _Seat, legal: list[int], limits: Limits) -> int:
     """The bot's action for seat k, validated; raises BotFailure."""
     allowed = limits.move_time + seat.bank
-    obs = dict(observe(state, k), time_left=allowed, move_time=limits.move_time)
+    obs = dict(state.observation(k), time_left=allowed, move_time=limits.move_time)
     reply, elapsed = seat.proc.request({"cmd": "act", "obs": obs}, allowed)
     seat.times.append(elapsed)
     if elapsed > limits.move_time:
