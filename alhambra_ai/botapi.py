@@ -147,3 +147,10 @@ class Observation:
         from alhambra_ai import determinize
 
         return determinize(self._d, seed)  # the same dict each call: the core caches per observation
+
+    def action_text(self, action: int) -> str:
+        """The text form of one of the seat's legal actions, e.g. ``'buy 2 g4 g3'`` or ``'take y3 b2'``.
+
+        The text depends only on public facts, so any determinization gives the same one.
+        """
+        return self.determinize(0).action_to_text(action)

@@ -107,3 +107,17 @@ def test_determinize_gives_a_state_consistent_with_the_observation():
     sampled = obs.determinize(7)
     assert sampled.observation(seat) == state.observation(seat)
     assert sampled.legal_actions() == obs.legal_actions
+
+
+def test_observation_action_text_matches_the_state():
+    from alhambra_ai import new_game
+    from alhambra_ai.botapi import Observation
+
+    state = new_game(3, seed=11)
+    rng = __import__("random").Random(5)
+    for _ in range(60):
+        seat = state.current_player
+        obs = Observation(state.observation(seat))
+        assert [obs.action_text(a) for a in obs.legal_actions] == [
+            state.action_to_text(a) for a in state.legal_actions()]
+        state.apply(rng.choice(state.legal_actions()))
