@@ -2,7 +2,7 @@
 
 import click
 
-from alhambra_ai.tournament.command import tournament_command
+from alhambra_ai.tournament.command import replay_command, submit_command, tournament_command
 
 
 @click.group()
@@ -11,3 +11,5 @@ def main() -> None:
 
 
 main.add_command(tournament_command)
+main.add_command(submit_command)
+main.add_command(replay_command)

@@ -42,7 +42,13 @@ cdef inline bint _on_grid(long x, long y):
 cdef class City:
     """One player's city: tiles on cells relative to the fountain at (0, 0) (x east, y north).
 
-    A City is a value: it never changes; ``with_tile`` / ``without`` / ``swapped`` return new cities.
+    A City is a value: it never changes; ``with_tile`` / ``without`` / ``swapped`` return new cities, which
+    share the grid copy-on-write until one of them is changed.
+
+    Rules (RULES §4): touching sides match (wall to wall, open to open); every tile is reachable on foot
+    from the fountain across open sides; no empty cell or group of empty cells is enclosed (exact check:
+    each empty cell must connect through empty side neighbours to the unbounded outside). The wall score
+    (RULES §5) is the longest trail along outer wall sides (walls with no tile beyond them).
 
     >>> c = City()
     >>> len(c), c.to_text()
@@ -371,7 +377,63 @@ cdef class City:
     def __reduce__(self):
         return (City.from_text, (self.to_text(),))
 
-    # ---- for tests of the copy-on-write sharing ---------------------------------------------------------
+    # ---- for tests of the copy-on-write sharing and for benchmarks ---------------------------------------
+
+    def _bench(self, str op, int reps, int walls=0):
+        """Run one C-level operation ``reps`` times without the GIL (benchmarks time the call and divide).
+        ops: place, remove, swap (answers cached after the first call), place_cold, remove_cold (the cache
+        dropped before each call, as after a change), wall, check_place (at 1,0), copy (unshare a shared
+        grid). Returns a checksum.
+        """
+        cdef int buf[CITY_MAX_CELLS]
+        cdef long total = 0
+        cdef int k
+        cdef CityGrid* g = self.g
+        cdef CityGrid* slot
+        ops = ("place", "remove", "swap", "wall", "check_place", "copy", "place_cold", "remove_cold")
+        if op not in ops:
+            raise ValueError(f"unknown benchmark op {op!r}")
+        cdef int code = ops.index(op)
+        with nogil:
+            for k in range(reps):
+                if code == 0:
+                    total += city_place_cells(g, walls, buf)
+                elif code == 1:
+                    total += city_remove_cells(g, buf)
+                elif code == 2:
+                    total += city_swap_cells(g, walls, buf)
+                elif code == 3:
+                    total += city_wall_score(g)
+                elif code == 4:
+                    total += city_check_place(g, 1, 0, walls)
+                elif code == 6:
+                    g.cached = 0
+                    total += city_place_cells(g, walls, buf)
+                elif code == 7:
+                    g.cached = 0
+                    total += city_remove_cells(g, buf)
+                else:
+                    city_incref(g)
+                    slot = g
+                    city_unshare(&slot)
+                    total += slot.ntiles
+                    city_decref(slot)
+        return total
+
+
+    def _unsafe_put(self, int x, int y, int tile, int walls):
+        """Change this City's own grid in place (tests of the in-place path the game state uses)."""
+        if self.g.refcount != 1:
+            raise RuntimeError("grid is shared")
+        city_put(self.g, x, y, tile, walls)
+
+    def _unsafe_clear(self, int x, int y):
+        if self.g.refcount != 1:
+            raise RuntimeError("grid is shared")
+        city_clear(self.g, x, y)
+
+    def _has_place(self, int walls):
+        return bool(city_has_place(self.g, walls & 15))
 
     def _shares_grid(self, City other):
         return self.g == other.g

@@ -368,7 +368,8 @@ cdef void setup_game(GameState* s, int n, uint64_t seed, uint32_t options, Event
     """RULES §2, in the order fixed by docs/design.md: shuffle tiles, fill the market (Dirk's 6), shuffle money,
     deal, start player, display, five piles, scoring cards."""
     cdef uint8_t money[MAX_DRAW]
-    cdef int nm = 0, i, c, k, v, pos, start, seat, top = 0, sizes[5], base, extra, best_n, best_v, ntied, pick
+    cdef int nm = 0, i, c, k, v, pos, start, seat, top = 0, base, extra, best_n, best_v, ntied, pick
+    cdef int sizes[5]
     cdef int tied[MAX_PLAYERS]
     cdef int copies = 2 if options & OPT_DIRK else 3
     memset(s, 0, sizeof(GameState))
@@ -851,6 +852,16 @@ cdef class State:
             return None
         return (max(0, self.st.sc_lo[k] - self.st.draw_pos), self.st.sc_hi[k] - 1 - self.st.draw_pos)
 
+    # information sets (implemented in observe.pxi)
+
+    def observation(self, seat):
+        """What ``seat`` may know, as a JSON-ready dict (docs/design.md "Observation")."""
+        return observation_of(self, seat)
+
+    def determinized(self, seat, seed):
+        """A clone with everything ``seat`` cannot know resampled with ``seed`` (see observe.pxi)."""
+        return determinized_of(self, seat, seed)
+
     # hidden information (for the referee, determinization and tests; never shown to a bot)
 
     def _draw_pile(self):
@@ -904,7 +915,7 @@ cdef class State:
         """
         cdef State self = State.__new__(State)
         cdef GameState* s = &self.st
-        cdef int n, i, k, c, t, x, y, copies
+        cdef int n, copies
         _check_num_players(num_players)
         _check_seed(seed)
         bits, opts = _normalize_options(num_players, options)
@@ -1020,8 +1031,8 @@ cdef class State:
             s.bag[i] = t
         if market is None:
             refill_market(s, NULL)
-            if s.ended:
-                raise ValueError("market: the bag cannot fill the market")
+        if any(s.market[k] == NO_TILE for k in range(NCUR)):
+            raise ValueError("market: every slot holds a tile at the start of a turn (an empty slot ends the game)")
 
         # money
         copies = 2 if bits & OPT_DIRK else 3
@@ -1096,6 +1107,9 @@ cdef class State:
         for k in range(2):
             s.sc_lo[k] = 0
             s.sc_hi[k] = len(pile)
+        if any(s.display[i] == NO_CARD for i in range(4)) and (s.draw_len or s.discard_n):
+            raise ValueError("display: a short display at the start of a turn means the draw pile and the "
+                             "discard are empty")
 
         # scores and turn
         s.scored = (1 << scoring_rounds_done) - 1

@@ -257,6 +257,28 @@ def test_inlet_closed_at_its_mouth():
     assert c.with_tile(0, 2, 31).can_place(1, 2, 32) == "would enclose an empty area"
 
 
+def test_wall_to_wall_beside_one_open_link_is_legal():
+    # 1,1 sees a N wall below it (7/N at 1,0) and an open E side to its west (14 at 0,1)
+    c = City.from_text("1,0:7/N 0,1:14")
+    assert c.can_place(1, 1, 13) is None  # 13: S wall on the wall, open W side on the open side
+    assert c.can_place(1, 1, 17) == "sides do not match"  # 17: S W walls, but 14's E side is open
+    assert c.can_place(1, 1, 41) == "sides do not match"  # no walls: its open S side meets a wall
+    both_walls = City.from_text("1,0:7/N 0,1:14/E")
+    assert both_walls.can_place(1, 1, 17) == "no open side to walk in"
+    # 17 (S W walls) fits where its open N or E side meets an open side and no wall meets an open side
+    assert both_walls.placements(17) == [(-1, 1), (-1, 0), (0, -1), (1, -1)]
+
+
+def test_filling_a_notch_and_walls_turning_inner():
+    c = City.from_text("1,0:7 2,0:14 2,1:22 0,1:23")
+    assert c.can_place(1, 1, 41) is None  # three tile neighbours, the fourth side faces out
+    d = City.from_text("0,1:7 1,0:15")
+    assert d.wall_score() == 3  # N, E, S of 15
+    e = d.with_tile(1, 1, 13)  # its S wall covers 15's N wall: both become inner walls
+    assert e.wall_score() == 2
+    assert e.can_remove(1, 1) is None and e.without(1, 1) == d
+
+
 def test_with_tile_does_not_change_the_original():
     c = City()
     c2 = c.with_tile(1, 0, 15)
@@ -475,9 +497,14 @@ def test_random_cities_agree_with_the_oracle(seed):
         in_city = {t for _, _, t, _ in c.cells()}
         for wl in (0, rng.randrange(16), rng.randrange(16)):
             t = next(t for t in range(1, 55) if t not in in_city)
-            assert set(c.placements(t, walls=wl)) == o_placements(d, wl)
+            legal = o_placements(d, wl)
+            assert set(c.placements(t, walls=wl)) == legal
+            assert c._has_place(wl) == bool(legal)
+            assert {cell for cell in o_frontier(d) if c.can_place(*cell, t, walls=wl) is None} == legal
             assert set(c.swaps(t, walls=wl)) == o_swaps(d, wl)
-        assert set(c.removals()) == o_removals(d)
+        removable = o_removals(d)
+        assert set(c.removals()) == removable
+        assert {(x, y) for x, y, _, _ in c.cells() if c.can_remove(x, y) is None} == removable
         assert c.wall_score() == o_wall_score(d)
         assert City.from_text(c.to_text()) == c
 
@@ -498,6 +525,54 @@ def test_random_raw_grids_validity_and_trail(seed):
         assert c.wall_score() == o_wall_score(cells)
 
 
+def test_changes_in_place_drop_the_cached_answers():
+    # The game state changes its own (unshared) grid in place; every answer must follow the change, also
+    # across storage growth. Compare with a fresh grid built from the same cells after each step.
+    rng = random.Random(7)
+    c = City()
+    for step in range(120):
+        for wl in (0, 5, 9):
+            c.placements(1 + step % 54, walls=wl)  # fill the caches before the change
+        c.removals()
+        c.swaps(1 + step % 54, walls=3)
+        in_city = {t for _, _, t, _ in c.cells()}
+        removable = c.removals()
+        if (step % 4 == 3 or len(c) > 40) and removable:
+            c._unsafe_clear(*rng.choice(removable))
+        else:
+            t = next(t for t in range(1, 55) if t not in in_city)
+            wl = rng.choice((0, 0, 1, 4, 5, 10))
+            cells = c.placements(t, walls=wl)
+            if not cells:
+                continue
+            x, y = max(cells) if step % 3 else rng.choice(cells)  # drift east to force growth
+            c._unsafe_put(x, y, t, wl)
+        fresh = City.from_text(c.to_text())
+        assert c.is_valid() is None
+        in_city = {t for _, _, t, _ in c.cells()}
+        spare = next(t for t in range(1, 55) if t not in in_city)
+        for wl in range(16):
+            assert c.placements(spare, walls=wl) == fresh.placements(spare, walls=wl)
+            assert c.swaps(spare, walls=wl) == fresh.swaps(spare, walls=wl)
+        assert c.removals() == fresh.removals()
+        assert c.wall_score() == fresh.wall_score()
+    assert max(x for x, _, _, _ in c.cells()) > 10  # the walk did leave the first storage
+
+
 def test_tile_walls_table_is_what_the_city_uses():
     c = City().with_tile(0, -1, 33)
     assert c.cells()[-1] == (0, -1, 33, tile_walls(33))
+
+
+def test_docstring_examples():
+    import doctest
+
+    import alhambra_ai._core as core
+
+    finder = doctest.DocTestFinder()
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    tests = finder.find(City, "City", module=core, globs={"City": City})
+    assert sum(len(t.examples) for t in tests) >= 20
+    for t in tests:
+        runner.run(t)
+    assert runner.summarize(verbose=False).failed == 0

@@ -37,6 +37,11 @@ def test_good_bots_play_a_whole_game():
     assert live_count() == 0
 
 
+def test_numpy_integer_actions_are_accepted():
+    result, _ = play(GOOD / "numpy_int.py", GOOD / "first.py")
+    assert result["forfeits"] == []
+
+
 def test_same_seed_same_game():
     a, ra = play(GOOD / "seeded.py", GOOD / "last.py", seed=9)
     b, rb = play(GOOD / "seeded.py", GOOD / "last.py", seed=9)
@@ -68,7 +73,7 @@ def test_hostile_bot_forfeits_and_the_game_goes_on(bot, reason, detail):
     assert detail in result["forfeits"][0]["detail"]
     assert result["ranks"][1] == 3  # ranked last, whatever its stand-in scored
     assert sum(result["scores"]) >= 24  # the game was played to the end
-    assert record["forfeits"][0]["reason"] == reason
+    assert record["forfeits"] == [1]
     assert live_count() == 0
 
 

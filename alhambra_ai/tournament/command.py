@@ -9,8 +9,10 @@ from pathlib import Path
 
 import click
 
-from .config import BadInput, default_out, load_definition, make_settings
+from .config import BadInput, Settings, default_out, load_definition, make_settings
 from .store import ResultStore, StoreError
+
+D = Settings()  # the defaults shown in --help
 
 
 class InputError(click.ClickException):
@@ -61,17 +63,20 @@ Examples:
 @click.option("--config", "config_file", type=click.Path(dir_okay=False), metavar="FILE",
               help="A ready definition (TOML), e.g. tournaments/quick.toml; options given here override it.")
 @click.option("--seats", metavar="N|LO-HI",
-              help="Seats per game: 2, or a range like 2-4 (each count is played; 2-6). [default: 2]")
+              help="Seats per game: 2, or a range like 2-4 (each count is played; 2-6). "
+              f"[default: {D.seats}]")
 @click.option("--games", type=int, metavar="N",
-              help="Repeats of each combination's full seat rotation. [default: 2]")
-@click.option("--seed", type=int, help="Master seed of all games. [default: 1]")
-@click.option("--move-time", type=float, metavar="SECONDS", help="Time per move. [default: 1.0]")
+              help=f"Repeats of each combination's full seat rotation. [default: {D.games}]")
+@click.option("--seed", type=int, help=f"Master seed of all games. [default: {D.seed}]")
+@click.option("--move-time", type=float, metavar="SECONDS", help=f"Time per move. [default: {D.move_time}]")
 @click.option("--time-bank", type=float, metavar="SECONDS",
-              help="Extra time per game and seat, drawn on by moves over --move-time. [default: 10]")
+              help="Extra time per game and seat, drawn on by moves over --move-time. "
+              f"[default: {D.time_bank}]")
 @click.option("--memory", type=int, metavar="MB",
-              help="Memory cap per bot process (0 = none). [default: 2048]")
+              help=f"Memory cap per bot process (0 = none). [default: {D.memory}]")
 @click.option("--setup-time", type=float, metavar="SECONDS",
-              help="Time to start a bot process and run its setup (not charged to the bank). [default: 10]")
+              help="Time to start a bot process and run its setup (not charged to the bank). "
+              f"[default: {D.setup_time}]")
 @click.option("--jobs", "-j", type=int, metavar="N",
               help="Games played at once. [default: half the CPU cores]")
 @click.option("--out", type=click.Path(file_okay=False), metavar="DIR",
@@ -119,3 +124,48 @@ def stored_definition(directory: Path) -> dict:
     return {"bots": tuple(b["path"] for b in stored["bots"].values()),
             "seats": f"{seats[0]}-{seats[-1]}" if len(seats) > 1 else str(seats[0]),
             **{k: stored[k] for k in ("games", "seed", "move_time", "time_bank", "memory", "setup_time")}}
+
+
+@click.command("submit")
+@click.argument("bot_file", type=click.Path(dir_okay=False))
+@click.option("--ladder", "ladder_dir", type=click.Path(file_okay=False), default="tournaments/ladder",
+              show_default=True, metavar="DIR", help="The ladder directory (created on first use).")
+@click.option("--jobs", "-j", type=int, default=1, show_default=True, metavar="N",
+              help="Games played at once.")
+@click.option("--progress/--no-progress", default=True, help="Show the progress bar on stderr.")
+def submit_command(bot_file, ladder_dir, jobs, progress):
+    """Validate BOT_FILE and enter it into the persistent ladder.
+
+    \b
+    Validation loads the bot in an isolated worker and plays one game against bots/random.py,
+    reporting its time per move; a bot that fails (any forfeit reason of `tournament`) is
+    refused with the reason (exit code 2). An accepted bot is copied into the ladder and plays
+    every earlier entrant (2 seats, both rotations, 2 games each by default: see the ladder's
+    ladder.json); then its rating and rank are printed. Submitting the same file again finishes
+    an interrupted submission; a changed file needs a new name.
+    """
+    from .ladder import submit
+
+    try:
+        _sigterm_as_interrupt()
+        submit(bot_file, ladder_dir, jobs=jobs, progress=progress)
+    except KeyboardInterrupt:
+        click.echo(f"\ninterrupted; submit {bot_file} again to finish its ladder games", err=True)
+        sys.exit(130)
+    except (BadInput, StoreError) as e:
+        raise InputError(str(e)) from None
+
+
+@click.command("replay")
+@click.argument("record", type=click.Path(dir_okay=False))
+@click.option("--step", is_flag=True, help="Show the table after each move and wait for Enter (q quits).")
+def replay_command(record, step):
+    """Step through a stored game RECORD (e.g. OUT/games/g00001.json) in text."""
+    from .replay import load_record, replay
+
+    try:
+        replay(load_record(record), sys.stdout, step=step, path=record)
+    except BadInput as e:
+        raise InputError(str(e)) from None
+    except (EOFError, KeyboardInterrupt):
+        sys.exit(130)

@@ -39,8 +39,8 @@ class Settings:
     seats: str = "2"
     games: int = 2
     seed: int = 1
-    move_time: float = 1.0
-    time_bank: float = 10.0
+    move_time: float = 0.5
+    time_bank: float = 5.0
     memory: int = 2048
     setup_time: float = 10.0
     jobs: int = field(default_factory=default_jobs)
@@ -62,7 +62,7 @@ SETTING_NAMES = {f.name for f in fields(Settings)}
 
 
 def load_definition(path: str | Path) -> dict:
-    """The settings in a TOML definition; bot paths become relative to the current directory."""
+    """The settings in a TOML definition (bot paths are taken relative to the file)."""
     path = Path(path)
     try:
         data = tomllib.loads(path.read_text())
@@ -76,7 +76,7 @@ def load_definition(path: str | Path) -> dict:
     if "bots" in data:
         if not isinstance(data["bots"], list) or not all(isinstance(b, str) for b in data["bots"]):
             raise BadInput(f"{path}: bots must be a list of file paths")
-        data["bots"] = tuple(os.path.relpath(path.parent / b) for b in data["bots"])
+        data["bots"] = tuple(os.path.normpath(path.parent / b) for b in data["bots"])
     if "seats" in data:
         data["seats"] = str(data["seats"])
     return data

@@ -120,7 +120,7 @@ def run_game(game: ScheduledGame, paths: dict[str, str], limits: Limits,
     record = {
         "format": "alhambra-ai-record", "version": 1, "num_players": game.num_players, "seed": game.seed,
         "options": state.options, "seats": list(game.bots), "actions": actions, "scores": scores,
-        "forfeits": [{k: f[k] for k in ("seat", "bot", "reason", "move")} for f in forfeits],
+        "forfeits": sorted(f["seat"] for f in forfeits),  # seats; the reasons are in the result line
     }
     return result, record
 

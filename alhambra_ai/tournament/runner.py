@@ -58,6 +58,7 @@ def run_games(games: list[ScheduledGame], paths: dict[str, str], hashes: dict[st
     bar = tqdm(total=len(games), initial=len(games) - len(todo), file=log, unit="game", disable=not progress,
                dynamic_ncols=True)
     pool = ThreadPoolExecutor(max(1, jobs), thread_name_prefix="game")
+    pending: dict = {}
     try:
         pending = {pool.submit(run_game, g, paths, limits, stop): g for g in todo}
         since_report, last_report = 0, time.monotonic()
@@ -81,8 +82,11 @@ def run_games(games: list[ScheduledGame], paths: dict[str, str], hashes: dict[st
     except BaseException:
         stop.set()
         pool.shutdown(wait=False, cancel_futures=True)
+        running = [f for f in pending if not f.cancelled()]
+        while running:  # kill again until every game thread is out: one may be starting a worker now
+            kill_all()
+            _, running = wait(running, timeout=0.2)
         kill_all()
-        pool.shutdown(wait=True)
         raise
     finally:
         bar.close()

@@ -18,6 +18,7 @@ from __future__ import annotations
 import ctypes
 import io
 import json
+import operator
 import os
 import signal
 import sys
@@ -111,6 +112,8 @@ class Worker:
                 self.send({"ok": True})
             elif msg["cmd"] == "act":
                 action = self.guarded(bot.act, Observation(msg["obs"]))
+                if not isinstance(action, int | str) and hasattr(type(action), "__index__"):
+                    action = operator.index(action)  # numpy integers are fine
                 try:
                     self.send({"action": action})
                 except (TypeError, ValueError):  # not JSON: let the referee call it malformed

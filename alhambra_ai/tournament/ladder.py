@@ -1,0 +1,154 @@
+"""A persistent ladder: ``alhambra-ai submit BOT_FILE`` validates a bot and plays it into the ladder.
+
+LADDER/ladder.json      settings and entrants in order of entry: {"name", "sha256", "file", "entered"}
+LADDER/bots/NAME.py     the entered copy of each bot (what the ladder plays)
+LADDER/results.jsonl, LADDER/games/, LADDER/standings.*   as for a tournament (store.py)
+
+A new entrant plays every earlier entrant at 2 seats, both rotations, ``games`` times. Game ids
+(``e003-o001-r1-s0``: entrant 3 vs entrant 1, repeat 1, rotation 0) and seeds are fixed, so an
+interrupted submission continues when the same file is submitted again. A new ladder starts with
+bots/random.py as its first entrant, so the first submission has an opponent.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+import time
+from pathlib import Path
+from typing import TextIO
+
+import alhambra_ai
+from alhambra_ai.botapi import bot_name
+
+from .config import BadInput
+from .ratings import compute_standings, format_table, write_standings
+from .referee import Limits, run_game
+from .runner import check_bot, run_games
+from .schedule import ScheduledGame, stable_seed
+from .store import ResultStore, StoreError, file_sha256, write_json_atomic
+
+DEFAULTS = {"games": 2, "seed": 1, "move_time": 1.0, "time_bank": 10.0, "memory": 2048, "setup_time": 10.0}
+RANDOM_BOT = Path(alhambra_ai.__file__).resolve().parent.parent / "bots" / "random.py"
+
+
+class Refused(BadInput):
+    """The bot failed validation (message: the reason)."""
+
+
+def _limits(settings: dict) -> Limits:
+    return Limits(settings["move_time"], settings["time_bank"], settings["memory"] or None,
+                  settings["setup_time"])
+
+
+class Ladder:
+    def __init__(self, directory: str | Path) -> None:
+        self.dir = Path(directory)
+        self.store = ResultStore(self.dir)
+        path = self.dir / "ladder.json"
+        if path.exists():
+            try:
+                self.data = json.loads(path.read_text())
+            except ValueError:
+                raise StoreError(f"{path} is damaged") from None
+        else:
+            self.data = {"format": "alhambra-ai-ladder", "version": 1, "settings": dict(DEFAULTS),
+                         "entrants": []}
+
+    @property
+    def settings(self) -> dict:
+        return self.data["settings"]
+
+    @property
+    def entrants(self) -> list[dict]:
+        return self.data["entrants"]
+
+    def paths(self) -> dict[str, str]:
+        return {e["name"]: str(self.dir / e["file"]) for e in self.entrants}
+
+    def enter(self, path: Path) -> int:
+        """Copy the bot in and register it; returns its entrant index."""
+        name = bot_name(path)
+        target = self.dir / "bots" / f"{name}.py"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        tmp = target.with_suffix(".py.tmp")
+        shutil.copyfile(path, tmp)
+        tmp.replace(target)
+        self.entrants.append({"name": name, "sha256": file_sha256(target), "file": f"bots/{name}.py",
+                              "entered": time.strftime("%Y-%m-%dT%H:%M:%S")})
+        write_json_atomic(self.dir / "ladder.json", self.data)
+        return len(self.entrants) - 1
+
+    def games_for(self, index: int) -> list[ScheduledGame]:
+        """The new entrant ``index`` against every earlier entrant."""
+        new = self.entrants[index]["name"]
+        games = []
+        for j, old in enumerate(self.entrants[:index]):
+            for r in range(1, self.settings["games"] + 1):
+                seed = stable_seed(self.settings["seed"], "ladder", new, old["name"], r)
+                for k, seated in enumerate([(new, old["name"]), (old["name"], new)]):
+                    games.append(ScheduledGame(f"e{index:03d}-o{j:03d}-r{r}-s{k}", seated, seed))
+        return games
+
+
+def validate(path: Path, limits: Limits, log: TextIO) -> dict:
+    """Load the bot in a worker and play one game against bots/random.py; Refused if it fails."""
+    problem = check_bot(str(path), limits)
+    if problem:
+        raise Refused(f"{bot_name(path)} refused: {problem.strip().splitlines()[0]}")
+    if not RANDOM_BOT.is_file():
+        raise BadInput(f"cannot validate: {RANDOM_BOT} not found")
+    name = bot_name(path)
+    opponent = "random" if name != "random" else "random-baseline"
+    game = ScheduledGame("validation", (name, opponent), stable_seed("validation", name))
+    result, _ = run_game(game, {name: str(path), opponent: str(RANDOM_BOT)}, limits)
+    for f in result["forfeits"]:
+        if f["seat"] == 0:
+            first = f["detail"].strip().splitlines()[0] if f["detail"].strip() else ""
+            more = f": {first}" if first else ""
+            raise Refused(f"{name} refused: {f['reason']} at move {f['move'] + 1}{more}")
+    t = result["move_times"][0]
+    print(f"{name} validated: a game against random, {t['moves']} moves, "
+          f"{1000 * t['mean']:.1f} ms per move on average, {1000 * t['max']:.1f} ms at most; "
+          f"score {result['scores'][0]} to {result['scores'][1]}", file=log)
+    return result
+
+
+def submit(path: str | Path, directory: str | Path, jobs: int = 1, progress: bool = True,
+           out: TextIO | None = None, log: TextIO | None = None) -> tuple[int, int]:
+    """Validate and enter ``path`` into the ladder in ``directory``; returns (rank, entrants)."""
+    out, log = out or sys.stdout, log or sys.stderr
+    path = Path(path)
+    if not path.is_file():
+        raise BadInput(f"bot file not found: {path}")
+    name = bot_name(path)
+    ladder = Ladder(directory)
+    limits = _limits(ladder.settings)
+    known = {e["name"]: i for i, e in enumerate(ladder.entrants)}
+    if name in known:
+        if ladder.entrants[known[name]]["sha256"] != file_sha256(path):
+            raise BadInput(f"a different bot named {name!r} is already in the ladder; "
+                           "rename the file to enter it")
+        index = known[name]
+        print(f"{name} is already in the ladder; finishing its games", file=log)
+    else:
+        validate(path, limits, log)
+        if not ladder.entrants and RANDOM_BOT.is_file() and name != "random":
+            ladder.enter(RANDOM_BOT)
+        index = ladder.enter(path)
+    games = ladder.games_for(index)
+    paths = ladder.paths()
+    hashes = {e["name"]: e["sha256"] for e in ladder.entrants}
+    if games:
+        print(f"{name}: {len(games)} ladder games against {index} entrants", file=log)
+        run_games(games, paths, hashes, limits, ladder.store, jobs, progress=progress, log=log)
+    results = ladder.store.results()
+    standings = compute_standings(results, list(paths))
+    write_standings(ladder.dir, standings, len(results))
+    print(format_table(standings), file=out)
+    rank = 1 + [s.name for s in standings].index(name)
+    me = standings[rank - 1]
+    print(f"{name}: rating {me.conservative:.2f} (mu {me.mu:.2f}, sigma {me.sigma:.2f}), "
+          f"rank {rank} of {len(standings)}", file=out)
+    return rank, len(standings)

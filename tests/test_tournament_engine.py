@@ -1,0 +1,163 @@
+"""Tournaments, submissions and replays on the real Alhambra engine."""
+
+import io
+import json
+import os
+from dataclasses import replace
+
+import pytest
+from click.testing import CliRunner
+from tournament_support import GOOD, HERE, HOSTILE, use_engine
+
+from alhambra_ai.cli import main
+from alhambra_ai.tournament import ladder as ladder_module
+from alhambra_ai.tournament.config import Settings
+from alhambra_ai.tournament.ladder import Refused, submit
+from alhambra_ai.tournament.process import live_count
+from alhambra_ai.tournament.replay import load_record, replay, steps
+from alhambra_ai.tournament.runner import run_tournament
+from alhambra_ai.tournament.store import load_results
+
+RANDOM = HERE.parent / "bots" / "random.py"
+BOTS = [RANDOM, GOOD / "first.py", GOOD / "checks_obs.py", GOOD / "seeded.py"]
+NULL = open(os.devnull, "w")  # noqa: SIM115
+
+
+@pytest.fixture(autouse=True)
+def engine(monkeypatch):
+    use_engine(monkeypatch)
+
+
+def settings(tmp_path, **kw):
+    base = Settings(bots=tuple(map(str, BOTS)), games=1, seed=2, move_time=1.0, time_bank=2.0, memory=1024,
+                    setup_time=20, jobs=2, out=str(tmp_path / "run"))
+    return replace(base, **kw)
+
+
+def replayed_scores(record):
+    *_, (_, _, _, state) = steps(record)
+    return state.scores()
+
+
+@pytest.mark.parametrize("seats, games", [("2", 6 * 2), ("4", 4)])
+def test_engine_tournament(tmp_path, seats, games):
+    standings = run_tournament(settings(tmp_path, seats=seats), progress=False, out=NULL, log=NULL)
+    results = load_results(tmp_path / "run")
+    assert len(results) == games
+    assert all(r["forfeits"] == [] for r in results), [r["forfeits"] for r in results if r["forfeits"]]
+    for r in results:
+        record = load_record(tmp_path / "run" / "games" / f"{r['game']}.json")
+        assert replayed_scores(record) == r["scores"]
+        assert r["moves"] == len(record["actions"]) > 50
+    assert {s.name for s in standings} == {"random", "first", "checks_obs", "seeded"}
+    assert sum(s.games for s in standings) == sum(r["num_players"] for r in results)
+    assert live_count() == 0
+
+
+def test_engine_hostile_bot_forfeits(tmp_path):
+    s = settings(tmp_path, bots=(str(RANDOM), str(HOSTILE / "illegal.py")), games=1)
+    run_tournament(s, progress=False, out=NULL, log=NULL)
+    results = load_results(tmp_path / "run")
+    assert [[f["reason"] for f in r["forfeits"]] for r in results] == [["illegal action"]] * 2
+    assert all(r["ranks"][r["bots"].index("illegal")] == 2 for r in results)
+    for r in results:  # the stand-in finished the game: the record replays to the stored scores
+        assert replayed_scores(load_record(tmp_path / "run" / "games" / f"{r['game']}.json")) == r["scores"]
+
+
+def entrant_names(lad):
+    return [e["name"] for e in json.loads((lad / "ladder.json").read_text())["entrants"]]
+
+
+def test_submit_good_then_broken_bot(tmp_path, monkeypatch):
+    monkeypatch.setitem(ladder_module.DEFAULTS, "games", 1)
+    lad = tmp_path / "ladder"
+    out, log = io.StringIO(), io.StringIO()
+    rank, n = submit(GOOD / "seeded.py", lad, progress=False, out=out, log=log)
+    assert n == 2 and rank in (1, 2)  # random entered first as the anchor
+    assert "seeded validated" in log.getvalue() and "ms per move" in log.getvalue()
+    assert f"rank {rank} of 2" in out.getvalue()
+    assert entrant_names(lad) == ["random", "seeded"]
+    assert (lad / "bots" / "seeded.py").read_text() == (GOOD / "seeded.py").read_text()
+    assert len(load_results(lad)) == 2
+
+    with pytest.raises(Refused, match="raises refused: raises at move .*RuntimeError: deliberate failure"):
+        submit(HOSTILE / "raises.py", lad, progress=False, out=out, log=log)
+    assert entrant_names(lad) == ["random", "seeded"]
+
+    # The same file again changes nothing; a different file under a taken name is refused.
+    before = (lad / "results.jsonl").read_bytes()
+    submit(GOOD / "seeded.py", lad, progress=False, out=out, log=log)
+    assert (lad / "results.jsonl").read_bytes() == before
+    other = tmp_path / "seeded.py"
+    other.write_text((GOOD / "first.py").read_text())
+    with pytest.raises(Exception, match="a different bot named 'seeded'"):
+        submit(other, lad, progress=False, out=out, log=log)
+
+
+def test_submit_command_refuses_with_exit_2(tmp_path):
+    result = CliRunner().invoke(main, ["submit", str(HOSTILE / "exits.py"), "--ladder", str(tmp_path / "l"),
+                                       "--no-progress"])
+    assert result.exit_code == 2
+    assert "exits refused: exits" in result.output
+    assert not (tmp_path / "l" / "ladder.json").exists()
+
+
+def test_replay_prints_every_move_and_the_final_scores(tmp_path):
+    run_tournament(settings(tmp_path, bots=(str(RANDOM), str(GOOD / "first.py"))), progress=False, out=NULL,
+                   log=NULL)
+    path = tmp_path / "run" / "games" / "g00001.json"
+    record = load_record(path)
+    out = io.StringIO()
+    replay(record, out)
+    text = out.getvalue()
+    assert f"{len(record['actions']):4}. seat" in text
+    assert "final scores: " + ", ".join(f"{n} {s}" for n, s in zip(record["seats"], record["scores"],
+                                                                     strict=True)) in text
+    result = CliRunner().invoke(main, ["replay", str(path), "--step"], input="\n\nq\n")
+    assert result.exit_code == 0 and "   3. seat" in result.output and "   4. seat" not in result.output
+
+
+def test_replay_detects_a_tampered_record(tmp_path):
+    run_tournament(settings(tmp_path, bots=(str(RANDOM), str(GOOD / "first.py"))), progress=False, out=NULL,
+                   log=NULL)
+    path = tmp_path / "run" / "games" / "g00001.json"
+    record = json.loads(path.read_text())
+    record["actions"][5] = "fly 9"
+    path.write_text(json.dumps(record))
+    result = CliRunner().invoke(main, ["replay", str(path)])
+    assert result.exit_code == 2 and "move 6 ('fly 9') does not apply" in result.output
+
+
+def test_records_are_valid_for_the_record_module(tmp_path):
+    record_module = pytest.importorskip("alhambra_ai.record")
+    s = settings(tmp_path, bots=(str(RANDOM), str(HOSTILE / "raises.py")))
+    run_tournament(s, progress=False, out=NULL, log=NULL)
+    for r in load_results(tmp_path / "run"):
+        record = record_module.load_record(tmp_path / "run" / "games" / f"{r['game']}.json")
+        assert record_module.replay(record).scores() == r["scores"]
+        assert record["forfeits"] == [r["bots"].index("raises")]
+
+
+def test_replay_names_the_forfeit_reason(tmp_path):
+    run_tournament(settings(tmp_path, bots=(str(RANDOM), str(HOSTILE / "raises.py"))), progress=False,
+                   out=NULL, log=NULL)
+    result = CliRunner().invoke(main, ["replay", str(tmp_path / "run" / "games" / "g00001.json")])
+    assert result.exit_code == 0
+    assert "raises forfeited at move" in result.output and ": raises; the referee's stand-in" in result.output
+    assert "(stand-in)" in result.output
+
+
+@pytest.mark.slow
+def test_engine_tournament_2_to_4_seats_with_hostile_bots_and_resume(tmp_path):
+    bots = (*map(str, BOTS), str(HOSTILE / "raises.py"), str(HOSTILE / "memory.py"))
+    s = settings(tmp_path, bots=bots, seats="2-4", games=1, memory=512)
+    full = run_tournament(s, progress=False, out=NULL, log=NULL)
+    results = load_results(tmp_path / "run")
+    assert len(results) == 15 * 2 + 20 * 3 + 15 * 4
+    reasons = {f["reason"] for r in results for f in r["forfeits"]}
+    assert reasons == {"raises", "exceeds memory"}
+    path = tmp_path / "run" / "results.jsonl"
+    lines = path.read_bytes().splitlines(keepends=True)
+    path.write_bytes(b"".join(lines[:40]))
+    again = run_tournament(replace(s, jobs=1), resume=True, progress=False, out=NULL, log=NULL)
+    assert [(x.name, x.mu, x.sigma) for x in again] == [(x.name, x.mu, x.sigma) for x in full]
