@@ -2,6 +2,7 @@
 
 import click
 
+from alhambra_ai.strength import strength_command
 from alhambra_ai.tournament.command import replay_command, submit_command, tournament_command
 
 
@@ -13,3 +14,4 @@ def main() -> None:
 main.add_command(tournament_command)
 main.add_command(submit_command)
 main.add_command(replay_command)
+main.add_command(strength_command)
