@@ -10,21 +10,30 @@
 from alhambra_ai._core import (
     City,
     IllegalActionError,
+    PositionError,
     State,
     card_text,
+    count_cards,
+    determinize,
     new_game,
     parse_card,
     tile_info,
     tile_walls,
 )
+from alhambra_ai.position import state_from_json, state_to_json
 
 __all__ = [
     "City",
     "IllegalActionError",
+    "PositionError",
     "State",
     "card_text",
+    "count_cards",
+    "determinize",
     "new_game",
     "parse_card",
     "tile_info",
+    "state_from_json",
+    "state_to_json",
     "tile_walls",
 ]

@@ -29,30 +29,49 @@ class RecordError(ValueError):
     """A game record that is malformed or does not replay; the message names the first problem."""
 
 
-def make_record(state: Any, seats: Sequence[str], forfeits: Iterable[int] = ()) -> dict:
+def action_texts(state: Any) -> list[str]:
+    """The actions played so far in text form, read from the state's public history (``"seat 2: take y3"``).
+
+    Raises RecordError for a state whose history does not start at ``new_game`` or was not recorded.
+    """
+    history = state.history
+    if not history or history[0].startswith("setup:"):
+        raise RecordError("a record needs a game started by new_game with its history recorded")
+    out = []
+    for line in history:
+        if line.startswith("seat "):
+            head, sep, rest = line.partition(": ")
+            if sep and len(head.split()) == 2:      # "seat 2: buy ..." (not "seat 2 dealt: ...")
+                out.append(rest)
+    return out
+
+
+def make_record(state: Any, seats: Sequence[str], forfeits: Iterable[Any] = (), check: bool = True) -> dict:
     """The record of the game that led to ``state`` (from ``new_game``, then ``apply``).
 
-    ``seats`` are the players' names in seat order; ``forfeits`` the seats that forfeited (a stopped game keeps
-    the scores of the state it stopped in).
+    ``seats`` are the players' names in seat order; ``forfeits`` the seats that forfeited, as ints or as
+    dicts with a ``"seat"`` key (kept as given, e.g. with the reason). With ``check`` the record is replayed
+    and must reproduce ``state`` exactly (RecordError otherwise, e.g. when history recording was turned off).
     """
     seats = [str(name) for name in seats]
     if len(seats) != state.num_players:
         raise RecordError(f"{len(seats)} seat names for a {state.num_players}-player game")
-    forfeits = sorted({int(seat) for seat in forfeits})
-    for seat in forfeits:
-        if not 0 <= seat < state.num_players:
-            raise RecordError(f"forfeit seat {seat} is not a seat of a {state.num_players}-player game")
-    return {
+    forfeits = [f if isinstance(f, dict) else int(f) for f in forfeits]
+    record = {
         "format": FORMAT,
         "version": VERSION,
         "num_players": state.num_players,
         "seed": state.seed,
         "options": dict(state.options),
         "seats": seats,
-        "actions": list(state.action_log()),
+        "actions": action_texts(state),
         "scores": list(state.scores()),
         "forfeits": forfeits,
     }
+    _check(record)
+    if check and replay(record)._fingerprint() != state._fingerprint():
+        raise RecordError("the recorded actions do not reproduce the state (was its history recorded?)")
+    return record
 
 
 def _check(record: Any) -> None:
@@ -90,8 +109,12 @@ def _check(record: Any) -> None:
     ):
         raise RecordError(f"scores must be a list of {n} ints")
     forfeits = record.get("forfeits", [])
-    if not isinstance(forfeits, list) or not all(type(x) is int and 0 <= x < n for x in forfeits):
-        raise RecordError(f"forfeits must be a list of seats 0..{n - 1}")
+    if not isinstance(forfeits, list):
+        raise RecordError("forfeits must be a list")
+    for f in forfeits:
+        seat = f.get("seat") if isinstance(f, dict) else f
+        if type(seat) is not int or not 0 <= seat < n:
+            raise RecordError(f"forfeit {f!r}: a seat 0..{n - 1}, or an object with such a \"seat\"")
 
 
 def replay(record: dict, check_scores: bool = True) -> Any:

@@ -406,7 +406,7 @@ def state_from_position(d):
     """``state_from_json``: the State of a position dict; PositionError names the first problem."""
     cdef State self
     cdef GameState* s
-    cdef int n, i, k, t, c, r, copies, seat, phase, served, pos
+    cdef int n, i, k, copies, phase, served
     cdef City city
     if not isinstance(d, dict):
         raise PositionError(f"a position is a JSON object, not {type(d).__name__}")
