@@ -19,8 +19,9 @@ class Bot:
         self.iterations = config.get("iterations")
         self.ndets = int(config.get("determinizations", 4))
         self.rollout_turns = int(config.get("rollout_turns", -1))
-        self.c_uct = float(config.get("c_uct", 0.7))
+        self.c_uct = float(config.get("c_uct", 0.15))
         self.max_candidates = int(config.get("max_candidates", 12))
+        self.eps = float(config.get("eps", 0.1))
         self.last_iterations = 0
 
     def act(self, obs) -> int:
@@ -32,8 +33,12 @@ class Bot:
             return legal[0]
         seed = search.move_seed(self.seed, obs)
         dets = [search.determinize(obs, seed + k) for k in range(self.ndets)]
+        # root candidates in the greedy evaluation's order (progressive widening admits them best first)
+        _best, margins = search.search_greedy(dets[0])
+        order = [a for a, _m in sorted(margins, key=lambda e: -e[1])]
         tree = search.Mcts(dets, seed, c_uct=self.c_uct, max_candidates=self.max_candidates,
-                           rollout_turns=self.rollout_turns, ranges=search.scoring_ranges(obs))
+                           rollout_turns=self.rollout_turns, eps=self.eps, ranges=search.scoring_ranges(obs),
+                           root_order=order)
         if self.iterations:
             self.last_iterations = tree.run(int(self.iterations), 0.0)
         else:

@@ -708,14 +708,18 @@ cdef class Mcts:
     cdef public bint resample
     cdef public int iterations
     cdef int ranges[4]
+    cdef int* root_acts       # the root's actions in a fixed order (e.g. by the greedy evaluation), or NULL
+    cdef int root_n
 
     def __cinit__(self):
         self.dets = NULL
         self.nodes = NULL
         self.ndets = 0
+        self.root_acts = NULL
+        self.root_n = 0
 
     def __init__(self, states, uint64_t seed, double c_uct=0.7, int max_candidates=12, int rollout_turns=-1,
-                 double eps=0.1, bint resample=True, ranges=((-1, -1), (-1, -1))):
+                 double eps=0.1, bint resample=True, ranges=((-1, -1), (-1, -1)), root_order=None):
         cdef State st
         cdef int i
         states = list(states)
@@ -749,6 +753,18 @@ cdef class Mcts:
         self.resample = resample
         self.iterations = 0
         (self.ranges[0], self.ranges[1]), (self.ranges[2], self.ranges[3]) = ranges
+        if root_order is not None:
+            # the root's candidates in this order (best first) instead of the cheap priors: the root's legal
+            # actions are the same in every determinization (they depend on public facts and the own hand)
+            root_order = [int(a) for a in root_order]
+            if not root_order:
+                raise ValueError("root_order is empty")
+            self.root_acts = <int*>malloc(len(root_order) * sizeof(int))
+            if self.root_acts == NULL:
+                raise MemoryError()
+            for i, a in enumerate(root_order):
+                self.root_acts[i] = a
+            self.root_n = len(root_order)
 
     def __dealloc__(self):
         cdef int i
@@ -757,6 +773,7 @@ cdef class Mcts:
                 state_release(&self.dets[i])
             free(self.dets)
         free(self.nodes)
+        free(self.root_acts)
 
     cdef int _add_child(self, int parent, int action, int mover) noexcept nogil:
         cdef SNode* p
@@ -794,8 +811,13 @@ cdef class Mcts:
         if self.resample:
             hidden_resample(&st, &self.rng, self.ranges[0], self.ranges[1], self.ranges[2], self.ranges[3])
         while st.phase != PH_OVER and plen < MAX_PATH:
-            n = gen_legal(&st, buf)
-            n = top_candidates(&st, buf, n, self._widen(self.nodes[node].visits), pri)
+            if node == 0 and self.root_acts != NULL:
+                n = self._widen(self.nodes[0].visits)
+                n = n if n < self.root_n else self.root_n
+                memcpy(buf, self.root_acts, n * sizeof(int))
+            else:
+                n = gen_legal(&st, buf)
+                n = top_candidates(&st, buf, n, self._widen(self.nodes[node].visits), pri)
             for i in range(n):
                 mark[i] = 0
             best = -1
