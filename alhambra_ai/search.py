@@ -1,8 +1,8 @@
 """Search toolkit for bot files: determinization, move budgets and the compiled search helpers.
 
 Bots see only observations. To search, a bot turns its observation into full states consistent with what its
-seat knows (``determinize``), then uses the compiled helpers of ``alhambra_ai._core`` (search.pxi): the
-one-ply greedy policy, expectimax chance samples and the MCTS, which resample the hidden order themselves.
+seat knows (``determinize``), then uses the compiled helpers of ``alhambra_ai._core`` (search.pxi): the one-
+ply greedy policy, expectimax chance samples and the MCTS, which resample the hidden order themselves.
 
 >>> from alhambra_ai import new_game
 >>> s = new_game(2, seed=1)
@@ -94,7 +94,8 @@ def greedy_action(state) -> int:
 class MoveClock:
     """The time a bot may spend on one move.
 
-    The limit is the observation's ``move_time`` (capped by ``time_left``) when the referee gives one, else the
+    The limit is the observation's ``move_time`` (capped by ``time_left``) when the referee gives one,
+    else the
     configured ``move_time``, else DEFAULT_MOVE_TIME; a bot plans to use SAFETY of it, counted from when the
     clock was made (the start of ``act``).
 

@@ -1,10 +1,11 @@
 """A reproducible strength evaluation of the built-in bots (``alhambra-ai strength``).
 
-Each match pits bot A against bot B: in 2-player games one A against one B, in 4-player games one A against three
-copies of B. Seats rotate over games that share a deal seed (2 games per seed with 2 players, 4 with 4), so every
-deal is played from every seat. A's result per game is its win share (1 for a sole win, 1/k when k seats share the
-top score, else 0); the report gives the mean and a 95% Wilson interval. The bots run in-process (they are our own,
-trusted files) and games run in parallel worker processes with ``jobs``; results do not depend on ``jobs``.
+Each match pits bot A against bot B: in 2-player games one A against one B, in 4-player games one A against
+three copies of B. Seats rotate over games that share a deal seed (2 games per seed with 2 players, 4 with 4),
+so every deal is played from every seat. A's result per game is its win share (1 for a sole win, 1/k when k
+seats share the top score, else 0); the report gives the mean and a 95% Wilson interval. The bots run
+in-process (they are our own, trusted files) and games run in parallel worker processes with ``jobs``; results do
+not depend on ``jobs``.
 
 >>> wilson(15, 20)   # 15 wins in 20 games
 (0.531, 0.888)
@@ -51,7 +52,8 @@ class GameSpec:
 
 
 def play_game(spec: GameSpec) -> dict:
-    """Play one game in-process; every bot sees only its observations. Returns scores and per-seat move times."""
+    """Play one game in-process; every bot sees only its observations. Returns scores and per-seat move
+    times."""
     from alhambra_ai import new_game
 
     n = len(spec.seats)
@@ -126,7 +128,7 @@ def summarize(a: str, b: str, players: int, results: list[dict]) -> MatchResult:
         wins += win_share(r["scores"], a_seats)
         sa += [r["scores"][i] for i in a_seats]
         sb += [s for i, s in enumerate(r["scores"]) if i not in a_seats]
-        for name, t in zip(r["seats"], r["max_move_time"]):
+        for name, t in zip(r["seats"], r["max_move_time"], strict=True):
             slow[name] = max(slow.get(name, 0.0), t)
     return MatchResult(a, b, players, len(results), wins, sum(sa) / max(1, len(sa)),
                        sum(sb) / max(1, len(sb)), slow)
@@ -188,13 +190,15 @@ def _strength_command():
         try:
             counts = [int(p) for p in players.split(",")]
         except ValueError:
-            raise click.BadParameter(f"{players!r}: write player counts like 2,4", param_hint="--players") from None
+            raise click.BadParameter(f"{players!r}: write player counts like 2,4",
+                                     param_hint="--players") from None
         if any(not 2 <= p <= 6 for p in counts):
             raise click.BadParameter("player counts are 2..6", param_hint="--players")
         for m in matches:
             names = m.split(":")
             if len(names) != 2 or not all(bot_path(x).is_file() for x in names):
-                raise click.BadParameter(f"{m!r}: write A:B with bots in bots/ or .py files", param_hint="--match")
+                raise click.BadParameter(f"{m!r}: write A:B with bots in bots/ or .py files",
+                                         param_hint="--match")
         if games < 1 or jobs < 1:
             raise click.BadParameter("--games and --jobs must be at least 1")
         click.echo(f"strength: {games} games per match, players {counts}, seed {seed}, "

@@ -1,13 +1,12 @@
 """mcts: determinized open-loop information-set MCTS, compiled (alhambra_ai._core.Mcts).
 
 Several determinizations of the observation; every iteration resamples the hidden order (draw pile with the
-scoring cards in their public ranges, tile bag), descends the tree by UCB among the actions legal in that sample
-(the best few by a cheap prior, widening with visits), adds a node and plays a heuristic rollout to the end of
-the game; rewards mix the win share and the score margin. The move is the most visited root action.
+scoring cards in their public ranges, tile bag), descends the tree by UCB among the actions legal in that
+sample (the best few by a cheap prior, widening with visits), adds a node and plays a heuristic rollout to the
+end of the game; rewards mix the win share and the score margin. The move is the most visited root action.
 
-Config: seed, move_time (default budget when the observation gives none), iterations (replaces the time budget:
-deterministic), determinizations, rollout_turns (-1 = to the end), c_uct, max_candidates.
-"""
+Config: seed, move_time (default budget when the observation gives none), iterations (replaces the time
+budget: deterministic), determinizations, rollout_turns (-1 = to the end), c_uct, max_candidates."""
 
 from alhambra_ai import search
 
