@@ -90,25 +90,77 @@ cdef inline int pay_count(int pay, int v) noexcept nogil:
 
 # ---------------------------------------------------------------- generation
 
+# TAKE_CANON[pattern]: the take masks whose equal cards are the lowest positions among the equal ones, for an
+# equality pattern of the 4 display positions (bit k: pair k of (0,1) (0,2) (0,3) (1,2) (1,3) (2,3) is equal)
+cdef uint16_t TAKE_CANON[64]
+
+
+cdef void _init_take_table() noexcept nogil:
+    cdef int pat, m, i, j, k, ok, bits
+    cdef int pair_i[6]
+    cdef int pair_j[6]
+    cdef int lower[4]
+    k = 0
+    for j in range(4):
+        for i in range(j + 1, 4):
+            pair_j[k] = j
+            pair_i[k] = i
+            k += 1
+    for pat in range(64):
+        lower[0] = lower[1] = lower[2] = lower[3] = 0
+        for k in range(6):
+            if (pat >> k) & 1:
+                lower[pair_i[k]] |= 1 << pair_j[k]
+        bits = 0
+        for m in range(1, 16):
+            ok = 1
+            for i in range(4):
+                if (m >> i) & 1 and lower[i] & ~m:
+                    ok = 0
+            if ok:
+                bits |= 1 << m
+        TAKE_CANON[pat] = bits
+
+
+_init_take_table()
+
+
 cdef int gen_take(GameState* s, int* out) noexcept nogil:
-    cdef int n = 0, m, i, j, occ = 0, total, ok
+    """Canonical take masks, ascending: one per multiset of display cards (equal cards are taken from the
+    lowest positions first); a single card always, several only if they add up to 5 or less. out may be NULL
+    (count only)."""
+    cdef uint8_t* d = s.display
+    cdef int occ = 0, small = 0, pat = 0, ok, m, sub, total, i, n = 0
     for i in range(4):
-        if s.display[i] != NO_CARD:
+        if d[i] != NO_CARD:
             occ |= 1 << i
-    for m in range(1, 16):
-        if m & ~occ:
-            continue
-        ok = 1
-        total = 0
-        for i in range(4):
-            if m & (1 << i):
-                total += card_value(s.display[i])
-                for j in range(i):
-                    if not (m & (1 << j)) and s.display[j] == s.display[i]:
-                        ok = 0      # an equal card at a lower position is left: not the canonical mask
-        if ok and (total <= 5 or (m & (m - 1)) == 0):
+            if card_value(d[i]) <= 4:
+                small |= 1 << i       # only cards of value <= 4 can be taken together (1 + 5 > 5)
+    if occ == 0:
+        return 0
+    # single cards
+    ok = (occ & 1) << 1 | (occ & 2) << 1 | (occ & 4) << 2 | (occ & 8) << 5
+    # several small cards adding up to 5 or less
+    if small & (small - 1):
+        sub = small
+        while sub:
+            if sub & (sub - 1):
+                total = 0
+                for i in range(4):
+                    if (sub >> i) & 1:
+                        total += card_value(d[i])
+                if total <= 5:
+                    ok |= 1 << sub
+            sub = (sub - 1) & small
+    pat = ((d[0] == d[1]) | ((d[0] == d[2]) << 1) | ((d[0] == d[3]) << 2) | ((d[1] == d[2]) << 3)
+           | ((d[1] == d[3]) << 4) | ((d[2] == d[3]) << 5))
+    ok &= TAKE_CANON[pat]
+    while ok:
+        m = __builtin_ctzll(ok)
+        ok &= ok - 1
+        if out != NULL:
             out[n] = A_TAKE | (m << 4)
-            n += 1
+        n += 1
     return n
 
 
@@ -121,13 +173,15 @@ cdef int _buy_rec(int* cnt, int* rem, int v, int total, int cost, int pay, int b
     for k in range(cnt[v] + 1):
         t = total + k * v
         if k > 0 and t >= cost:
-            out[n] = base | ((pay | (k << (2 * (v - 1)))) << 6)
+            if out != NULL:
+                out[n] = base | ((pay | (k << (2 * (v - 1)))) << 6)
             return n + 1
         n = _buy_rec(cnt, rem, v - 1, t, cost, pay | (k << (2 * (v - 1))), base, out, n)
     return n
 
 
 cdef int gen_buy(GameState* s, int* out) noexcept nogil:
+    """Minimal payments for every slot (out may be NULL: count only)."""
     cdef int n = 0, k, v, cost, seat = s.current
     cdef int cnt[10]
     cdef int rem[10]
@@ -146,53 +200,351 @@ cdef int gen_buy(GameState* s, int* out) noexcept nogil:
     return n
 
 
-cdef int gen_rebuild(GameState* s, int* out) noexcept nogil:
-    cdef uint8_t tiles[128]
-    cdef int cells[CITY_MAX_CELLS]
-    cdef int nt, n = 0, i, j, k, m, nc, done_masks = 0
-    cdef CityGrid* c = s.city[s.current]
-    nt = mask_list(s.reserve[s.current], tiles)
-    # build: tiles with the same walls have the same cells, so compute each wall mask once
-    for i in range(nt):
-        m = TILE_WALLS[tiles[i]]
-        if done_masks & (1 << m):
+# Rebuild and placement generation work from a CityView: one pass over a city gives every empty cell where a
+# tile may go with the set of wall masks allowed there, every tile with the wall masks that may replace it,
+# and the removable tiles. Wall masks are only 16, and most cities are asked for many of them (a reserve of
+# tiles), so this replaces one city scan per mask by one scan per city. The view is exact: a cell's masks are
+# those that match its touching sides with at least one open touching side, kept only if the city accepts a
+# tile there (city_check_place with the matching walls: the hole test); swaps need matching sides only
+# (city.pxi: a matching tile keeps every on-foot link); removals come from city_remove_cells.
+#
+# A GenCache keeps one view per seat between generations (a city changes in few turns). Its owner (a playout
+# loop) must call gen_cache_touch for every action before applying it; gen_legal(s, out) uses no cache.
+
+cdef enum:
+    GC_PLACE = 128            # legal place cells <= empty side neighbours of <= 55 tiles <= 2 * 55 + 2
+    GC_TILES = 64             # swap / remove cells <= tiles in a city
+    VIEW_GRID = 4096          # local occupancy grid: bounding box + 2 each side (<= 33 * 33 for 55 tiles)
+
+cdef struct CityView:
+    int nfront
+    int ntile
+    int nremove
+    uint16_t front_cell[GC_PLACE]     # packed cells, north row first, west to east
+    uint16_t front_masks[GC_PLACE]    # bit m: a tile with walls m may be placed there
+    uint16_t tile_cell[GC_TILES]      # tiles but the fountain, same order
+    uint16_t swap_masks[GC_TILES]     # bit m: a tile with walls m may replace it
+    uint16_t remove_cell[GC_TILES]
+    uint8_t remove_tile[GC_TILES]
+    uint32_t counted                  # bit m: front_count[m] known; bit 16 + m: swap_count[m] known
+    uint8_t front_count[16]           # cells allowing wall mask m (see _front_count)
+    uint8_t swap_count[16]            # tiles a tile with walls m may replace (see _swap_count)
+    int nfkeys                        # distinct side patterns (pm | need << 4) among the frontier cells
+    int nskeys                        # ... among the tiles
+    uint8_t fkeys[GC_PLACE]
+    uint8_t fkcount[GC_PLACE]
+    uint8_t skeys[GC_TILES]
+    uint8_t skcount[GC_TILES]
+
+cdef struct GenCache:
+    int valid[MAX_PLAYERS]
+    CityView view[MAX_PLAYERS]
+
+# MASKS_MATCH[pm | need << 4]: wall masks m with (m & pm) == need (pm: sides touching a tile; need: those
+# of them facing a wall)
+cdef uint16_t MASKS_MATCH[256]
+cdef int DIR_DX[4]
+cdef int DIR_DY[4]
+DIR_DX[:] = [0, 1, 0, -1]                 # N E S W (the wall bit order)
+DIR_DY[:] = [1, 0, -1, 0]
+cdef uint8_t RING_SAFE[256]
+
+
+cdef void _init_action_tables() noexcept nogil:
+    cdef int pm, need, m, bits, i
+    for pm in range(16):
+        for need in range(16):
+            bits = 0
+            for m in range(16):
+                if (m & pm) == need:
+                    bits |= 1 << m
+            MASKS_MATCH[pm | (need << 4)] = bits
+
+
+    # RING_SAFE[empty8]: the 8 cells around a cell in the order N NE E SE S SW W NW (bit i = position i empty).
+    # Filling the cell cannot enclose anything when its empty side neighbours (positions 0, 2, 4, 6) are all
+    # joined to each other through consecutive empty ring positions (they stay connected around it).
+    cdef int e, first, p, grp, ok, g0
+    cdef int group[8]
+    for e in range(256):
+        if e == 255:
+            RING_SAFE[e] = 1
             continue
-        done_masks |= 1 << m
-        nc = city_place_cells(c, m, cells)
-        for j in range(i, nt):
-            if TILE_WALLS[tiles[j]] == m:
-                for k in range(nc):
-                    out[n] = code_cell(A_BUILD, tiles[j], cells[k])
-                    n += 1
-    nc = city_remove_cells(c, cells)
-    for k in range(nc):
-        out[n] = code_cell(A_REMOVE, city_tile(c, (cells[k] & 255) - 128, (cells[k] >> 8) - 128), cells[k])
-        n += 1
-    done_masks = 0
-    for i in range(nt):
-        m = TILE_WALLS[tiles[i]]
-        if done_masks & (1 << m):
-            continue
-        done_masks |= 1 << m
-        nc = city_swap_cells(c, m, cells)
-        for j in range(i, nt):
-            if TILE_WALLS[tiles[j]] == m:
-                for k in range(nc):
-                    out[n] = code_cell(A_SWAP, tiles[j], cells[k])
-                    n += 1
+        first = 0
+        while (e >> first) & 1:
+            first += 1              # a filled position: groups start after it
+        grp = 0
+        for p in range(1, 9):
+            i = (first + p) & 7
+            if (e >> i) & 1:
+                if p > 1 and (e >> ((i + 7) & 7)) & 1:
+                    group[i] = grp
+                else:
+                    grp += 1
+                    group[i] = grp
+            else:
+                group[i] = 0
+        ok = 1
+        g0 = -1
+        for p in range(0, 8, 2):
+            if (e >> p) & 1:
+                if g0 < 0:
+                    g0 = group[p]
+                elif group[p] != g0:
+                    ok = 0
+        RING_SAFE[e] = ok
+
+
+_init_action_tables()
+
+
+cdef inline void gen_cache_reset(GenCache* gc) noexcept nogil:
+    cdef int i
+    for i in range(MAX_PLAYERS):
+        gc.valid[i] = 0
+
+
+cdef inline void gen_cache_touch(GenCache* gc, int seat, int code) noexcept nogil:
+    """Forget the seat's view if the action (applied next by `seat`) changes its city."""
+    cdef int kind = code & 15
+    if kind == A_PLACE or kind == A_BUILD or kind == A_REMOVE or kind == A_SWAP:
+        gc.valid[seat] = 0
+
+
+cdef inline void _add_key(uint8_t* keys, uint8_t* kcount, int* nkeys, int key) noexcept nogil:
+    cdef int i
+    for i in range(nkeys[0]):
+        if keys[i] == key:
+            kcount[i] += 1
+            return
+    keys[nkeys[0]] = <uint8_t>key
+    kcount[nkeys[0]] = 1
+    nkeys[0] += 1
+
+
+cdef inline int _count_mask(uint8_t* keys, uint8_t* kcount, int nkeys, int m) noexcept nogil:
+    """Cells whose side pattern (pm | need << 4) allows wall mask m."""
+    cdef int i, n = 0
+    for i in range(nkeys):
+        if ((m & keys[i]) ^ (keys[i] >> 4)) & 15 == 0:
+            n += kcount[i]
     return n
 
 
-cdef int gen_place(GameState* s, int* out) noexcept nogil:
+cdef inline int _front_count(CityView* v, int m) noexcept nogil:
+    if not (v.counted >> m) & 1:
+        v.front_count[m] = <uint8_t>_count_mask(v.fkeys, v.fkcount, v.nfkeys, m)
+        v.counted |= 1u << m
+    return v.front_count[m]
+
+
+cdef inline int _swap_count(CityView* v, int m) noexcept nogil:
+    if not (v.counted >> (16 + m)) & 1:
+        v.swap_count[m] = <uint8_t>_count_mask(v.skeys, v.skcount, v.nskeys, m)
+        v.counted |= 1u << (16 + m)
+    return v.swap_count[m]
+
+
+cdef void city_view_build(CityGrid* c, CityView* v) noexcept nogil:
     cdef int cells[CITY_MAX_CELLS]
-    cdef int n = 0, i, k, nc, t
+    cdef int tiles[CITY_MAX_CELLS]
+    cdef int pos[CITY_MAX_CELLS]
+    cdef uint8_t links[CITY_MAX_CELLS]
+    cdef uint8_t g[VIEW_GRID]
+    cdef int n, i, d, x, y, x0 = 0, x1 = 0, y0 = 0, y1 = 0, W, H, p, key, pm, need, empty8
+    cdef int step[4]
+    n = city_list(c, cells, tiles)
+    for i in range(n):
+        x = (cells[i] & 255) - 128
+        y = (cells[i] >> 8) - 128
+        if x < x0: x0 = x
+        if x > x1: x1 = x
+        if y < y0: y0 = y
+        if y > y1: y1 = y
+    # local grid: cell (x, y) at (y - y0 + 2) * W + (x - x0 + 2); 0 empty, 0x10 | walls a tile
+    W = x1 - x0 + 5
+    H = y1 - y0 + 5
+    v.nfront = 0
+    v.ntile = 0
+    v.nremove = 0
+    v.counted = 0
+    v.nfkeys = 0
+    v.nskeys = 0
+    if W * H > VIEW_GRID:
+        return                      # impossible for a legal city (<= 55 tiles); leave the view empty
+    step[0] = W
+    step[1] = 1
+    step[2] = -W
+    step[3] = -1
+    memset(g, 0, W * H)
+    for i in range(n):
+        x = (cells[i] & 255) - 128
+        y = (cells[i] >> 8) - 128
+        p = (y - y0 + 2) * W + (x - x0 + 2)
+        pos[i] = p
+        g[p] = 0x10 | city_walls(c, x, y)
+    # tiles: the masks that may replace them (sides matching), and their on-foot links (touching, both open)
+    for i in range(n):
+        p = pos[i]
+        pm = (g[p + W] != 0) | ((g[p + 1] != 0) << 1) | ((g[p - W] != 0) << 2) | ((g[p - 1] != 0) << 3)
+        need = ((g[p + W] >> 2) & 1) | ((g[p + 1] >> 2) & 2) | ((g[p - W] << 2) & 4) | ((g[p - 1] << 2) & 8)
+        links[i] = <uint8_t>(pm & ~need & ~g[p] & 15)
+        if tiles[i] == FOUNTAIN:
+            continue
+        key = pm | (need << 4)
+        v.tile_cell[v.ntile] = <uint16_t>cells[i]
+        v.swap_masks[v.ntile] = MASKS_MATCH[key]
+        v.ntile += 1
+        _add_key(v.skeys, v.skcount, &v.nskeys, key)
+    # frontier: the empty side neighbours of the tiles, in tile order (N, E, S, W of each); a visited empty
+    # cell is marked 0x80 in g (occupancy tests below use the 0x10 bit)
+    for i in range(n):
+        for d in range(4):
+            p = pos[i] + step[d]
+            if g[p]:
+                continue            # a tile, or an empty cell already seen
+            g[p] = 0x80
+            pm = ((g[p + W] >> 4) & 1) | ((g[p + 1] >> 3) & 2) | ((g[p - W] >> 2) & 4) | ((g[p - 1] >> 1) & 8)
+            need = ((g[p + W] >> 2) & 1) | ((g[p + 1] >> 2) & 2) | ((g[p - W] << 2) & 4) | ((g[p - 1] << 2) & 8)
+            if need == pm:
+                continue            # every touching side faces a wall: no way in on foot
+            x = (cells[i] & 255) - 128 + DIR_DX[d]
+            y = (cells[i] >> 8) - 128 + DIR_DY[d]
+            # with walls == need the sides match and one is open: only the hole rule can refuse the cell;
+            # the ring of 8 settles most cells, the city's exact test the rest
+            empty8 = ((~g[p + W] >> 4) & 1) | ((~g[p + W + 1] >> 3) & 2) | ((~g[p + 1] >> 2) & 4) \
+                | ((~g[p - W + 1] >> 1) & 8) | (~g[p - W] & 16) | ((~g[p - W - 1] << 1) & 32) \
+                | ((~g[p - 1] << 2) & 64) | ((~g[p + W - 1] << 3) & 128)
+            if not RING_SAFE[empty8] and city_check_place(c, x, y, need) != 0:
+                continue
+            if v.nfront < GC_PLACE:
+                key = pm | (need << 4)
+                v.front_cell[v.nfront] = <uint16_t>((x + 128) | ((y + 128) << 8))
+                v.front_masks[v.nfront] = MASKS_MATCH[key]
+                v.nfront += 1
+                _add_key(v.fkeys, v.fkcount, &v.nfkeys, key)
+    _view_removals(v, g, W, pos, links, cells, tiles, n)
+
+
+cdef void _view_removals(CityView* v, uint8_t* g, int W, int* pos, uint8_t* links, int* cells, int* tiles,
+                         int n) noexcept nogil:
+    """Removable tiles: not the fountain, the vacated cell not enclosed (a free side), and no tile cut off from
+    the fountain on foot, i.e. not a cut vertex of the on-foot graph (which is connected in a valid city):
+    one depth-first search (Tarjan's low links) for all tiles instead of a search per tile."""
+    cdef int16_t node[VIEW_GRID]          # grid position -> tile index (only read where g[p] != 0)
+    cdef int disc[CITY_MAX_CELLS]
+    cdef int low[CITY_MAX_CELLS]
+    cdef int parent[CITY_MAX_CELLS]
+    cdef uint8_t cut[CITY_MAX_CELLS]
+    cdef int stack[CITY_MAX_CELLS]
+    cdef uint8_t todo[CITY_MAX_CELLS]      # links not yet followed
+    cdef int step[4]
+    cdef int i, p, u, w, d, sp, t = 0, root = -1, lk
+    step[0] = W
+    step[1] = 1
+    step[2] = -W
+    step[3] = -1
+    for i in range(n):
+        node[pos[i]] = <int16_t>i
+        disc[i] = -1
+        cut[i] = 0
+        todo[i] = links[i]
+        if tiles[i] == FOUNTAIN:
+            root = i
+    v.nremove = 0
+    if root < 0:
+        return
+    # iterative DFS from the fountain over on-foot links
+    disc[root] = low[root] = t
+    t += 1
+    parent[root] = -1
+    stack[0] = root
+    sp = 1
+    while sp > 0:
+        u = stack[sp - 1]
+        lk = todo[u]
+        if lk:
+            d = __builtin_ctzll(lk)
+            todo[u] = <uint8_t>(lk & (lk - 1))
+            w = node[pos[u] + step[d]]
+            if disc[w] < 0:
+                disc[w] = low[w] = t
+                t += 1
+                parent[w] = u
+                stack[sp] = w
+                sp += 1
+            elif w != parent[u] and disc[w] < low[u]:
+                low[u] = disc[w]
+        else:
+            sp -= 1
+            w = parent[u]
+            if w >= 0:
+                if low[u] < low[w]:
+                    low[w] = low[u]
+                if w != root and low[u] >= disc[w]:
+                    cut[w] = 1
+    for i in range(n):
+        if i == root or cut[i] or disc[i] < 0:
+            continue
+        p = pos[i]
+        if g[p + W] & g[p + 1] & g[p - W] & g[p - 1] & 0x10:
+            continue                        # the vacated cell would be enclosed
+        if v.nremove < GC_TILES:
+            v.remove_cell[v.nremove] = <uint16_t>cells[i]
+            v.remove_tile[v.nremove] = <uint8_t>tiles[i]
+            v.nremove += 1
+
+
+cdef inline CityView* _view(GameState* s, GenCache* gc, CityView* local) noexcept nogil:
+    """The current seat's view: from the cache (rebuilt if stale) or built into `local`."""
+    cdef int seat = s.current
+    if gc == NULL:
+        city_view_build(s.city[seat], local)
+        return local
+    if not gc.valid[seat]:
+        city_view_build(s.city[seat], &gc.view[seat])
+        gc.valid[seat] = 1
+    return &gc.view[seat]
+
+
+cdef inline int _emit_cells(CityView* v, int kind, int t, int* out) noexcept nogil:
+    cdef int j, n = 0, bit = 1 << TILE_WALLS[t]
+    for j in range(v.nfront):
+        if v.front_masks[j] & bit:
+            out[n] = code_cell(kind, t, v.front_cell[j])
+            n += 1
+    return n
+
+
+cdef int gen_rebuild(GameState* s, GenCache* gc, int* out) noexcept nogil:
+    cdef uint8_t tiles[128]
+    cdef CityView local
+    cdef CityView* v = _view(s, gc, &local)
+    cdef int nt, n = 0, i, j, t, bit
+    nt = mask_list(s.reserve[s.current], tiles)
+    for i in range(nt):
+        n += _emit_cells(v, A_BUILD, tiles[i], out + n)
+    for j in range(v.nremove):
+        out[n] = code_cell(A_REMOVE, v.remove_tile[j], v.remove_cell[j])
+        n += 1
+    for i in range(nt):
+        t = tiles[i]
+        bit = 1 << TILE_WALLS[t]
+        for j in range(v.ntile):
+            if v.swap_masks[j] & bit:
+                out[n] = code_cell(A_SWAP, t, v.tile_cell[j])
+                n += 1
+    return n
+
+
+cdef int gen_place(GameState* s, GenCache* gc, int* out) noexcept nogil:
+    cdef CityView local
+    cdef CityView* v = _view(s, gc, &local)
+    cdef int n = 0, i, t
     cdef bint dirk = (s.options & OPT_DIRK) and s.phase == PH_PLACE
     for i in range(s.npending):
         t = s.pending[i]
-        nc = city_place_cells(s.city[s.current], TILE_WALLS[t], cells)
-        for k in range(nc):
-            out[n] = code_cell(A_PLACE, t, cells[k])
-            n += 1
+        n += _emit_cells(v, A_PLACE, t, out + n)
         out[n] = A_PLACE_RESERVE | (t << 4)
         n += 1
         if dirk:
@@ -201,20 +553,108 @@ cdef int gen_place(GameState* s, int* out) noexcept nogil:
     return n
 
 
-cdef int gen_legal(GameState* s, int* out) noexcept nogil:
-    """All legal actions of the seat to act into out (MAX_LEGAL ints); returns the count (0 when over)."""
+cdef int gen_legal_cached(GameState* s, GenCache* gc, int* out) noexcept nogil:
+    """All legal actions of the seat to act into out (MAX_LEGAL ints); returns the count (0 when over).
+    gc: a GenCache kept in step with the state (see gen_cache_touch), or NULL."""
     cdef int n = 0
     if s.phase == PH_ACTION:
         n = gen_take(s, out)
         n += gen_buy(s, out + n)
-        if mask_count(s.reserve[s.current]) or s.city[s.current].ntiles > 1:
-            n += gen_rebuild(s, out + n)
+        if s.reserve[s.current][0] or s.reserve[s.current][1] or s.city[s.current].ntiles > 1:
+            n += gen_rebuild(s, gc, out + n)
         if n == 0:
             out[0] = A_PASS
             n = 1
     elif s.phase == PH_PLACE or s.phase == PH_FINAL:
-        n = gen_place(s, out)
+        n = gen_place(s, gc, out)
     return n
+
+
+cdef inline int gen_legal(GameState* s, int* out) noexcept nogil:
+    """All legal actions of the seat to act into out (MAX_LEGAL ints); returns the count (0 when over)."""
+    return gen_legal_cached(s, NULL, out)
+
+
+# ---------------------------------------------------------------- sampling without listing
+
+cdef inline int _kth_cell(CityView* v, int kind, int t, int k) noexcept nogil:
+    cdef int j, bit = 1 << TILE_WALLS[t]
+    for j in range(v.nfront):
+        if v.front_masks[j] & bit:
+            if k == 0:
+                return code_cell(kind, t, v.front_cell[j])
+            k -= 1
+    return -1
+
+
+cdef int sample_legal(GameState* s, GenCache* gc, Rng* r) noexcept nogil:
+    """A uniformly random legal action: exactly gen_legal_cached(s, gc, out)[rng_below(r, count)], but found
+    by counting (per wall mask) instead of listing every build / swap / place. -1 when the game is over."""
+    cdef uint8_t tiles[128]
+    cdef int buf[16 + 4 * 128]        # takes (<= 15), then minimal payments (<= 104 per slot)
+    cdef int nt = 0, ntake, nbuy, total, k, i, j, t, bit, n
+    cdef bint rebuild, dirk
+    cdef CityView local
+    cdef CityView* v = NULL
+    if s.phase == PH_ACTION:
+        ntake = gen_take(s, buf)
+        nbuy = gen_buy(s, buf + ntake)
+        total = ntake + nbuy
+        rebuild = s.reserve[s.current][0] or s.reserve[s.current][1] or s.city[s.current].ntiles > 1
+        if rebuild:
+            v = _view(s, gc, &local)
+            nt = mask_list(s.reserve[s.current], tiles)
+            for i in range(nt):
+                total += _front_count(v, TILE_WALLS[tiles[i]]) + _swap_count(v, TILE_WALLS[tiles[i]])
+            total += v.nremove
+        if total == 0:
+            return A_PASS
+        k = rng_below(r, total)
+        if k < ntake + nbuy:
+            return buf[k]
+        k -= ntake + nbuy
+        for i in range(nt):
+            n = _front_count(v, TILE_WALLS[tiles[i]])
+            if k < n:
+                return _kth_cell(v, A_BUILD, tiles[i], k)
+            k -= n
+        if k < v.nremove:
+            return code_cell(A_REMOVE, v.remove_tile[k], v.remove_cell[k])
+        k -= v.nremove
+        for i in range(nt):
+            t = tiles[i]
+            n = _swap_count(v, TILE_WALLS[t])
+            if k < n:
+                bit = 1 << TILE_WALLS[t]
+                for j in range(v.ntile):
+                    if v.swap_masks[j] & bit:
+                        if k == 0:
+                            return code_cell(A_SWAP, t, v.tile_cell[j])
+                        k -= 1
+            k -= n
+        return -1
+    if s.phase == PH_PLACE or s.phase == PH_FINAL:
+        v = _view(s, gc, &local)
+        dirk = (s.options & OPT_DIRK) and s.phase == PH_PLACE
+        total = 0
+        for i in range(s.npending):
+            total += _front_count(v, TILE_WALLS[s.pending[i]]) + 1 + dirk
+        k = rng_below(r, total)
+        for i in range(s.npending):
+            t = s.pending[i]
+            n = _front_count(v, TILE_WALLS[t])
+            if k < n:
+                return _kth_cell(v, A_PLACE, t, k)
+            k -= n
+            if k == 0:
+                return A_PLACE_RESERVE | (t << 4)
+            k -= 1
+            if dirk:
+                if k == 0:
+                    return A_PLACE_DIRK | (t << 4)
+                k -= 1
+        return -1
+    return -1
 
 
 # ---------------------------------------------------------------- checking

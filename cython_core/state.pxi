@@ -691,6 +691,18 @@ cdef class State:
             n += 1
         return n
 
+    def _sample_legal(self, seed):
+        """(test hook) The action a C playout would pick with a generator seeded by ``seed``: equals
+        ``legal_actions()[_rng_below(seed, len(legal_actions()))]``."""
+        cdef Rng r
+        cdef GenCache* gc = <GenCache*>malloc(sizeof(GenCache))
+        _check_seed(seed)
+        rng_seed(&r, <uint64_t>seed)
+        gen_cache_reset(gc)
+        code = sample_legal(&self.st, gc, &r)
+        free(gc)
+        return code
+
     # ------------------------------------------------------------ queries
 
     @property
@@ -1132,6 +1144,13 @@ cdef class State:
         s.turn = turn
         s.phase = PH_ACTION
         return self
+
+
+def _rng_below(seed, int n):
+    """(test hook) The first ``rng_below(n)`` of a generator seeded by ``seed``."""
+    cdef Rng r
+    rng_seed(&r, <uint64_t>seed)
+    return rng_below(&r, n)
 
 
 cdef void _shuffle_py(GameState* s, bytearray arr):

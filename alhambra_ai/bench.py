@@ -1,0 +1,132 @@
+"""Engine benchmarks: random games per second, legal-action generation, apply, clone.
+
+Times are CPU time of this process (``time.process_time``), so other load on the machine inflates them
+less than wall time would; each figure comes from repeated runs of a fixed amount of work.
+
+>>> rows = run(seconds=0.05, players=(4,))
+>>> sorted(rows[0])
+['actions_per_game', 'games', 'games_per_s', 'players', 'seconds']
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+from alhambra_ai import _core, new_game
+
+
+def _timed(fn, *args) -> float:
+    t = time.process_time()
+    fn(*args)
+    return time.process_time() - t
+
+
+def games_per_second(players: int, seconds: float = 1.0, seed: int = 1) -> dict:
+    """Set up and play uniformly random games (over the generated legal actions) in C for about `seconds`."""
+    games, actions, spent, batch = 0, 0, 0.0, 20
+    while spent < seconds:
+        t = time.process_time()
+        actions += _core._bench_games(players, batch, seed + games)
+        spent += time.process_time() - t
+        games += batch
+        batch = min(batch * 2, 2000)
+    return {"players": players, "games": games, "seconds": spent, "games_per_s": games / spent,
+            "actions_per_game": actions / games}
+
+
+def sample_states(players: int = 4, count: int = 200, seed: int = 1) -> tuple[list, list]:
+    """(early, late) states along random games: the first 20 actions, and the last third of each game."""
+    rng = random.Random(seed)
+    early, late = [], []
+    while len(early) < count or len(late) < count:
+        s = new_game(players, rng.randrange(10**6))
+        s.record_history = False
+        path = []
+        while not s.is_terminal():
+            path.append(s.clone())
+            s.apply(rng.choice(s.legal_actions()))
+        early.extend(path[:20:4])
+        late.extend(path[2 * len(path) // 3:-1:7])
+    return early[:count], late[:count]
+
+
+def generation_ns(states: list, seconds: float = 0.5) -> dict:
+    """ns per legal-action generation: C gen_legal and Python legal_actions(); average list length."""
+    reps, spent = 1, 0.0
+    while True:
+        spent = _timed(_core._bench_generate, states, reps)
+        if spent >= seconds / 2 or reps > 1 << 20:
+            break
+        reps *= 2
+    total = _core._bench_generate(states, 1)
+    t = time.process_time()
+    for s in states:
+        s.legal_actions()
+    py = time.process_time() - t
+    return {"c_ns": spent / (reps * len(states)) * 1e9, "python_ns": py / len(states) * 1e9,
+            "actions": total / len(states)}
+
+
+def clone_ns(state, seconds: float = 0.2) -> dict:
+    """ns per clone: the C state copy (cities shared) and the Python State.clone()."""
+    reps = 1000
+    while (spent := _timed(_core._bench_copy, state, reps)) < seconds / 2 and reps < 1 << 26:
+        reps *= 4
+    c = spent / reps * 1e9
+    n = max(1000, reps // 20)
+    t = time.process_time()
+    for _ in range(n):
+        state.clone()
+    return {"c_ns": c, "python_ns": (time.process_time() - t) / n * 1e9}
+
+
+def apply_ns(players: int = 4, seed: int = 3, seconds: float = 0.3) -> dict:
+    """ns per action: C apply_action (unchecked, replaying a random game) and Python apply (checked,
+    no history)."""
+    start = new_game(players, seed)
+    start.record_history = False
+    s = start.clone()
+    codes = []
+    rng = random.Random(seed)
+    while not s.is_terminal():
+        a = rng.choice(s.legal_actions())
+        codes.append(a)
+        s.apply(a)
+    reps = 10
+    while (spent := _timed(_core._bench_replay, start, codes, reps)) < seconds / 2 and reps < 1 << 20:
+        reps *= 2
+    copy = _timed(_core._bench_copy, start, reps)
+    c = max(spent - copy, 0.0) / (reps * len(codes)) * 1e9
+    s = start.clone()
+    t = time.process_time()
+    for a in codes:
+        s.apply(a)
+    py = (time.process_time() - t) / len(codes) * 1e9
+    return {"c_ns": c, "python_ns": py, "actions": len(codes)}
+
+
+def run(seconds: float = 1.0, players=(2, 3, 4, 5, 6)) -> list[dict]:
+    """Random games per second for each player count (about `seconds` each)."""
+    return [games_per_second(n, seconds) for n in players]
+
+
+def report(seconds: float = 1.0, players=(2, 3, 4, 5, 6)) -> str:
+    """The full benchmark as text (games per player count, generation, apply, clone early / late)."""
+    lines = ["random games (uniform over the generated legal actions, setup included), CPU time:"]
+    for row in run(seconds, players):
+        lines.append(f"  {row['players']} players: {row['games_per_s']:8.0f} games/s"
+                     f"  {row['actions_per_game']:6.1f} actions/game  ({row['games']} games)")
+    early, late = sample_states(4, 200)
+    for name, states in (("early", early), ("late", late)):
+        g = generation_ns(states, seconds / 2)
+        lines.append(f"legal actions, 4 players, {name}: {g['c_ns']:7.0f} ns (C)  {g['python_ns']:7.0f} ns "
+                     f"(legal_actions())  {g['actions']:5.1f} actions")
+    a = apply_ns(4)
+    lines.append(f"apply, 4 players: {a['c_ns']:5.0f} ns (C, unchecked)  {a['python_ns']:6.0f} ns "
+                 f"(State.apply, checked, no history)")
+    for name, states in (("early", early), ("late", late)):
+        c = clone_ns(states[len(states) // 2], seconds / 4)
+        lines.append(f"clone, 4 players, {name}: {c['c_ns']:5.0f} ns (C copy)  {c['python_ns']:5.0f} ns "
+                     f"(State.clone())")
+    return "\n".join(lines)

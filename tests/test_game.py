@@ -1,0 +1,143 @@
+"""Whole games: determinism, clone independence (copy-on-write), history, playouts."""
+
+import random
+
+import pytest
+
+from alhambra_ai import IllegalActionError, new_game
+
+
+def play_random(s, seed, limit=None):
+    rng = random.Random(seed)
+    actions = []
+    while not s.is_terminal() and (limit is None or len(actions) < limit):
+        a = rng.choice(s.legal_actions())
+        actions.append(a)
+        s.apply(a)
+    return actions
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
+def test_same_seed_and_actions_give_the_same_game(n):
+    a = new_game(n, 100 + n)
+    actions = play_random(a, n)
+    b = new_game(n, 100 + n)
+    for act in actions:
+        b.apply(b.action_to_text(act))            # replaying through the text forms
+    assert a.is_terminal() and b.is_terminal()
+    assert a._fingerprint() == b._fingerprint()
+    assert a.history == b.history
+    assert a.scores() == b.scores() and a.score_breakdown() == b.score_breakdown()
+
+
+def test_games_end_with_three_rounds_and_consistent_totals():
+    for seed in range(8):
+        s = new_game(2 + seed % 5, seed)
+        play_random(s, seed)
+        assert s.is_terminal() and s.current_player == -1 and s.legal_actions() == []
+        assert s.score_breakdown()[-1]["round"] == 3
+        assert s.history[-1].startswith("score 3: ")
+        with pytest.raises(IllegalActionError, match="game is over"):
+            s.apply("pass")
+
+
+def test_clone_is_independent():
+    s = new_game(4, 5)
+    play_random(s, 5, limit=120)
+    seat_cities = {i: s.city(i).cells() for i in range(4)}
+    before = s._fingerprint()
+    history = s.history
+    c = s.clone()
+    assert c._fingerprint() == before and c.history == history
+    play_random(c, 6)
+    assert c.is_terminal()
+    # the original did not move: cities (shared copy-on-write), hands, history
+    assert s._fingerprint() == before and s.history == history
+    assert {i: s.city(i).cells() for i in range(4)} == seat_cities
+    # and it can go on its own way
+    play_random(s, 7)
+    assert s.is_terminal()
+
+
+def test_city_values_do_not_follow_the_state():
+    s = new_game(3, 8)
+    c0 = s.city(0)
+    cells = c0.cells()
+    play_random(s, 8)
+    assert c0.cells() == cells
+    assert s.city(0).cells() != cells or len(cells) == len(s.city(0).cells())
+
+
+def test_shared_history_appends_safely():
+    s = new_game(3, 9)
+    c1, c2 = s.clone(), s.clone()
+    play_random(c1, 1, limit=5)
+    play_random(c2, 2, limit=7)
+    h1, h2, h0 = c1.history, c2.history, s.history
+    assert h1[:len(h0)] == h0 and h2[:len(h0)] == h0
+    assert h1 != h2 and len(s.history) == len(h0)
+    play_random(s, 3, limit=3)
+    assert c1.history == h1 and c2.history == h2
+
+
+def test_record_history_off():
+    s = new_game(4, 10)
+    n = len(s.history)
+    s.record_history = False
+    play_random(s, 10, limit=50)
+    assert len(s.history) == n
+    s.record_history = True
+    a = s.legal_actions()[0]
+    text = s.action_to_text(a)
+    s.apply(a)
+    assert s.history[n].endswith(text)
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
+def test_random_playout_fast_path_equals_recorded_path(n):
+    s = new_game(n, 20 + n)
+    play_random(s, n, limit=30)
+    fast, slow = s.clone(), s.clone()
+    fast.record_history = False
+    k1 = fast.random_playout(99)
+    k2 = slow.random_playout(99)
+    assert fast.is_terminal() and slow.is_terminal()
+    assert k1 == k2 > 0
+    assert fast._fingerprint() == slow._fingerprint()
+    assert len(slow.history) > len(s.history) + k2      # every action and the events were recorded
+
+
+def test_random_playout_is_deterministic_and_seed_dependent():
+    s = new_game(4, 11)
+    s.record_history = False
+    a, b, c = s.clone(), s.clone(), s.clone()
+    assert a.random_playout(1) == b.random_playout(1)
+    c.random_playout(2)
+    assert a._fingerprint() == b._fingerprint() != c._fingerprint()
+    assert s.turn == 0
+
+
+def test_random_playout_max_actions():
+    s = new_game(4, 12)
+    s.record_history = False
+    assert s.random_playout(3, 10) == 10 and not s.is_terminal()
+    assert s.random_playout(3) > 0 and s.is_terminal()
+    assert s.random_playout(3) == 0
+
+
+def test_ranking_shares_ties():
+    s = new_game(3, 13)
+    play_random(s, 13)
+    sc = s.scores()
+    rk = s.ranking()
+    for i in range(3):
+        assert rk[i] == 1 + sum(1 for o in sc if o > sc[i])
+
+
+def test_queries_validate_seats():
+    s = new_game(3, 14)
+    for bad in (-1, 3, "0", None):
+        with pytest.raises(ValueError, match="no seat"):
+            s.hand(bad)
+        with pytest.raises(ValueError, match="no seat"):
+            s.city(bad)
