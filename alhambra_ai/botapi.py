@@ -147,5 +147,8 @@ class Observation:
         try:
             from alhambra_ai import determinize
         except ImportError:
-            raise NotImplementedError("determinize is not available yet (alhambra_ai.determinize)") from None
-        return determinize(self._d, seed)
+            try:  # until alhambra_ai re-exports it
+                from alhambra_ai._core import determinize
+            except ImportError:
+                raise NotImplementedError("determinize is not available (alhambra_ai.determinize)") from None
+        return determinize(self._d, seed)  # the same dict each call: the core caches per observation

@@ -96,10 +96,19 @@ def test_observation_copies_and_pickles():
     assert pickle.loads(pickle.dumps(obs)).seat == 1
 
 
-def test_determinize_without_engine_support_is_explicit():
-    import alhambra_ai
+def test_determinize_gives_a_state_consistent_with_the_observation():
+    core = pytest.importorskip("alhambra_ai._core")
+    if not hasattr(core, "determinize"):
+        with pytest.raises(NotImplementedError, match="determinize"):
+            Observation({"seat": 0}).determinize(1)
+        return
+    from alhambra_ai import new_game
 
-    if hasattr(alhambra_ai, "determinize"):
-        pytest.skip("alhambra_ai.determinize exists")
-    with pytest.raises(NotImplementedError, match="determinize"):
-        Observation({"seat": 0}).determinize(1)
+    state = new_game(3, seed=4)
+    for _ in range(20):
+        state.apply(state.legal_actions()[0])
+    seat = state.current_player
+    obs = Observation(dict(state.observation(seat), time_left=1.0, move_time=0.5))
+    sampled = obs.determinize(7)
+    assert sampled.observation(seat) == state.observation(seat)
+    assert sampled.legal_actions() == obs.legal_actions
