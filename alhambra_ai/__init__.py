@@ -32,8 +32,8 @@ __all__ = [
     "determinize",
     "new_game",
     "parse_card",
-    "tile_info",
     "state_from_json",
     "state_to_json",
+    "tile_info",
     "tile_walls",
 ]

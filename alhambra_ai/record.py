@@ -81,7 +81,8 @@ def _check(record: Any) -> None:
     if record.get("format") != FORMAT:
         raise RecordError(f"not a game record: format is {record.get('format')!r}, expected {FORMAT!r}")
     if record.get("version") != VERSION:
-        raise RecordError(f"unsupported record version {record.get('version')!r} (this reader knows {VERSION})")
+        raise RecordError(f"unsupported record version {record.get('version')!r} "
+                          f"(this reader knows {VERSION})")
     for key in ("num_players", "seed", "options", "actions"):
         if key not in record:
             raise RecordError(f"record has no {key!r}")
@@ -121,7 +122,8 @@ def replay(record: dict, check_scores: bool = True) -> Any:
     """Replay a record from its seed and return the final State.
 
     Raises RecordError for a malformed record, for the first action that is not legal where it stands
-    (naming its index and text) and, with ``check_scores``, when the final scores differ from the recorded ones.
+    (naming its index and text) and, with ``check_scores``, when the final scores differ from the recorded
+    ones.
     """
     from alhambra_ai import IllegalActionError, new_game
 

@@ -7,7 +7,6 @@
 # hand exactly. A position made by State.from_setup starts without public deals: there the other hands are
 # unknown apart from what the later history shows, and determinization samples the unknown cards.
 
-import json as _json
 
 POSITION_FORMAT = "alhambra-ai-position"
 POSITION_VERSION = 1
@@ -19,6 +18,7 @@ class PositionError(ValueError):
 
 
 cdef dict _CARD_CODES = {card_text(_c): _c for _c in range(NCARD_KINDS)}
+cdef object _MISSING = object()
 
 
 # ================================================================ observation
@@ -93,37 +93,56 @@ def observation_of(State st, seat):
 
 # ================================================================ card counting
 
+cdef dict _LINE_CACHE = {}
+
+
+cdef object _parse_line(str line):
+    """(seat, cards added, cards paid) of a history line that moves cards into or out of a hand, else None.
+    Raises KeyError for a card text that is no card."""
+    if not line.startswith("seat "):
+        return None
+    head, sep, rest = line.partition(": ")
+    if not sep:
+        return None
+    words = head.split()
+    try:
+        seat = int(words[1]) - 1
+    except (IndexError, ValueError):
+        return None
+    if len(words) == 3 and words[2] == "dealt":
+        return (seat, tuple(_CARD_CODES[w] for w in rest.split()), ())
+    if len(words) == 2:
+        if rest.startswith("take "):
+            return (seat, tuple(_CARD_CODES[w] for w in rest.split()[1:]), ())
+        if rest.startswith("buy "):
+            return (seat, (), tuple(_CARD_CODES[w] for w in rest.split()[2:]))
+    return None
+
+
 cdef list _count_known(history, int n):
     """Per seat, counts of the cards certainly in its hand, from the public events: a deal or a take adds
-    the cards; a payment removes them (a paid card not known to be there came from the unknown part)."""
+    the cards; a payment removes them (a paid card not known to be there came from the unknown part).
+    Parsed lines are memoized: the same history lines recur in every observation of a game."""
     known = [[0] * NCARD_KINDS for _ in range(n)]
-    cdef int seat
+    cache = _LINE_CACHE
+    if len(cache) > 200000:
+        cache.clear()
     for line in history:
-        if not line.startswith("seat "):
+        ev = cache.get(line, _MISSING)
+        if ev is _MISSING:
+            ev = _parse_line(line)
+            cache[line] = ev
+        if ev is None:
             continue
-        head, sep, rest = line.partition(": ")
-        if not sep:
-            continue
-        words = head.split()
-        try:
-            seat = int(words[1]) - 1
-        except (IndexError, ValueError):
-            continue
+        seat, add, pay = ev
         if not 0 <= seat < n:
             continue
         row = known[seat]
-        if len(words) == 3 and words[2] == "dealt":
-            for w in rest.split():
-                row[_CARD_CODES[w]] += 1
-        elif len(words) == 2:
-            if rest.startswith("take "):
-                for w in rest.split()[1:]:
-                    row[_CARD_CODES[w]] += 1
-            elif rest.startswith("buy "):
-                for w in rest.split()[2:]:
-                    c = _CARD_CODES[w]
-                    if row[c]:
-                        row[c] -= 1
+        for c in add:
+            row[c] += 1
+        for c in pay:
+            if row[c]:
+                row[c] -= 1
     return known
 
 
@@ -324,9 +343,6 @@ def position_of(State st):
         "history": st.history,
         "record_history": bool(st.record_history),
     }
-
-
-cdef object _MISSING = object()
 
 
 cdef object _get(dict d, str key, str where):
@@ -796,16 +812,24 @@ def position_from_observation(obs):
 
     cities = _as_list(obs["cities"], "cities", n)
     reserves = _as_list(obs["reserves"], "reserves", n)
-    seen = set()
+    seen = {}
+
+    def see(tiles, place):
+        for t in tiles:
+            _as_tile(t, place)
+            if t in seen:
+                raise PositionError(f"tile {t} is both in {seen[t]} and in {place}")
+            seen[t] = place
+
     for p in range(n):
-        for cell in _as_list(cities[p], f"cities[{p}]"):
-            if isinstance(cell, list) and len(cell) >= 3:
-                seen.add(cell[2])
-        seen.update(_as_list(reserves[p], f"reserves[{p}]"))
-    seen.update(t for t in _as_list(obs["market"], "market", NCUR) if t is not None)
-    seen.update(_as_list(obs["pending"], "pending"))
+        cells = _as_list(cities[p], f"cities[{p}]")
+        see([cell[2] for cell in cells if isinstance(cell, list) and len(cell) >= 3 and cell[2] != FOUNTAIN],
+            f"the city of seat {p}")
+        see(_as_list(reserves[p], f"reserves[{p}]"), f"the reserve of seat {p}")
+    see([t for t in _as_list(obs["market"], "market", NCUR) if t is not None], "the market")
+    see(_as_list(obs["pending"], "pending"), "the pending tiles")
     if obs["dirk_tiles"] is not None:
-        seen.update(_as_list(obs["dirk_tiles"], "dirk_tiles"))
+        see(_as_list(obs["dirk_tiles"], "dirk_tiles"), "Dirk's tiles")
     final = obs["final"]
     current = obs["current_player"]
     fin = None
@@ -821,7 +845,7 @@ def position_from_observation(obs):
         for t, p in zip(_as_list(final["tiles"], "final.tiles", NCUR), _as_list(final["seats"], "final.seats",
                                                                                  NCUR)):
             if t is not None and isinstance(p, int) and (p - ender - 1) % n >= served:
-                seen.add(t)
+                see([t], "the leftover tiles")
     bag = [t for t in range(1, NBUILDINGS + 1) if t not in seen]
     if len(bag) != obs["bag_size"]:
         raise PositionError(f"observation: {len(bag)} tiles unseen, but bag_size is {obs['bag_size']!r}")
@@ -854,7 +878,7 @@ def state_from_observation(obs):
     cdef State st = state_from_position(position_from_observation(obs))
     again = observation_of(st, obs["seat"])
     for key in _OBS_KEYS:
-        if _json.dumps(again[key], sort_keys=True) != _json.dumps(obs[key], sort_keys=True):
+        if again[key] != obs[key]:
             raise PositionError(f"observation: {key} does not fit the rest of the observation")
     return st
 

@@ -54,3 +54,8 @@ def hidden_variant(state, seed):
     d["rng"] = "".join(r.choice("0123456789abcdef") for _ in range(64))
     d["seed"] = r.randrange(2 ** 32)
     return state_from_json(d)
+
+
+def played(n, seed, actions):
+    """The state after ``actions`` random actions of ``random_game`` (or at its end)."""
+    return list(random_game(n, seed, stop=actions + 1))[-1]

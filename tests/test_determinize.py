@@ -5,7 +5,7 @@ import random
 from collections import Counter
 
 import pytest
-from infohelpers import dumps, sampled_positions
+from infohelpers import dumps, random_game, sampled_positions
 
 from alhambra_ai import PositionError, State, count_cards, determinize, new_game, state_to_json
 
@@ -42,6 +42,36 @@ def test_observation_path_never_contradicts_the_observation(n):
         for seat in range(n):
             obs = s.observation(seat)
             check_consistent(determinize(obs, seed=k), s, seat, obs)
+
+
+def test_every_phase():
+    """Placement, the final distribution and the end: both paths, both seats, every such state of a game."""
+    phases = Counter()
+    for k, s in enumerate(random_game(2, seed=31)):
+        if s.phase == "action" and k % 10:
+            continue
+        phases[s.phase] += 1
+        for seat in range(2):
+            obs = s.observation(seat)
+            check_consistent(s.determinized(seat, k), s, seat, obs)
+            check_consistent(determinize(obs, k), s, seat, obs)
+    assert set(phases) == {"action", "place", "final", "over"}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
+def test_thousands_of_positions(n):
+    """Every state of several random games: both paths, every seat."""
+    checked = 0
+    for g in range(4):
+        for k, s in enumerate(random_game(n, seed=1000 * n + g)):
+            for seat in range(n):
+                obs = s.observation(seat)
+                check_consistent(s.determinized(seat, k), s, seat, obs)
+                if seat == max(s.current_player, 0):
+                    check_consistent(determinize(obs, k), s, seat, obs)
+                checked += 1
+    assert checked > 1000
 
 
 def test_determinized_states_play_on_to_the_end():
