@@ -11,6 +11,8 @@ budget (or `samples`, which replaces it: deterministic) is used up.
 
 Config: seed, move_time, samples, breadth (candidates per decision, default 6), depth (default 3)."""
 
+import time
+
 from alhambra_ai import search
 
 
@@ -34,7 +36,7 @@ class Bot:
         root = search.determinize(obs, seed)
         me, turn0 = root.current_player, root.turn
         ranges = search.scoring_ranges(obs)
-        leaves = []  # [parent state, action, sum of margins]
+        leaves = []  # [parent state, action, sum of margins, samples]
 
         def expand(state, depth):
             """A max node: [(action, child)], child a leaf index or a nested max node."""
@@ -46,31 +48,40 @@ class Bot:
                 nxt.record_history = False
                 nxt.apply(action)
                 same_turn = nxt.current_player == me and nxt.turn == turn0 and not nxt.is_terminal()
-                if same_turn and depth + 1 < self.depth:
+                # (with a time budget, stop widening the plans once half of it is gone)
+                roomy = self.samples or clock.left() > clock.budget / 2
+                if same_turn and depth + 1 < self.depth and roomy:
                     node.append((action, expand(nxt, depth + 1)))
                 else:
-                    leaves.append([state, action, 0.0])
+                    leaves.append([state, action, 0.0, 0])
                     node.append((action, len(leaves) - 1))
             return node
 
         root.record_history = False
         tree = expand(root, 0)
-        n = 0
         limit = int(self.samples) if self.samples else None
-        while True:
-            for leaf in leaves:
-                leaf[2] += search.search_chance_leaf(leaf[0], leaf[1], seed + 1 + n, me, ranges)
-            n += 1
-            if limit is not None:
-                if n >= limit:
+        n = 0  # complete passes over the leaves (every leaf got sample n)
+        done, t0 = 0, time.monotonic()
+        while limit is None or n < limit:
+            for leaf in leaves:  # leaves are in the greedy order: the likely best are sampled first
+                # stop when the next sample would likely overrun (at least one leaf gets one sample)
+                if limit is None and done and clock.left() < (time.monotonic() - t0) / done:
                     break
-            elif clock.left() < (clock.budget - clock.left()) / n:  # the next pass would likely overrun
-                break
+                leaf[2] += search.search_chance_leaf(leaf[0], leaf[1], seed + 1 + n, me, ranges)
+                leaf[3] += 1
+                done += 1
+            else:
+                n += 1
+                if limit is None and clock.left() < (clock.budget - clock.left()) / n:
+                    break  # the next pass would likely overrun
+                continue
+            break
         self.last_samples = n
 
         def value(node):
             if isinstance(node, int):
-                return leaves[node][2] / n
+                _s, _a, total, count = leaves[node]
+                return total / count if count else float("-inf")
             return max(value(child) for _a, child in node)
 
         best = max(tree, key=lambda e: value(e[1]))  # first of equals: the greedy order
