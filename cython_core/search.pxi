@@ -392,7 +392,7 @@ cdef int policy_action(GameState* s, Rng* r, int* buf, double eps) noexcept nogi
                 best = i
         return buf[best]
     if s.phase == PH_PLACE or s.phase == PH_FINAL:
-        n = gen_place(s, buf)
+        n = gen_place(s, NULL, buf)
         c = s.city[seat]
         b = -1e18
         for i in range(n):
