@@ -1,10 +1,10 @@
 """MCTS simulations per second at the start, middle and end of a 4-player game, beside the raw random-playout
 rate of the same positions (target: MCTS >= 50% of raw).
 
-A simulation is one MCTS iteration as the mcts bot runs it: resample the hidden order, descend the tree, add a
-node, heuristic rollout to the end of the game, back up. A raw playout is a clone of the same determinized state
-played to the end by uniformly random legal actions in C (State.random_playout). Both are timed with the process
-CPU clock (the machine is shared: wall time would measure the other jobs).
+A simulation is one MCTS iteration as the mcts bot runs it: resample the hidden order, descend the tree,
+add a node, heuristic rollout to the end of the game, back up. A raw playout is a clone of the same
+determinized state played to the end by uniformly random legal actions in C (State.random_playout). Both are
+timed with the process CPU clock (the machine is shared: wall time would measure the other jobs).
 
     PYTHONPATH=. python benchmarks/bench_search.py [--seconds 1.5]
 """
