@@ -345,3 +345,17 @@ def test_strength_run_is_reproducible():
     assert "greedy" in lines[0] and "95%" in lines[0]
     res = play_game(GameSpec(("mcts", "greedy"), 5, {"mcts": {"iterations": 20}}))
     assert len(res["scores"]) == 2
+
+
+def test_rollout_policy_lists_the_same_buys_as_the_generator():
+    checked = 0
+    for seed in range(4):
+        s = new_game(2 + seed, seed=seed)
+        s.record_history = False
+        while not s.is_terminal():
+            if s.phase == "action":
+                buys = sorted(a for a in s.legal_actions() if a & 15 == 2)
+                assert sorted(_core._search_policy_buys(s)) == buys
+                checked += 1
+            s.apply(search.greedy_action(s))
+    assert checked > 100
