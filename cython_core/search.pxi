@@ -940,3 +940,10 @@ def _search_policy_buys(State s):
     cdef int buf[256]
     cdef int n = policy_buys(&s.st, buf), i
     return [buf[i] for i in range(n)]
+
+
+def _search_apply_partial(State s, int action):
+    """(test hook) A clone with ``action`` applied by apply_partial (the turn's end left out)."""
+    cdef State c = s.clone()
+    apply_partial(&c.st, action)
+    return c

@@ -359,3 +359,25 @@ def test_rollout_policy_lists_the_same_buys_as_the_generator():
                 checked += 1
             s.apply(search.greedy_action(s))
     assert checked > 100
+
+
+def test_partial_apply_matches_apply_on_the_seats_own_effects():
+    """apply_partial (greedy's one-ply comparison) mirrors apply_action apart from the turn's end."""
+    checked = 0
+    for seed in range(3):
+        s = new_game(2 + seed, seed=seed)
+        s.record_history = False
+        while not s.is_terminal():
+            me = s.current_player
+            for a in s.legal_actions()[:: max(1, len(s.legal_actions()) // 6)]:
+                p = _core._search_apply_partial(s, a)
+                full = s.clone()
+                full.apply(a)
+                assert p.hand(me) == full.hand(me) and p.reserve(me) == full.reserve(me)
+                assert p.city(me).cells() == full.city(me).cells()
+                assert p.building_counts(me) == full.building_counts(me)
+                if full.current_player == me and full.turn == s.turn:  # the turn goes on: same state
+                    assert p.phase == full.phase and p.pending() == full.pending()
+                checked += 1
+            s.apply(search.greedy_action(s))
+    assert checked > 300
