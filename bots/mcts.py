@@ -1,0 +1,49 @@
+"""mcts: determinized open-loop information-set MCTS, compiled (alhambra_ai._core.Mcts).
+
+Several determinizations of the observation; every iteration resamples the hidden order (draw pile with the
+scoring cards in their public ranges, tile bag), descends the tree by UCB among the actions legal in that
+sample (the best few by a cheap prior, widening with visits), adds a node and plays a heuristic rollout to the
+end of the game; rewards mix the win share and the score margin. The move is the most visited root action.
+
+Config: seed, move_time (default budget when the observation gives none), iterations (replaces the time
+budget: deterministic), determinizations, rollout_turns (-1 = to the end), c_uct, max_candidates."""
+
+from alhambra_ai import search
+
+
+class Bot:
+    def setup(self, config: dict) -> None:
+        self.config = dict(config)
+        self.seed = int(config.get("seed", 0))
+        self.iterations = config.get("iterations")
+        self.ndets = int(config.get("determinizations", 4))
+        self.rollout_turns = int(config.get("rollout_turns", -1))
+        self.c_uct = float(config.get("c_uct", 0.15))
+        self.max_candidates = int(config.get("max_candidates", 12))
+        self.eps = float(config.get("eps", 0.1))
+        self.last_iterations = 0
+
+    def act(self, obs) -> int:
+        if not hasattr(self, "config"):
+            self.setup({})
+        clock = search.MoveClock(obs, self.config)
+        legal = obs.legal_actions
+        if len(legal) == 1:
+            return legal[0]
+        seed = search.move_seed(self.seed, obs)
+        dets = [search.determinize(obs, seed + k) for k in range(self.ndets)]
+        # root candidates in the greedy evaluation's order (progressive widening admits them best first)
+        _best, margins = search.search_greedy(dets[0])
+        order = [a for a, _m in sorted(margins, key=lambda e: -e[1])]
+        tree = search.Mcts(dets, seed, c_uct=self.c_uct, max_candidates=self.max_candidates,
+                           rollout_turns=self.rollout_turns, eps=self.eps, ranges=search.scoring_ranges(obs),
+                           root_order=order)
+        if self.iterations:
+            self.last_iterations = tree.run(int(self.iterations), 0.0)
+        else:
+            self.last_iterations = tree.run(0, clock.deadline)
+        legal_set = set(legal)
+        for action, _visits, _value in tree.root_children():
+            if action in legal_set:
+                return action
+        return search.greedy_action(dets[0])

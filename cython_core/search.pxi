@@ -1,0 +1,949 @@
+# Search helpers for the bots (issue 4): heuristic evaluation, a cheap heuristic policy for rollouts, sampling
+# of the hidden order, a one-ply greedy policy, the chance leaves of expectimax and a compiled MCTS.
+#
+# Everything here works on a *determinized* state (built from an observation by alhambra_ai.determinize): the
+# helpers never look at anything a seat could not know except the hidden order they are given, and
+# `hidden_resample` replaces that order by a fresh sample (uniform money order with each undrawn scoring card
+# uniform in its public range, uniform bag order, a fresh game RNG for later reshuffles of the discard).
+#
+# The hot loops (rollouts, evaluation, tree descent) are C: no Python object is touched per step.
+
+from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
+from libc.math cimport sqrt, log, exp
+
+cdef enum:
+    MAX_PATH = 1024          # nodes on one tree path (a game has < 1000 actions)
+
+# Evaluation weights, in points (tuned by hand against the random and greedy bots; see docs/bots.md).
+cdef double EV_MONEY = 0.10         # per unit of money held, early in the game (falls to 40% at the end):
+                                    # low, money is only worth what it buys (measured: 0.4 made greedy hoard)
+cdef double EV_RESERVE = 0.8        # per reserve tile (it may still be built)
+cdef double EV_EXTRA = 3.0          # the seat to act still has an extra action (after an exact payment)
+cdef double EV_BUILDING = 0.5       # per building, times (type + 1) / 3.5: smooths the majority steps
+cdef double POL_MONEY = 0.40        # the rollout policy's value of a unit of money (tuned separately)
+cdef double EV_SCALE = 12.0         # points difference that maps to a clear advantage in rewards
+cdef double EV_BUILDING0 = 0.0      # per building, flat
+cdef double EV_WALL_W = 1.0         # multiplier of the projected wall points
+cdef double EV_SIGMA0 = 0.35        # rank uncertainty of a round about to be scored (in buildings)
+cdef double EV_SIGMA = 2.5          # ... plus this much per unit of game still to come before the round
+cdef double EV_EXACT = 0.5          # per market tile the hand can pay exactly (an extra action in reach)
+cdef double EV_AFFORD = 0.0         # per market tile the hand can pay at all
+
+
+cdef inline double now_monotonic() noexcept nogil:
+    """The clock of Python's time.monotonic() (CLOCK_MONOTONIC on Linux), in seconds."""
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return ts.tv_sec + ts.tv_nsec * 1e-9
+
+
+# ---------------------------------------------------------------- hidden order
+
+cdef void hidden_resample(GameState* s, Rng* r, int lo1, int hi1, int lo2, int hi2) noexcept nogil:
+    """Replace the hidden order by a fresh uniform sample: the money cards of the draw pile are shuffled; each
+    undrawn scoring card k goes to a uniform position in [lo_k, hi_k] (draw-pile index, 0 = top; -1 = unknown:
+    the card keeps its place); the bag is shuffled; the game's RNG (used for later reshuffles of the discard)
+    is reseeded, so nothing of the true future can survive in a determinization."""
+    cdef uint8_t money[MAX_DRAW]
+    cdef int n = 0, i, len_ = s.draw_len - s.draw_pos, p1 = -1, p2 = -1, m = 0, has1 = 0, has2 = 0
+    for i in range(s.draw_pos, s.draw_len):
+        if s.draw[i] < NCARD_KINDS:
+            money[n] = s.draw[i]
+            n += 1
+        elif s.draw[i] == SCORING_CARD_1:
+            has1 = 1
+        else:
+            has2 = 1
+    rng_shuffle_u8(r, money, n)
+    if (has1 and lo1 < 0) or (has2 and lo2 < 0):
+        for i in range(s.draw_pos, s.draw_len):        # ranges unknown: the scoring cards stay put
+            if s.draw[i] < NCARD_KINDS:
+                s.draw[i] = money[m]
+                m += 1
+    else:
+        if has1:
+            hi1 = hi1 if hi1 < len_ - 1 - has2 else len_ - 1 - has2
+            lo1 = lo1 if lo1 <= hi1 else hi1
+            p1 = lo1 + rng_below(r, hi1 - lo1 + 1)
+        if has2:
+            lo2 = lo2 if lo2 > p1 else p1 + 1
+            hi2 = hi2 if hi2 < len_ - 1 else len_ - 1
+            hi2 = hi2 if hi2 >= lo2 else lo2
+            p2 = lo2 + rng_below(r, hi2 - lo2 + 1)
+        for i in range(len_):
+            if i == p1:
+                s.draw[s.draw_pos + i] = SCORING_CARD_1
+            elif i == p2:
+                s.draw[s.draw_pos + i] = SCORING_CARD_2
+            else:
+                s.draw[s.draw_pos + i] = money[m]
+                m += 1
+    rng_shuffle_u8(r, s.bag, s.bag_n)
+    rng_seed(&s.rng, rng_next(r))
+
+
+# ---------------------------------------------------------------- evaluation
+
+cdef inline double game_progress(GameState* s) noexcept nogil:
+    """0 at the start, 1 when the bag is empty (the bag is what ends the game)."""
+    cdef double p = 1.0 - s.bag_n / 44.0
+    return 0.0 if p < 0 else (1.0 if p > 1 else p)
+
+
+cdef void majority_points(GameState* s, uint8_t (*counts)[NTYPES], int r, double w, double* out) noexcept nogil:
+    """Add w x the majority points of round r (0..2) for the counts given (rows: seats, then Dirk) to out."""
+    cdef int rows[NROWS]
+    cdef int nrows = s.num_players, t, i, best, place, g, p, pts
+    cdef uint8_t done[NROWS]
+    for i in range(s.num_players):
+        rows[i] = i
+    if s.options & OPT_DIRK:
+        rows[nrows] = DIRK
+        nrows += 1
+    for t in range(NTYPES):
+        memset(done, 0, NROWS)
+        place = 0
+        while place < 3:
+            best = 0
+            for i in range(nrows):
+                if not done[i] and counts[rows[i]][t] > best:
+                    best = counts[rows[i]][t]
+            if best == 0:
+                break
+            g = 0
+            pts = 0
+            for i in range(nrows):
+                if not done[i] and counts[rows[i]][t] == best:
+                    g += 1
+            for p in range(place, place + g):
+                if p < 3:
+                    pts += MAJORITY_POINTS[r][t][p]
+            for i in range(nrows):
+                if not done[i] and counts[rows[i]][t] == best:
+                    done[i] = 1
+                    out[rows[i]] += w * (pts // g)
+            place += g
+
+
+cdef inline uint64_t exact_sums(GameState* s, int seat, int k) noexcept nogil:
+    """Bit v set when some cards of currency k in seat's hand add up to exactly v (v < 64)."""
+    cdef uint64_t reach = 1
+    cdef int v, j
+    for v in range(1, 10):
+        for j in range(s.hand[seat][k * NVALUES + v - 1]):
+            reach |= reach << v
+    return reach
+
+
+cdef double market_reach(GameState* s, int seat) noexcept nogil:
+    """What the seat's hand can do with the market as it stands: exact payments and affordable tiles."""
+    cdef int k, t
+    cdef double v = 0.0
+    for k in range(NCUR):
+        t = s.market[k]
+        if t == NO_TILE or s.cur_sum[seat][k] < TILE_COST[t]:
+            continue
+        v += EV_AFFORD
+        if (exact_sums(s, seat, k) >> TILE_COST[t]) & 1:
+            v += EV_EXACT
+    return v
+
+
+cdef void soft_majority(GameState* s, uint8_t (*counts)[NTYPES], int r, double sigma, double w,
+                        double* out) noexcept nogil:
+    """Add w x the *expected* majority points of round r: the counts may still change before the round is
+    scored, so seat i ranks behind seat j with probability softsign((c_j - c_i) / sigma); the expected
+    number of seats ahead (a fractional place) interpolates the round's points. Every building counts a little,
+    the bigger the lead the more; sigma -> 0 gives the exact points (ties share)."""
+    cdef int rows[NROWS]
+    cdef int nrows = s.num_players, t, i, j, ci, cj, pl
+    cdef double a, x, f, pts
+    for i in range(s.num_players):
+        rows[i] = i
+    if s.options & OPT_DIRK:
+        rows[nrows] = DIRK
+        nrows += 1
+    for t in range(NTYPES):
+        for i in range(nrows):
+            ci = counts[rows[i]][t]
+            if ci == 0:
+                continue
+            a = 0.0
+            for j in range(nrows):
+                cj = counts[rows[j]][t]
+                if j == i or cj == 0:
+                    continue
+                x = (cj - ci) / sigma
+                a += 0.5 + 0.5 * x / (1.0 + (x if x > 0 else -x))
+            pl = <int>a
+            f = a - pl
+            pts = 0.0
+            if pl < 3:
+                pts = (1.0 - f) * MAJORITY_POINTS[r][t][pl]
+                if pl + 1 < 3:
+                    pts += f * MAJORITY_POINTS[r][t][pl + 1]
+            if rows[i] < MAX_PLAYERS:
+                out[rows[i]] += w * pts
+
+
+cdef void eval_values(GameState* s, int* walls, double* out) noexcept nogil:
+    """Expected final points per seat (out[0..n-1]): the score so far, the majorities and outer walls of the
+    rounds still to come (projected from the current cities, the coming round weighted most), a small value per
+    building, the money held (worth less as the game nears its end), reserve tiles and a pending extra action.
+    walls[i] < 0 means 'compute the wall score of seat i' (callers may pass cached values)."""
+    cdef uint8_t counts[NROWS][NTYPES]
+    cdef int i, t, r, n = s.num_players, money
+    cdef double p = game_progress(s), d, wsum = 0.0, wall
+    memcpy(counts, s.type_count, sizeof(counts))
+    if s.phase == PH_PLACE or s.phase == PH_FINAL:
+        for i in range(s.npending):           # tiles to be placed count as built (they mostly will be)
+            counts[s.current][TILE_TYPE[s.pending[i]]] += 1
+    for i in range(n):
+        out[i] = s.score[i]
+    for r in range(3):
+        if s.scored & (1 << r):
+            continue
+        # how much of the game is still to come before round r is scored (rounds 1, 2 at about 30%, 65%)
+        d = (0.3 if r == 0 else (0.65 if r == 1 else 1.0)) - p
+        d = d if d > 0 else 0.0
+        soft_majority(s, counts, r, EV_SIGMA0 + EV_SIGMA * d, 1.0, out)
+        wsum += 1.0
+    for i in range(n):
+        wall = walls[i] if walls[i] >= 0 else city_wall_score(s.city[i])
+        out[i] += EV_WALL_W * wsum * wall
+        for t in range(NTYPES):
+            out[i] += counts[i][t] * (EV_BUILDING0 + EV_BUILDING * (t + 1) / 3.5)
+        money = s.cur_sum[i][0] + s.cur_sum[i][1] + s.cur_sum[i][2] + s.cur_sum[i][3]
+        out[i] += EV_MONEY * (1.0 - 0.6 * p) * money
+        out[i] += EV_RESERVE * mask_count(s.reserve[i])
+        out[i] += market_reach(s, i)
+    if s.phase == PH_ACTION and s.actions_taken > 0:
+        out[s.current] += EV_EXTRA
+
+
+cdef inline double seat_margin(double* v, int n, int me) noexcept nogil:
+    """v[me] minus the best other seat: what a seat maximizes."""
+    cdef double best = -1e18
+    cdef int i
+    for i in range(n):
+        if i != me and v[i] > best:
+            best = v[i]
+    return v[me] - best
+
+
+cdef void rewards(GameState* s, double* out) noexcept nogil:
+    """Per seat in [0, 1]: half the win share (final scores, or projected values when the game is not over),
+    half a logistic of the margin over the best other seat."""
+    cdef double v[MAX_PLAYERS]
+    cdef int walls[MAX_PLAYERS]
+    cdef int i, n = s.num_players, nwin = 0
+    cdef double best = -1e18
+    if s.phase == PH_OVER:
+        for i in range(n):
+            v[i] = s.score[i]
+    else:
+        for i in range(n):
+            walls[i] = -1
+        eval_values(s, walls, v)
+    for i in range(n):
+        if v[i] > best + 1e-9:
+            best = v[i]
+            nwin = 1
+        elif v[i] > best - 1e-9:
+            nwin += 1
+    for i in range(n):
+        out[i] = 0.5 / (1.0 + exp(-seat_margin(v, n, i) / (EV_SCALE * 0.5)))
+        if v[i] > best - 1e-9:
+            out[i] += 0.5 / nwin
+
+
+# ---------------------------------------------------------------- cheap action priors (rollouts, tree pruning)
+
+cdef inline int _occ(CityGrid* c, int x, int y) noexcept nogil:
+    if x < c.x0 or x > c.x1 or y < c.y0 or y > c.y1:
+        return 0
+    return c.occ[_cidx(c, x, y)]
+
+
+cdef double tile_worth(GameState* s, int seat, int t) noexcept nogil:
+    """Rough value in points of one more tile t in seat's city: more for valuable types and for types where the
+    tile takes, keeps or ties the lead."""
+    cdef int ty = TILE_TYPE[t], mine = s.type_count[seat][ty], other = 0, i
+    cdef double w = ty + 1.0, v
+    for i in range(s.num_players):
+        if i != seat and s.type_count[i][ty] > other:
+            other = s.type_count[i][ty]
+    if s.options & OPT_DIRK and s.type_count[DIRK][ty] > other:
+        other = s.type_count[DIRK][ty]
+    v = 1.0 + 0.25 * w
+    if mine + 1 > other:
+        v += (0.5 if mine >= other else 0.7) * w    # taking the lead is worth more than extending it
+    elif mine + 1 == other:
+        v += 0.35 * w
+    elif mine + 3 < other:
+        v -= 0.5
+    return v
+
+
+cdef double cell_prior(CityGrid* c, int x, int y, int walls) noexcept nogil:
+    """Cheap placement score: touching tiles is good, walls facing outwards are good, open sides facing
+    outwards are bad (they cut the future outer wall)."""
+    cdef int d, nb
+    cdef double v = 0.0
+    cdef int dx[4]
+    cdef int dy[4]
+    dx[0] = 0; dy[0] = 1; dx[1] = 1; dy[1] = 0; dx[2] = 0; dy[2] = -1; dx[3] = -1; dy[3] = 0
+    for d in range(4):
+        nb = _occ(c, x + dx[d], y + dy[d])
+        if nb:
+            v += 0.4
+        elif walls & (1 << d):
+            v += 0.6
+        else:
+            v -= 0.3
+    return v
+
+
+cdef double action_prior(GameState* s, int a) noexcept nogil:
+    """Cheap score of an action for the seat to act (points-like scale; only the order matters)."""
+    cdef int kind = a & 15, seat = s.current, i, m, total, k, v, t, cost
+    cdef double val
+    if kind == A_TAKE:
+        m = (a >> 4) & 15
+        total = 0
+        for i in range(4):
+            if m & (1 << i):
+                total += card_value(s.display[i])
+        return POL_MONEY * total
+    if kind == A_BUY:
+        k = (a >> 4) & 3
+        t = s.market[k]
+        total = 0
+        for v in range(1, 10):
+            total += v * pay_count(a >> 6, v)
+        cost = TILE_COST[t]
+        val = tile_worth(s, seat, t) + POL_MONEY * cost - POL_MONEY * total
+        if total == cost:
+            val += EV_EXTRA
+        return val
+    if kind == A_PLACE:
+        t = code_tile(a)
+        return 2.0 + cell_prior(s.city[seat], cell_x(a), cell_y(a), TILE_WALLS[t])
+    if kind == A_BUILD:
+        t = code_tile(a)
+        return tile_worth(s, seat, t) - 1.5 + cell_prior(s.city[seat], cell_x(a), cell_y(a), TILE_WALLS[t])
+    if kind == A_PLACE_RESERVE:
+        return 0.0
+    if kind == A_PLACE_DIRK:
+        return -0.5
+    if kind == A_SWAP:
+        return -1.0
+    if kind == A_REMOVE:
+        return -2.0
+    return 0.0
+
+
+cdef int top_candidates(GameState* s, int* acts, int n, int k, double* pri) noexcept nogil:
+    """Sort acts[0..n) by prior, best first (stable: ties keep the generator's order), keep the best k.
+    pri receives the priors of the kept actions. Returns the new count."""
+    cdef int i, j, a
+    cdef double p
+    for i in range(n):
+        pri[i] = action_prior(s, acts[i])
+    # insertion sort of the first k places is enough and stays cheap for the few hundred actions of a turn
+    if k > n:
+        k = n
+    for i in range(k):
+        j = i
+        for a in range(i + 1, n):
+            if pri[a] > pri[j]:
+                j = a
+        if j != i:
+            a = acts[j]; p = pri[j]
+            # shift to keep the order of the skipped ones (stability)
+            while j > i:
+                acts[j] = acts[j - 1]
+                pri[j] = pri[j - 1]
+                j -= 1
+            acts[i] = a
+            pri[i] = p
+    return k
+
+
+cdef int _pay_rec(int* cnt, int* rem, int v, int total, int cost, int pay, int base, int* out, int n) noexcept nogil:
+    """The minimal payments of one slot (as actions.pxi lists them): values from 9 down; a payment is recorded
+    the moment it reaches the cost (its last card is its smallest)."""
+    cdef int k, t
+    if v == 0 or total + rem[v] < cost:
+        return n
+    for k in range(cnt[v] + 1):
+        t = total + k * v
+        if k > 0 and t >= cost:
+            out[n] = base | ((pay | (k << (2 * (v - 1)))) << 6)
+            return n + 1
+        n = _pay_rec(cnt, rem, v - 1, t, cost, pay | (k << (2 * (v - 1))), base, out, n)
+    return n
+
+
+cdef int policy_buys(GameState* s, int* out) noexcept nogil:
+    """Every minimal payment for every market slot of the seat to act (the buy actions gen_legal lists; kept
+    here so the rollout does not depend on the generator internals of actions.pxi)."""
+    cdef int n = 0, k, v, cost, seat = s.current
+    cdef int cnt[10]
+    cdef int rem[10]
+    for k in range(NCUR):
+        if s.market[k] == NO_TILE:
+            continue
+        cost = TILE_COST[s.market[k]]
+        if s.cur_sum[seat][k] < cost:
+            continue
+        rem[0] = 0
+        cnt[0] = 0
+        for v in range(1, 10):
+            cnt[v] = s.hand[seat][k * NVALUES + v - 1]
+            rem[v] = rem[v - 1] + v * cnt[v]
+        n = _pay_rec(cnt, rem, 9, 0, cost, 0, A_BUY | (k << 4), out, n)
+    return n
+
+
+cdef int policy_action(GameState* s, Rng* r, int* buf, double eps) noexcept nogil:
+    """The rollout policy: in the action phase only takes and buys are considered (best by prior, or a random
+    one with probability eps); tiles are placed in the city at the best cheap-scored cell, else the reserve."""
+    cdef int n, i, best = 0, seat = s.current
+    cdef double b, v
+    cdef CityGrid* c
+    if s.phase == PH_ACTION:
+        # takes and buys only: listing the rebuilds too (gen_legal) would cost a third of the speed
+        n = gen_take(s, buf)
+        n += policy_buys(s, buf + n)
+        if n == 0:
+            n = gen_legal(s, buf)
+            return buf[rng_below(r, n)]
+        if eps > 0 and rng_below(r, 1000) < <int>(eps * 1000):
+            return buf[rng_below(r, n)]
+        b = -1e18
+        for i in range(n):
+            v = action_prior(s, buf[i]) + rng_below(r, 100) * 1e-4
+            if v > b:
+                b = v
+                best = i
+        return buf[best]
+    n = gen_legal(s, buf)
+    if s.phase == PH_PLACE or s.phase == PH_FINAL:
+        c = s.city[seat]
+        b = -1e18
+        for i in range(n):
+            if (buf[i] & 15) == A_PLACE:
+                v = cell_prior(c, cell_x(buf[i]), cell_y(buf[i]), TILE_WALLS[code_tile(buf[i])]) \
+                    + rng_below(r, 100) * 1e-3
+            elif (buf[i] & 15) == A_PLACE_RESERVE:
+                v = -5.0
+            else:
+                v = -6.0
+            if v > b:
+                b = v
+                best = i
+        return buf[best]
+    return buf[0]
+
+
+cdef int rollout(GameState* s, Rng* r, int max_turns, double eps) noexcept nogil:
+    """Play the rollout policy until the game is over or max_turns turns were completed (max_turns < 0: to the
+    end). Returns the number of actions played."""
+    cdef int buf[MAX_LEGAL]
+    cdef int n = 0, start = s.turn
+    while s.phase != PH_OVER and (max_turns < 0 or s.turn - start < max_turns):
+        apply_action(s, policy_action(s, r, buf, eps), NULL)
+        n += 1
+    return n
+
+
+# ---------------------------------------------------------------- one-ply greedy
+
+cdef void apply_partial(GameState* s, int code) noexcept nogil:
+    """apply_action without the end of the turn (no refills, no scoring, no next seat): what the seat's own
+    action does. Comparing actions this way keeps the chance of the refills (and the scoring and Dirk's draws
+    it may trigger) out of a one-ply comparison: every action is judged at the same moment. After an action that
+    would end the turn, the state stays with the same seat, phase "action", actions_taken 0 (no extra action).
+    Mirrors actions.pxi apply_action (keep in step)."""
+    cdef int kind = code & 15, seat = s.current, m, i, v, cnt, t, old, x, y, total, c, k
+    cdef CityGrid* g
+    if kind == A_TAKE:
+        m = (code >> 4) & 15
+        for i in range(4):
+            if m & (1 << i):
+                hand_add(s, seat, s.display[i])
+                s.display[i] = NO_CARD
+    elif kind == A_BUY:
+        k = (code >> 4) & 3
+        total = 0
+        for v in range(1, 10):
+            cnt = pay_count(code >> 6, v)
+            if cnt:
+                c = k * NVALUES + v - 1
+                s.hand[seat][c] -= cnt
+                s.hand_n[seat] -= cnt
+                s.cur_sum[seat][k] -= cnt * v
+                s.discard[c] += cnt
+                s.discard_n += cnt
+                total += cnt * v
+        t = s.market[k]
+        s.market[k] = NO_TILE
+        s.pending[s.npending] = <uint8_t>t
+        s.npending += 1
+        s.actions_taken += 1
+        if total == TILE_COST[t]:
+            return                  # the extra action follows
+    elif kind == A_PLACE or kind == A_PLACE_RESERVE or kind == A_PLACE_DIRK:
+        t = code_tile(code)
+        i = _pending_index(s, t)
+        s.npending -= 1
+        s.pending[i] = s.pending[s.npending]
+        if kind == A_PLACE:
+            _city_add(s, seat, cell_x(code), cell_y(code), t)
+        elif kind == A_PLACE_RESERVE:
+            mask_set(s.reserve[seat], t)
+        else:
+            mask_set(s.dirk_tiles, t)
+            s.type_count[DIRK][TILE_TYPE[t]] += 1
+        if s.npending:
+            return
+        s.phase = PH_ACTION
+        s.actions_taken = 0
+        return
+    elif kind == A_BUILD:
+        t = code_tile(code)
+        mask_clear(s.reserve[seat], t)
+        _city_add(s, seat, cell_x(code), cell_y(code), t)
+    elif kind == A_REMOVE:
+        x = cell_x(code)
+        y = cell_y(code)
+        g = city_unshare(&s.city[seat])
+        t = city_tile(g, x, y)
+        city_clear(g, x, y)
+        s.type_count[seat][TILE_TYPE[t]] -= 1
+        mask_set(s.reserve[seat], t)
+    elif kind == A_SWAP:
+        t = code_tile(code)
+        x = cell_x(code)
+        y = cell_y(code)
+        g = city_unshare(&s.city[seat])
+        old = city_tile(g, x, y)
+        city_put(g, x, y, t, TILE_WALLS[t])
+        s.type_count[seat][TILE_TYPE[old]] -= 1
+        s.type_count[seat][TILE_TYPE[t]] += 1
+        mask_clear(s.reserve[seat], t)
+        mask_set(s.reserve[seat], old)
+    # the seat's actions are over: its pending tiles are placed next, else the turn ends here
+    if s.npending:
+        s.phase = PH_PLACE
+    else:
+        s.phase = PH_ACTION
+        s.actions_taken = 0
+
+
+cdef int greedy_choice(GameState* s, int* buf, double* vals) noexcept nogil:
+    """The greedy policy of the seat to act: every legal action is applied to a copy (apply_partial: the turn's
+    end is left out) and the result evaluated;
+    the action with the best margin (own value minus the best other seat) wins, the first in generator order
+    on ties. vals (MAX_LEGAL doubles or NULL) receives each action's margin. Returns the index in buf; buf holds
+    the legal actions. Only the mover's city can change, so the other walls are computed once."""
+    cdef GameState t
+    cdef int n = gen_legal(s, buf), i, j, best = 0, me = s.current
+    cdef int walls0[MAX_PLAYERS]
+    cdef int walls[MAX_PLAYERS]
+    cdef double v[MAX_PLAYERS]
+    cdef double b = -1e18, m
+    if n <= 1 and vals == NULL:
+        return 0
+    for j in range(s.num_players):
+        walls0[j] = city_wall_score(s.city[j])
+    for i in range(n):
+        state_copy(&t, s)
+        apply_partial(&t, buf[i])
+        for j in range(s.num_players):
+            walls[j] = walls0[j] if t.city[j] == s.city[j] else -1
+        eval_values(&t, walls, v)
+        state_release(&t)
+        m = seat_margin(v, s.num_players, me)
+        if vals != NULL:
+            vals[i] = m
+        if m > b + 1e-9:
+            b = m
+            best = i
+    return best
+
+
+cdef double chance_leaf(GameState* s0, int action, Rng* r, int me, int lo1, int hi1, int lo2, int hi2) noexcept nogil:
+    """One sample of an expectimax chance node: the hidden order is resampled, `action` applied, every seat
+    plays the greedy policy (the opponent model; `me` too, for the rest of its own turn) until `me` starts its
+    next turn or the game ends; returns me's evaluated margin."""
+    cdef GameState s
+    cdef int buf[MAX_LEGAL]
+    cdef int turn0 = s0.turn, i
+    cdef int walls[MAX_PLAYERS]
+    cdef double v[MAX_PLAYERS]
+    state_copy(&s, s0)
+    hidden_resample(&s, r, lo1, hi1, lo2, hi2)
+    apply_action(&s, action, NULL)
+    while s.phase != PH_OVER and not (s.current == me and s.turn > turn0 and s.phase == PH_ACTION):
+        i = greedy_choice(&s, buf, NULL)
+        apply_action(&s, buf[i], NULL)
+    if s.phase == PH_OVER:
+        for i in range(s.num_players):
+            v[i] = s.score[i]
+    else:
+        for i in range(s.num_players):
+            walls[i] = -1
+        eval_values(&s, walls, v)
+    state_release(&s)
+    return seat_margin(v, s0.num_players, me)
+
+
+# ---------------------------------------------------------------- MCTS (open-loop information-set UCT)
+
+cdef struct SNode:
+    int action
+    int child          # first child, -1 if none
+    int sibling        # next sibling, -1 if none
+    int visits
+    int avail          # times the node's action was available when its parent was visited
+    int mover          # seat that plays `action`
+    double value       # sum of the mover's rewards
+
+
+# ================================================================ Python API (used by alhambra_ai.search)
+
+def search_weights(**kw):
+    """Get (no arguments) or set the evaluation weights: money, reserve, extra, building, building0, wall."""
+    global EV_MONEY, EV_RESERVE, EV_EXTRA, EV_BUILDING, EV_BUILDING0, EV_WALL_W, EV_EXACT, EV_AFFORD, EV_SIGMA0, EV_SIGMA
+    for k, v in kw.items():
+        if k == "money":
+            EV_MONEY = v
+        elif k == "reserve":
+            EV_RESERVE = v
+        elif k == "extra":
+            EV_EXTRA = v
+        elif k == "building":
+            EV_BUILDING = v
+        elif k == "building0":
+            EV_BUILDING0 = v
+        elif k == "wall":
+            EV_WALL_W = v
+        elif k == "sigma0":
+            EV_SIGMA0 = v
+        elif k == "sigma":
+            EV_SIGMA = v
+        elif k == "exact":
+            EV_EXACT = v
+        elif k == "afford":
+            EV_AFFORD = v
+        else:
+            raise ValueError(f"unknown weight {k!r}")
+    return {"money": EV_MONEY, "reserve": EV_RESERVE, "extra": EV_EXTRA, "building": EV_BUILDING,
+            "building0": EV_BUILDING0, "wall": EV_WALL_W, "exact": EV_EXACT, "afford": EV_AFFORD,
+            "sigma0": EV_SIGMA0, "sigma": EV_SIGMA}
+
+
+def search_evaluate(State s):
+    """Heuristic expected final points per seat (see eval_values)."""
+    cdef double v[MAX_PLAYERS]
+    cdef int walls[MAX_PLAYERS]
+    cdef int i
+    for i in range(MAX_PLAYERS):
+        walls[i] = -1
+    eval_values(&s.st, walls, v)
+    return [v[i] for i in range(s.st.num_players)]
+
+
+def search_rewards(State s):
+    """Rollout rewards per seat in [0, 1] for a state (final or projected)."""
+    cdef double v[MAX_PLAYERS]
+    cdef int i
+    rewards(&s.st, v)
+    return [v[i] for i in range(s.st.num_players)]
+
+
+def search_resample(State s, uint64_t seed, ranges=((-1, -1), (-1, -1))):
+    """Resample the hidden order of ``s`` in place (a determinized state -> another determinization).
+    ``ranges``: per scoring card 1, 2 the (first, last) draw-pile index or (-1, -1) once drawn."""
+    cdef Rng r
+    rng_seed(&r, seed)
+    (lo1, hi1), (lo2, hi2) = ranges
+    hidden_resample(&s.st, &r, lo1, hi1, lo2, hi2)
+
+
+def search_rollout(State s, uint64_t seed, int max_turns=-1, double eps=0.1):
+    """Play the heuristic rollout policy on ``s`` in place; returns the number of actions."""
+    cdef Rng r
+    rng_seed(&r, seed)
+    return rollout(&s.st, &r, max_turns, eps)
+
+
+def search_policy_action(State s, uint64_t seed, double eps=0.0):
+    """The rollout policy's action for the seat to act."""
+    cdef Rng r
+    cdef int buf[MAX_LEGAL]
+    rng_seed(&r, seed)
+    if s.st.phase == PH_OVER:
+        raise ValueError("the game is over")
+    return policy_action(&s.st, &r, buf, eps)
+
+
+def search_greedy(State s):
+    """(best action, [(action, margin), ...] in generator order) of the one-ply greedy policy."""
+    cdef int buf[MAX_LEGAL]
+    cdef double vals[MAX_LEGAL]
+    cdef int n, i, best
+    if s.st.phase == PH_OVER:
+        raise ValueError("the game is over")
+    best = greedy_choice(&s.st, buf, vals)
+    n = gen_legal(&s.st, buf)
+    return buf[best], [(buf[i], vals[i]) for i in range(n)]
+
+
+def search_priors(State s, int k=MAX_LEGAL):
+    """The legal actions with their cheap priors, best first, at most k."""
+    cdef int buf[MAX_LEGAL]
+    cdef double pri[MAX_LEGAL]
+    cdef int n = gen_legal(&s.st, buf), i
+    n = top_candidates(&s.st, buf, n, k, pri)
+    return [(buf[i], pri[i]) for i in range(n)]
+
+
+def search_chance_leaf(State s, int action, uint64_t seed, int me, ranges=((-1, -1), (-1, -1))):
+    """One sample of an expectimax chance leaf (see chance_leaf): me's margin after the sampled continuation."""
+    cdef Rng r
+    rng_seed(&r, seed)
+    (lo1, hi1), (lo2, hi2) = ranges
+    return chance_leaf(&s.st, action, &r, me, lo1, hi1, lo2, hi2)
+
+
+cdef class Mcts:
+    """Open-loop information-set MCTS over determinized states, compiled.
+
+    Each iteration takes one of the given determinizations (round robin), resamples its hidden order
+    (unless ``resample`` is off), descends the tree by UCB over the actions legal in that sample (the best
+    ``widen(visits)`` actions by cheap prior: progressive widening), adds one node, plays the heuristic
+    rollout for ``rollout_turns`` turns (-1: to the end), and backs the per-seat rewards up the path (each
+    node keeps the reward of the seat that moved into it).
+
+    >>> from alhambra_ai import new_game
+    >>> m = Mcts([new_game(2, seed=1)], seed=3)
+    >>> m.run(50, 0.0)
+    50
+    """
+    cdef GameState* dets
+    cdef int ndets
+    cdef SNode* nodes
+    cdef int nnodes, cap
+    cdef Rng rng
+    cdef public double c_uct
+    cdef public int max_candidates
+    cdef public int rollout_turns
+    cdef public double eps
+    cdef public bint resample
+    cdef public int iterations
+    cdef int ranges[4]
+    cdef int* root_acts       # the root's actions in a fixed order (e.g. by the greedy evaluation), or NULL
+    cdef int root_n
+
+    def __cinit__(self):
+        self.dets = NULL
+        self.nodes = NULL
+        self.ndets = 0
+        self.root_acts = NULL
+        self.root_n = 0
+
+    def __init__(self, states, uint64_t seed, double c_uct=0.7, int max_candidates=12, int rollout_turns=-1,
+                 double eps=0.1, bint resample=True, ranges=((-1, -1), (-1, -1)), root_order=None):
+        cdef State st
+        cdef int i
+        states = list(states)
+        if not states:
+            raise ValueError("Mcts needs at least one determinized state")
+        self.dets = <GameState*>calloc(len(states), sizeof(GameState))
+        if self.dets == NULL:
+            raise MemoryError()
+        for i, st in enumerate(states):
+            if st.st.phase == PH_OVER:
+                raise ValueError("the game is over")
+            state_copy(&self.dets[i], &st.st)
+            self.ndets += 1
+        self.cap = 1024
+        self.nodes = <SNode*>malloc(self.cap * sizeof(SNode))
+        if self.nodes == NULL:
+            raise MemoryError()
+        self.nnodes = 1
+        self.nodes[0].action = -1
+        self.nodes[0].child = -1
+        self.nodes[0].sibling = -1
+        self.nodes[0].visits = 0
+        self.nodes[0].avail = 0
+        self.nodes[0].mover = -1
+        self.nodes[0].value = 0
+        rng_seed(&self.rng, seed)
+        self.c_uct = c_uct
+        self.max_candidates = max_candidates
+        self.rollout_turns = rollout_turns
+        self.eps = eps
+        self.resample = resample
+        self.iterations = 0
+        (self.ranges[0], self.ranges[1]), (self.ranges[2], self.ranges[3]) = ranges
+        if root_order is not None:
+            # the root's candidates in this order (best first) instead of the cheap priors: the root's legal
+            # actions are the same in every determinization (they depend on public facts and the own hand)
+            root_order = [int(a) for a in root_order]
+            if not root_order:
+                raise ValueError("root_order is empty")
+            self.root_acts = <int*>malloc(len(root_order) * sizeof(int))
+            if self.root_acts == NULL:
+                raise MemoryError()
+            for i, a in enumerate(root_order):
+                self.root_acts[i] = a
+            self.root_n = len(root_order)
+
+    def __dealloc__(self):
+        cdef int i
+        if self.dets != NULL:
+            for i in range(self.ndets):
+                state_release(&self.dets[i])
+            free(self.dets)
+        free(self.nodes)
+        free(self.root_acts)
+
+    cdef int _add_child(self, int parent, int action, int mover) noexcept nogil:
+        cdef SNode* p
+        cdef int k
+        if self.nnodes == self.cap:
+            p = <SNode*>realloc(self.nodes, 2 * self.cap * sizeof(SNode))
+            if p == NULL:
+                return -1
+            self.nodes = p
+            self.cap *= 2
+        k = self.nnodes
+        self.nnodes += 1
+        self.nodes[k].action = action
+        self.nodes[k].child = -1
+        self.nodes[k].sibling = self.nodes[parent].child
+        self.nodes[parent].child = k
+        self.nodes[k].visits = 0
+        self.nodes[k].avail = 1
+        self.nodes[k].mover = mover
+        self.nodes[k].value = 0
+        return k
+
+    cdef inline int _widen(self, int visits) noexcept nogil:
+        cdef int k = 2 + <int>(1.5 * sqrt(visits + 1.0))
+        return k if k < self.max_candidates else self.max_candidates
+
+    cdef void _iterate(self, int* buf, double* pri) noexcept nogil:
+        cdef GameState st
+        cdef int path[MAX_PATH]
+        cdef int plen = 0, node = 0, n, i, c, best, untried, mover, k
+        cdef uint8_t mark[MAX_LEGAL]
+        cdef double r[MAX_PLAYERS]
+        cdef double u, bu, lg
+        state_copy(&st, &self.dets[self.iterations % self.ndets])
+        if self.resample:
+            hidden_resample(&st, &self.rng, self.ranges[0], self.ranges[1], self.ranges[2], self.ranges[3])
+        while st.phase != PH_OVER and plen < MAX_PATH:
+            if node == 0 and self.root_acts != NULL:
+                n = self._widen(self.nodes[0].visits)
+                n = n if n < self.root_n else self.root_n
+                memcpy(buf, self.root_acts, n * sizeof(int))
+            else:
+                n = gen_legal(&st, buf)
+                n = top_candidates(&st, buf, n, self._widen(self.nodes[node].visits), pri)
+            for i in range(n):
+                mark[i] = 0
+            best = -1
+            bu = -1e18
+            lg = log(self.nodes[node].visits + 1.0)
+            c = self.nodes[node].child
+            while c >= 0:
+                for i in range(n):
+                    if buf[i] == self.nodes[c].action:
+                        mark[i] = 1
+                        self.nodes[c].avail += 1
+                        u = self.nodes[c].value / self.nodes[c].visits \
+                            + self.c_uct * sqrt(log(<double>self.nodes[c].avail) / self.nodes[c].visits)
+                        if u > bu:
+                            bu = u
+                            best = c
+                        break
+                c = self.nodes[c].sibling
+            untried = -1
+            for i in range(n):
+                if not mark[i]:
+                    untried = i
+                    break
+            mover = st.current
+            if untried >= 0:
+                k = self._add_child(node, buf[untried], mover)
+                apply_action(&st, buf[untried], NULL)
+                if k >= 0:
+                    path[plen] = k
+                    plen += 1
+                break
+            apply_action(&st, self.nodes[best].action, NULL)
+            node = best
+            path[plen] = node
+            plen += 1
+        rollout(&st, &self.rng, self.rollout_turns, self.eps)
+        rewards(&st, r)
+        for i in range(plen):
+            self.nodes[path[i]].visits += 1
+            self.nodes[path[i]].value += r[self.nodes[path[i]].mover]
+        self.nodes[0].visits += 1
+        state_release(&st)
+        self.iterations += 1
+
+    def run(self, int iterations, double deadline):
+        """Run up to ``iterations`` iterations (<= 0: no limit) and, if ``deadline`` > 0, stop once
+        time.monotonic() passes it (checked every 4 iterations). Returns the iterations done by this call."""
+        cdef int done = 0
+        cdef int* buf = <int*>malloc(MAX_LEGAL * sizeof(int))
+        cdef double* pri = <double*>malloc(MAX_LEGAL * sizeof(double))
+        if buf == NULL or pri == NULL:
+            free(buf)
+            free(pri)
+            raise MemoryError()
+        with nogil:
+            while iterations <= 0 or done < iterations:
+                if deadline > 0 and (done & 3) == 0 and now_monotonic() >= deadline:
+                    break
+                self._iterate(buf, pri)
+                done += 1
+        free(buf)
+        free(pri)
+        return done
+
+    def root_children(self):
+        """[(action, visits, mean reward of the mover)] of the root's children, most visited first."""
+        out = []
+        c = self.nodes[0].child
+        while c >= 0:
+            n = self.nodes[c]
+            out.append((n["action"], n["visits"], n["value"] / n["visits"] if n["visits"] else 0.0))
+            c = n["sibling"]
+        out.sort(key=lambda e: (-e[1], -e[2], e[0]))
+        return out
+
+    @property
+    def num_nodes(self):
+        return self.nnodes
+
+
+def _search_policy_buys(State s):
+    """(test hook) The buys the rollout policy lists itself; they equal the buys in legal_actions()."""
+    cdef int buf[256]
+    cdef int n = policy_buys(&s.st, buf), i
+    return [buf[i] for i in range(n)]
+
+
+def _search_apply_partial(State s, int action):
+    """(test hook) A clone with ``action`` applied by apply_partial (the turn's end left out)."""
+    cdef State c = s.clone()
+    apply_partial(&c.st, action)
+    return c
