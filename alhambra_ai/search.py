@@ -19,7 +19,6 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from alhambra_ai import _core
 from alhambra_ai._core import (  # noqa: F401  (re-exported for bot files)
     Mcts,
     search_chance_leaf,
@@ -62,8 +61,7 @@ def determinize(obs: Any, seed: int):
     Looked up at call time, so a test can replace it (and catch a bot that would use a leaking one)."""
     import alhambra_ai
 
-    fn = getattr(alhambra_ai, "determinize", None) or _core.determinize
-    return fn(obs_dict(obs), seed)
+    return alhambra_ai.determinize(obs_dict(obs), seed)
 
 
 def scoring_ranges(obs: Any) -> tuple[tuple[int, int], tuple[int, int]]:
