@@ -377,7 +377,8 @@ class TerminalGame:
 
 def play_game(players: int = 2, seat: int = 1, bots: Sequence[str] = (), seed: int | None = None,
               move_time: float = 1.0, unicode: bool = False, color: bool = False,
-              read: Callable[[str], str] = input, write: Callable[[str], None] | None = None) -> int:
+              read: Callable[[str], str] = input, write: Callable[[str], None] | None = None,
+              record: str | None = None) -> int:
     """Set up and play one game; returns the exit status: 0 (also when the person leaves), 2 for bad
     options or bot files (nothing started), 1 for an internal error. Output goes to ``write`` (default
     ``click.echo``, which keeps colour codes only when asked for)."""
@@ -413,19 +414,35 @@ def play_game(players: int = 2, seat: int = 1, bots: Sequence[str] = (), seed: i
         return 2
     try:
         game.run()
-        return 0
+        status = 0
     except Quit as exc:
         game.write(str(exc))
         game.write(game.score_line())
-        return 0
+        status = 0
     except KeyboardInterrupt:
         game.write("\nInterrupted: the game was left unfinished.")
         game.write(game.score_line())
-        return 0
+        status = 0
     except Exception as exc:  # never a traceback in front of the player
         game.write(f"Internal error: {type(exc).__name__}: {exc}. The game cannot go on (seed {seed}); "
                    "please report it.")
+        status = 1
+    if record:
+        status = max(status, save_game(game, record))
+    return status
+
+
+def save_game(game: TerminalGame, path: str) -> int:
+    """Write the game so far as a game record (docs/formats.md; `alhambra-ai replay` shows it)."""
+    from alhambra_ai.record import make_record, save_record
+
+    try:
+        save_record(make_record(game.state, [n or f"seat {p + 1}" for p, n in enumerate(game.names)]), path)
+    except (OSError, ValueError) as exc:
+        game.write(f"Could not save the game record to {path}: {exc}")
         return 1
+    game.write(f"Game record saved to {path} (alhambra-ai replay {path}).")
+    return 0
 
 
 @click.command("play")
@@ -437,15 +454,16 @@ def play_game(players: int = 2, seat: int = 1, bots: Sequence[str] = (), seed: i
 @click.option("--move-time", type=float, default=1.0, show_default=True, help="bot thinking time per move, s")
 @click.option("--unicode/--ascii", default=False, help="box-drawing characters for the cities")
 @click.option("--color/--no-color", default=False, help="ANSI colours")
+@click.option("--record", metavar="FILE", default=None, help="save the game as a record at the end")
 def play(players: int, seat: int, bots: tuple[str, ...], seed: int | None, move_time: float, unicode: bool,
-         color: bool) -> None:
+         color: bool, record: str | None) -> None:
     """Play one game in the terminal against bots (the strongest by default)."""
     if sys.stdin.isatty():
         try:
             import readline  # noqa: F401  (line editing and history for input())
         except ImportError:
             pass
-    sys.exit(play_game(players, seat, bots, seed, move_time, unicode, color))
+    sys.exit(play_game(players, seat, bots, seed, move_time, unicode, color, record=record))
 
 
 __all__ = ["play", "play_game", "TerminalGame", "SeatBot", "InputError", "Quit"]

@@ -334,3 +334,17 @@ def test_leftover_tiles_are_placed_by_the_person():
     assert "goes to you (most " in out
     final = out[out.index("Place yours."):]
     assert "[seat 1, place your tiles] > You " in final
+
+
+def test_record_option_saves_a_game_that_replays(tmp_path):
+    from alhambra_ai.record import load_record, replay
+
+    path = tmp_path / "game.json"
+    result, out = run(["--players", "2", "--bot", RANDOM_BOT, "--seed", "4", "--record", str(path)],
+                      numbers_script(2))
+    assert result.exit_code == 0, out[-2000:]
+    assert f"Game record saved to {path}" in out
+    record = load_record(path)
+    assert record["seats"][0] == "you" and record["seed"] == 4
+    state = replay(record)  # checks the final scores too
+    assert state.is_terminal() and record["scores"] == state.scores()
