@@ -514,8 +514,16 @@ cdef void _after_place(GameState* s, EventLog* log) noexcept nogil:
             advance_final(s, log)
 
 
-cdef void apply_action(GameState* s, int code, EventLog* log) noexcept nogil:
-    """Apply a legal action (unchecked: call check_action first unless the code came from gen_legal)."""
+cdef enum:
+    # what follows an action's own effect (apply_effect's answer)
+    GOES_ON = 0             # exact payment: the seat's extra action follows
+    ACTIONS_OVER = 1        # the seat's actions are over: placement of pending tiles, or the end of the turn
+    TILE_PLACED = 2         # a pending / leftover tile was placed: the next one, or what follows the last
+
+
+cdef inline int apply_effect(GameState* s, int code) noexcept nogil:
+    """What a legal action itself does to the table (cards, tiles, cities), without what follows it: the
+    single place of those rules. apply_action adds the rest of the turn; search's apply_partial stops here."""
     cdef int kind = code & 15, seat = s.current, m, i, v, k, cnt, t, old, x, y, total, c
     cdef CityGrid* g
     if kind == A_TAKE:
@@ -524,8 +532,6 @@ cdef void apply_action(GameState* s, int code, EventLog* log) noexcept nogil:
             if m & (1 << i):
                 hand_add(s, seat, s.display[i])
                 s.display[i] = NO_CARD
-        s.actions_taken += 1
-        after_action(s, log)
     elif kind == A_BUY:
         k = (code >> 4) & 3
         total = 0
@@ -544,9 +550,7 @@ cdef void apply_action(GameState* s, int code, EventLog* log) noexcept nogil:
         s.pending[s.npending] = <uint8_t>t
         s.npending += 1
         s.actions_taken += 1
-        if total != TILE_COST[t]:
-            after_action(s, log)
-        # exact payment: another action follows (still PH_ACTION)
+        return GOES_ON if total == TILE_COST[t] else ACTIONS_OVER
     elif kind == A_PLACE or kind == A_PLACE_RESERVE or kind == A_PLACE_DIRK:
         t = code_tile(code)
         i = _pending_index(s, t)
@@ -559,13 +563,11 @@ cdef void apply_action(GameState* s, int code, EventLog* log) noexcept nogil:
         else:
             mask_set(s.dirk_tiles, t)
             s.type_count[DIRK][TILE_TYPE[t]] += 1
-        _after_place(s, log)
+        return TILE_PLACED
     elif kind == A_BUILD:
         t = code_tile(code)
         mask_clear(s.reserve[seat], t)
         _city_add(s, seat, cell_x(code), cell_y(code), t)
-        s.actions_taken += 1
-        after_action(s, log)
     elif kind == A_REMOVE:
         x = cell_x(code)
         y = cell_y(code)
@@ -574,8 +576,6 @@ cdef void apply_action(GameState* s, int code, EventLog* log) noexcept nogil:
         city_clear(g, x, y)
         s.type_count[seat][TILE_TYPE[t]] -= 1
         mask_set(s.reserve[seat], t)
-        s.actions_taken += 1
-        after_action(s, log)
     elif kind == A_SWAP:
         t = code_tile(code)
         x = cell_x(code)
@@ -587,11 +587,17 @@ cdef void apply_action(GameState* s, int code, EventLog* log) noexcept nogil:
         s.type_count[seat][TILE_TYPE[t]] += 1
         mask_clear(s.reserve[seat], t)
         mask_set(s.reserve[seat], old)
-        s.actions_taken += 1
+    s.actions_taken += 1       # take, build, remove, swap, pass
+    return ACTIONS_OVER
+
+
+cdef void apply_action(GameState* s, int code, EventLog* log) noexcept nogil:
+    """Apply a legal action (unchecked: call check_action first unless the code came from gen_legal)."""
+    cdef int follows = apply_effect(s, code)
+    if follows == ACTIONS_OVER:
         after_action(s, log)
-    elif kind == A_PASS:
-        s.actions_taken += 1
-        after_action(s, log)
+    elif follows == TILE_PLACED:
+        _after_place(s, log)
 
 
 # ---------------------------------------------------------------- text forms (Python level)

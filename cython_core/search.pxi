@@ -462,78 +462,15 @@ cdef int rollout(GameState* s, Rng* r, int max_turns, double eps) noexcept nogil
 
 cdef void apply_partial(GameState* s, int code) noexcept nogil:
     """apply_action without the end of the turn (no refills, no scoring, no next seat): what the seat's own
-    action does. Comparing actions this way keeps the chance of the refills (and the scoring and Dirk's draws
-    it may trigger) out of a one-ply comparison: every action is judged at the same moment. After an action that
-    would end the turn, the state stays with the same seat, phase "action", actions_taken 0 (no extra action).
-    Mirrors actions.pxi apply_action (keep in step)."""
-    cdef int kind = code & 15, seat = s.current, m, i, v, cnt, t, old, x, y, total, c, k
-    cdef CityGrid* g
-    if kind == A_TAKE:
-        m = (code >> 4) & 15
-        for i in range(4):
-            if m & (1 << i):
-                hand_add(s, seat, s.display[i])
-                s.display[i] = NO_CARD
-    elif kind == A_BUY:
-        k = (code >> 4) & 3
-        total = 0
-        for v in range(1, 10):
-            cnt = pay_count(code >> 6, v)
-            if cnt:
-                c = k * NVALUES + v - 1
-                s.hand[seat][c] -= cnt
-                s.hand_n[seat] -= cnt
-                s.cur_sum[seat][k] -= cnt * v
-                s.discard[c] += cnt
-                s.discard_n += cnt
-                total += cnt * v
-        t = s.market[k]
-        s.market[k] = NO_TILE
-        s.pending[s.npending] = <uint8_t>t
-        s.npending += 1
-        s.actions_taken += 1
-        if total == TILE_COST[t]:
-            return                  # the extra action follows
-    elif kind == A_PLACE or kind == A_PLACE_RESERVE or kind == A_PLACE_DIRK:
-        t = code_tile(code)
-        i = _pending_index(s, t)
-        s.npending -= 1
-        s.pending[i] = s.pending[s.npending]
-        if kind == A_PLACE:
-            _city_add(s, seat, cell_x(code), cell_y(code), t)
-        elif kind == A_PLACE_RESERVE:
-            mask_set(s.reserve[seat], t)
-        else:
-            mask_set(s.dirk_tiles, t)
-            s.type_count[DIRK][TILE_TYPE[t]] += 1
-        if s.npending:
-            return
-        s.phase = PH_ACTION
-        s.actions_taken = 0
+    action does (actions.pxi apply_effect). Comparing actions this way keeps the chance of the refills (and the
+    scoring and Dirk's draws it may trigger) out of a one-ply comparison: every action is judged at the same
+    moment. After an action that would end the turn, the state stays with the same seat, phase "action",
+    actions_taken 0 (no extra action)."""
+    cdef int follows = apply_effect(s, code)
+    if follows == GOES_ON:
+        return                      # the extra action follows
+    if follows == TILE_PLACED and s.npending:
         return
-    elif kind == A_BUILD:
-        t = code_tile(code)
-        mask_clear(s.reserve[seat], t)
-        _city_add(s, seat, cell_x(code), cell_y(code), t)
-    elif kind == A_REMOVE:
-        x = cell_x(code)
-        y = cell_y(code)
-        g = city_unshare(&s.city[seat])
-        t = city_tile(g, x, y)
-        city_clear(g, x, y)
-        s.type_count[seat][TILE_TYPE[t]] -= 1
-        mask_set(s.reserve[seat], t)
-    elif kind == A_SWAP:
-        t = code_tile(code)
-        x = cell_x(code)
-        y = cell_y(code)
-        g = city_unshare(&s.city[seat])
-        old = city_tile(g, x, y)
-        city_put(g, x, y, t, TILE_WALLS[t])
-        s.type_count[seat][TILE_TYPE[old]] -= 1
-        s.type_count[seat][TILE_TYPE[t]] += 1
-        mask_clear(s.reserve[seat], t)
-        mask_set(s.reserve[seat], old)
     # the seat's actions are over: its pending tiles are placed next, else the turn ends here
     if s.npending:
         s.phase = PH_PLACE
