@@ -13,8 +13,10 @@ results do not depend on ``jobs``.
 
 from __future__ import annotations
 
+import json
 import math
 import multiprocessing
+import os
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -134,11 +136,8 @@ def summarize(a: str, b: str, players: int, results: list[dict]) -> MatchResult:
                        sum(sb) / max(1, len(sb)), slow)
 
 
-def run_strength(matches: Iterable[str] = DEFAULT_MATCHES, players: Iterable[int] = (2, 4), games: int = 20,
-                 seed: int = 1, move_time: float | None = 0.1, iterations: int | None = None, jobs: int = 1,
-                 echo=print) -> list[MatchResult]:
-    """Run every match at every player count; ``iterations`` (MCTS iterations, expectimax samples / 10)
-    replaces the time budget and makes the run deterministic."""
+def bot_config(move_time: float | None, iterations: int | None) -> dict:
+    """Per bot name: the config a match gives it (time budget, or an iteration budget for the search bots)."""
     config: dict = {}
     for name in ("mcts", "expectimax", "greedy", "random"):
         c: dict = {}
@@ -150,22 +149,98 @@ def run_strength(matches: Iterable[str] = DEFAULT_MATCHES, players: Iterable[int
             elif name == "expectimax":
                 c["samples"] = max(1, iterations // 10)
         config[name] = c
-    out = []
+    return config
+
+
+class ResultLog:
+    """Finished games as JSON lines (``--out``), so a long evaluation survives being stopped: the first line
+    holds the settings, every further line one game keyed by match, player count and game number. A torn last
+    line (the process killed mid-write) is ignored; a file written with other settings is refused.
+
+    >>> import tempfile, os; path = os.path.join(tempfile.mkdtemp(), "s.jsonl")
+    >>> ResultLog(path, {"seed": 1}).add("a:b", 2, 0, {"scores": [1, 2]})
+    >>> len(ResultLog(path, {"seed": 1}).done)
+    1
+    """
+
+    def __init__(self, path: str | Path | None, settings: dict):
+        self.path = Path(path) if path else None
+        self.done: dict[tuple[str, int, int], dict] = {}
+        if self.path is None:
+            return
+        if self.path.exists() and self.path.stat().st_size:
+            lines = self.path.read_text().splitlines()
+            try:
+                head = json.loads(lines[0])
+            except json.JSONDecodeError:
+                raise ValueError(f"{self.path}: not a strength result file") from None
+            if head.get("settings") != settings:
+                raise ValueError(f"{self.path} was written with other settings {head.get('settings')}; "
+                                 f"now {settings}: use another --out file")
+            for i, line in enumerate(lines[1:], start=2):
+                try:
+                    r = json.loads(line)
+                except json.JSONDecodeError:
+                    if i == len(lines):  # torn last line
+                        break
+                    raise ValueError(f"{self.path}: line {i} is not JSON") from None
+                self.done[(r["match"], r["players"], r["game"])] = r
+            with self.path.open("w") as f:  # rewrite without a torn tail, so appends start on a fresh line
+                f.write("\n".join([lines[0], *(json.dumps(r) for r in self.done.values())]) + "\n")
+        else:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._append({"settings": settings})
+
+    def _append(self, obj: dict) -> None:
+        assert self.path is not None
+        with self.path.open("a") as f:
+            f.write(json.dumps(obj) + "\n")
+            f.flush()
+            os.fsync(f.fileno())
+
+    def add(self, match: str, players: int, game: int, result: dict) -> None:
+        r = {"match": match, "players": players, "game": game, **result}
+        self.done[(match, players, game)] = r
+        if self.path is not None:
+            self._append(r)
+
+
+def _play_indexed(item: tuple[int, GameSpec]) -> tuple[int, dict]:
+    return item[0], play_game(item[1])
+
+
+def run_strength(matches: Iterable[str] = DEFAULT_MATCHES, players: Iterable[int] = (2, 4), games: int = 20,
+                 seed: int = 1, move_time: float | None = 0.1, iterations: int | None = None, jobs: int = 1,
+                 echo=print, out: str | Path | None = None, progress=None) -> list[MatchResult]:
+    """Run every match at every player count; ``iterations`` (MCTS iterations, expectimax samples / 10)
+    replaces the time budget and makes the run deterministic. With ``out``, finished games are kept in that
+    file and a rerun with the same settings plays only the missing ones. ``progress(done, total)`` is called
+    after every game."""
+    config = bot_config(move_time, iterations)
+    log = ResultLog(out, {"seed": seed, "move_time": move_time, "iterations": iterations})
+    out_rows = []
     pool = multiprocessing.get_context("fork").Pool(jobs) if jobs > 1 else None
     try:
         for m in matches:
             a, b = m.split(":")
             for p in players:
                 specs = match_specs(a, b, p, games, seed, config)
-                results = pool.map(play_game, specs, chunksize=1) if pool else [play_game(s) for s in specs]
+                todo = [(g, s) for g, s in enumerate(specs) if (m, p, g) not in log.done]
+                played = (pool.imap_unordered(_play_indexed, todo, chunksize=1) if pool
+                          else map(_play_indexed, todo))
+                for g, r in played:
+                    log.add(m, p, g, r)
+                    if progress:
+                        progress(m, p, sum(1 for k in log.done if k[:2] == (m, p) and k[2] < games), games)
+                results = [log.done[(m, p, g)] for g in range(games)]
                 res = summarize(a, b, p, results)
                 echo(res.row())
-                out.append(res)
+                out_rows.append(res)
     finally:
         if pool:
             pool.close()
             pool.join()
-    return out
+    return out_rows
 
 
 # ---------------------------------------------------------------- command line
@@ -185,7 +260,12 @@ def _strength_command():
                   help="MCTS iterations per move (expectimax: a tenth as many samples) instead of the time "
                        "budget: a deterministic run.")
     @click.option("--jobs", "-j", default=1, show_default=True, help="Games in parallel (processes).")
-    def strength(matches, players, games, seed, move_time, iterations, jobs):
+    @click.option("--out", type=click.Path(dir_okay=False), default=None,
+                  help="Keep finished games in this JSON-lines file; rerunning with the same file and "
+                       "settings plays only the missing games (a long run can be stopped and resumed).")
+    @click.option("--progress/--no-progress", default=True, show_default=True,
+                  help="A progress line on stderr.")
+    def strength(matches, players, games, seed, move_time, iterations, jobs, out, progress):
         """Win rates of the built-in bots against each other, with 95% Wilson intervals."""
         try:
             counts = [int(p) for p in players.split(",")]
@@ -204,7 +284,14 @@ def _strength_command():
         click.echo(f"strength: {games} games per match, players {counts}, seed {seed}, "
                    + (f"{iterations} iterations per move" if iterations else f"{move_time} s per move")
                    + f", jobs {jobs}")
-        run_strength(matches or DEFAULT_MATCHES, counts, games, seed, move_time, iterations, jobs, click.echo)
+        def show(match, p, done, total):
+            click.echo(f"\r{match} {p}p: {done}/{total} games", nl=done == total, err=True)
+
+        try:
+            run_strength(matches or DEFAULT_MATCHES, counts, games, seed, move_time, iterations, jobs,
+                         click.echo, out, show if progress else None)
+        except ValueError as e:
+            raise click.UsageError(str(e)) from None
 
     return strength
 
