@@ -9,9 +9,11 @@ import time
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
 from alhambra_ai import _core, new_game, search
 from alhambra_ai.botapi import Observation, load_bot
+from alhambra_ai.cli import main
 from alhambra_ai.strength import GameSpec, match_specs, play_game, run_strength, wilson, win_share
 
 BOTS = Path(__file__).resolve().parent.parent / "bots"
@@ -345,6 +347,35 @@ def test_strength_run_is_reproducible():
     assert "greedy" in lines[0] and "95%" in lines[0]
     res = play_game(GameSpec(("mcts", "greedy"), 5, {"mcts": {"iterations": 20}}))
     assert len(res["scores"]) == 2
+
+
+def test_strength_out_file_resumes_with_only_the_missing_games(tmp_path):
+    out = tmp_path / "s.jsonl"
+    whole = run_strength(["greedy:random"], [2], 4, seed=3, iterations=10, echo=lambda _l: None)
+    run_strength(["greedy:random"], [2], 2, seed=3, iterations=10, echo=lambda _l: None, out=out)
+    # a process killed mid-write leaves a torn last line: it is dropped and that game played again
+    with out.open("a") as f:
+        f.write('{"match": "greedy:random", "players": 2, "ga')
+    seen = []
+    resumed = run_strength(["greedy:random"], [2], 4, seed=3, iterations=10, echo=lambda _l: None, out=out,
+                           progress=lambda m, p, done, total: seen.append(done))
+    assert seen == [3, 4]  # games 2 and 3 only
+    assert (resumed[0].wins, resumed[0].mean_score_a) == (whole[0].wins, whole[0].mean_score_a)
+    lines = out.read_text().splitlines()
+    assert len(lines) == 5 and all(json.loads(line) for line in lines)
+
+
+def test_strength_out_file_with_other_settings_is_refused(tmp_path):
+    out = tmp_path / "s.jsonl"
+    run_strength(["greedy:random"], [2], 1, seed=3, iterations=10, echo=lambda _l: None, out=out)
+    before = out.read_text()
+    with pytest.raises(ValueError, match="other settings"):
+        run_strength(["greedy:random"], [2], 1, seed=4, iterations=10, echo=lambda _l: None, out=out)
+    assert out.read_text() == before
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("hello\n")
+    r = CliRunner().invoke(main, ["strength", "--match", "greedy:random", "--games", "1", "--out", str(bad)])
+    assert r.exit_code == 2 and "not a strength result file" in r.output and bad.read_text() == "hello\n"
 
 
 def test_rollout_policy_lists_the_same_buys_as_the_generator():
