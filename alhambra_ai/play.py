@@ -1,9 +1,9 @@
 """``alhambra-ai play``: one game of Alhambra in a plain terminal, a person against bots.
 
 The person types short commands (``take y3 b2``, ``buy 2 g4 g3``, ``place 17 1,-2``, ``moves``, ``3``,
-``hint``, ``help``, ``quit``); the bots run in-process through ``alhambra_ai.botapi`` and see observations
-only. Input comes from stdin line by line (``input()``), output goes to stdout (``click.echo``), so a game
-can be scripted::
+``hint``, ``help``, ``quit``); each bot runs in its own worker process, as in a tournament, and is sent
+its observations only. Input comes from stdin line by line (``input()``), output goes to stdout
+(``click.echo``), so a game can be scripted::
 
     printf 'moves\\n1\\n' | alhambra-ai play --bot random --seed 7
 
@@ -92,23 +92,68 @@ def default_bot(say: Callable[[str], None]) -> Path:
 
 
 class SeatBot:
-    """A bot file loaded in-process for one seat; it sees observations only."""
+    """A bot file for one seat, run in its own worker process as in a tournament: it is sent its
+    observations only and cannot reach the game's state. Each move may take ``move_time`` plus what is left
+    of a per-game ``time_bank``; a bot that fails is out (``alive`` turns False).
 
-    def __init__(self, path: Path, seat: int, num_players: int, options: dict, seed: int, move_time: float):
-        from alhambra_ai import botapi  # imported late: the terminal game needs it only when bots play
+    The worker starts at once; ``start()`` waits for it to load and set up.
+    """
+
+    def __init__(self, path: Path, seat: int, num_players: int, options: dict, seed: int, move_time: float,
+                 time_bank: float = 10.0):
+        from alhambra_ai.tournament.process import BotProcess
+        from alhambra_ai.tournament.referee import Limits, Seat
 
         self.name = path.stem
-        self.move_time = move_time
-        loaded = botapi.load_bot(str(path))
-        self.bot = loaded() if isinstance(loaded, type) else loaded
-        self._observation = botapi.Observation
-        if hasattr(self.bot, "setup"):
-            self.bot.setup({"seat": seat, "num_players": num_players, "options": dict(options), "seed": seed,
-                            "move_time": move_time, "time_bank": 0.0})
+        self.limits = Limits(move_time=move_time, time_bank=time_bank)
+        self.seat = Seat(self.name, self.limits.time_bank)
+        self.path = path
+        self.seat.proc = BotProcess(path, self.limits.memory_mb)  # loads while the other seats start
+        self.config = {"seat": seat, "num_players": num_players, "options": dict(options), "seed": seed,
+                       "move_time": move_time, "time_bank": self.limits.time_bank}
 
-    def act(self, obs: dict) -> int | str:
-        obs = dict(obs, move_time=self.move_time, time_left=self.move_time)
-        return self.bot.act(self._observation(obs))
+    def start(self) -> SeatBot:
+        """Wait until the file has loaded and run the bot's set-up; raises ValueError naming the problem."""
+        from alhambra_ai.tournament.process import BotFailure
+
+        try:
+            self.seat.proc.request(None, self.limits.setup_time)  # hello: the file loaded
+            self.seat.proc.request({"cmd": "setup", "config": self.config}, self.limits.setup_time)
+        except BotFailure as failure:
+            self.close()
+            text = failure_text(failure)  # a load error names the file itself
+            raise ValueError(text if failure.reason == "load error" else f"bot {self.path}: {text}") from None
+        return self
+
+    @property
+    def alive(self) -> bool:
+        return self.seat.proc is not None
+
+    def act(self, state: Any, seat: int) -> int:
+        """The bot's legal action code for ``seat``; on any failure the worker is closed and BotFailure
+        raised."""
+        from alhambra_ai.tournament.process import BotFailure
+        from alhambra_ai.tournament.referee import ask
+
+        try:
+            return ask(state, seat, self.seat, state.legal_actions(), self.limits)
+        except BotFailure:
+            self.close()
+            raise
+
+    def close(self) -> None:
+        if self.seat.proc is not None:
+            self.seat.proc.close()
+            self.seat.proc = None
+
+
+def failure_text(failure: Exception) -> str:
+    """A bot failure in one line: the reason and the first line of its detail."""
+    reason = getattr(failure, "reason", type(failure).__name__)
+    detail = str(getattr(failure, "detail", failure)).strip().splitlines()
+    if reason == "load error" and detail:
+        return detail[0]
+    return f"{reason}: {detail[0]}" if detail else reason
 
 
 # ----------------------------------------------------------------------------------------------------------
@@ -124,13 +169,15 @@ class TerminalGame:
 
     def __init__(self, state: Any, human: int, bots: dict[int, SeatBot], hint_path: Path | None,
                  move_time: float, unicode: bool = False, color: bool = False,
-                 read: Callable[[str], str] = input, write: Callable[[str], None] = click.echo):
+                 read: Callable[[str], str] = input, write: Callable[[str], None] = click.echo,
+                 time_bank: float = 10.0):
         self.state = state
         self.human = human
         self.bots = bots
         self.hint_path = hint_path
         self.hint_bot: SeatBot | None = None
         self.move_time = move_time
+        self.time_bank = time_bank
         self.unicode = unicode
         self.color = color
         self.read = read
@@ -226,18 +273,15 @@ class TerminalGame:
     def bot_move(self, seat: int) -> None:
         bot = self.bots[seat]
         s = self.state
-        legal = s.legal_actions()
-        try:
-            choice = bot.act(s.observation(seat))
-            code = s.parse_action(choice) if isinstance(choice, str) else int(choice)
-            if code not in legal:
-                s.clone().apply(code)
-        except (KeyboardInterrupt, Quit):
-            raise
-        except Exception as exc:
-            code = self.rng.choice(legal)
-            self.write(f"{self.who(seat)} failed to give a legal move ({type(exc).__name__}: {exc}); "
-                       "a random legal move is played for it.")
+        code = None
+        if bot.alive:
+            try:
+                code = bot.act(s, seat)
+            except Exception as exc:  # BotFailure: the worker is closed
+                self.write(f"{self.who(seat)} failed ({failure_text(exc)}) and is out of the game: "
+                           "random legal moves are played for it from now on.")
+        if code is None:
+            code = self.rng.choice(s.legal_actions())
         self.apply(code, seat)
 
     def prompt(self) -> str:
@@ -324,15 +368,18 @@ class TerminalGame:
         try:
             if self.hint_bot is None:
                 self.hint_bot = SeatBot(self.hint_path, self.human, s.num_players, s.options, s.seed,
-                                        self.move_time)
-            choice = self.hint_bot.act(s.observation(self.human))
-            code = s.parse_action(choice) if isinstance(choice, str) else int(choice)
-            text = s.action_to_text(code)
-        except KeyboardInterrupt:
-            raise
+                                        self.move_time, self.time_bank).start()
+            code = self.hint_bot.act(s, self.human)
         except Exception as exc:
-            raise InputError(f"The hint bot failed ({type(exc).__name__}: {exc}).") from None
-        self.write(f"Hint ({self.hint_bot.name}): {text}   ({describe(s, code, 'You')})")
+            self.hint_bot = None  # a failed hint bot is closed; the next hint starts a fresh one
+            raise InputError(f"The hint bot failed ({failure_text(exc)}).") from None
+        self.write(f"Hint ({self.hint_bot.name}): {s.action_to_text(code)}   ({describe(s, code, 'You')})")
+
+    def close(self) -> None:
+        """Stop every bot worker (safe to call twice)."""
+        for bot in [*self.bots.values(), self.hint_bot]:
+            if bot is not None:
+                bot.close()
 
     def report_scoring(self) -> None:
         s = self.state
@@ -376,7 +423,7 @@ class TerminalGame:
 
 
 def play_game(players: int = 2, seat: int = 1, bots: Sequence[str] = (), seed: int | None = None,
-              move_time: float = 1.0, unicode: bool = False, color: bool = False,
+              move_time: float = 1.0, unicode: bool = False, color: bool = False, time_bank: float = 10.0,
               read: Callable[[str], str] = input, write: Callable[[str], None] | None = None,
               record: str | None = None) -> int:
     """Set up and play one game; returns the exit status: 0 (also when the person leaves), 2 for bad
@@ -388,6 +435,7 @@ def play_game(players: int = 2, seat: int = 1, bots: Sequence[str] = (), seed: i
         def write(text: str) -> None:
             click.echo(text, color=True if color else None)
 
+    seat_bots: dict[int, SeatBot] = {}
     try:
         if not 2 <= players <= 6:
             raise ValueError(f"--players must be 2 to 6, not {players}")
@@ -395,6 +443,8 @@ def play_game(players: int = 2, seat: int = 1, bots: Sequence[str] = (), seed: i
             raise ValueError(f"--seat must be 1 to {players} (the number of players), not {seat}")
         if move_time <= 0:
             raise ValueError(f"--move-time must be positive, not {move_time}")
+        if time_bank < 0:
+            raise ValueError(f"--time-bank must be 0 or more, not {time_bank}")
         if seed is None:
             seed = random.SystemRandom().randrange(2**31)
         paths = [resolve_bot(b) for b in bots] or [default_bot(write)]
@@ -406,10 +456,16 @@ def play_game(players: int = 2, seat: int = 1, bots: Sequence[str] = (), seed: i
         human = seat - 1
         others = [p for p in range(players) if p != human]
         # Opponent seats take the bot files in order, the list repeating when it is shorter.
-        seat_bots = {p: SeatBot(paths[i % len(paths)], p, players, state.options, seed, move_time)
-                     for i, p in enumerate(others)}
-        game = TerminalGame(state, human, seat_bots, hint_path, move_time, unicode, color, read, write)
+        for i, p in enumerate(others):
+            seat_bots[p] = SeatBot(paths[i % len(paths)], p, players, state.options, seed, move_time,
+                                   time_bank)
+        for bot in seat_bots.values():
+            bot.start()
+        game = TerminalGame(state, human, seat_bots, hint_path, move_time, unicode, color, read, write,
+                            time_bank=time_bank)
     except Exception as exc:
+        for bot in seat_bots.values():
+            bot.close()
         write("\n".join(wrap(f"Cannot start the game: {exc}", WIDTH)))
         return 2
     try:
@@ -427,6 +483,8 @@ def play_game(players: int = 2, seat: int = 1, bots: Sequence[str] = (), seed: i
         game.write(f"Internal error: {type(exc).__name__}: {exc}. The game cannot go on (seed {seed}); "
                    "please report it.")
         status = 1
+    finally:
+        game.close()
     if record:
         status = max(status, save_game(game, record))
     return status
@@ -452,18 +510,21 @@ def save_game(game: TerminalGame, path: str) -> int:
               help=f"opponent bot file or name in bots/ (repeatable; default: {STRONGEST})")
 @click.option("--seed", type=int, default=None, help="game seed (default: random, printed at the start)")
 @click.option("--move-time", type=float, default=1.0, show_default=True, help="bot thinking time per move, s")
+@click.option("--time-bank", type=float, default=10.0, show_default=True,
+              help="extra seconds per game a bot may spend on slow moves; a bot over it is out")
 @click.option("--unicode/--ascii", default=False, help="box-drawing characters for the cities")
 @click.option("--color/--no-color", default=False, help="ANSI colours")
 @click.option("--record", metavar="FILE", default=None, help="save the game as a record at the end")
-def play(players: int, seat: int, bots: tuple[str, ...], seed: int | None, move_time: float, unicode: bool,
-         color: bool, record: str | None) -> None:
+def play(players: int, seat: int, bots: tuple[str, ...], seed: int | None, move_time: float, time_bank: float,
+         unicode: bool, color: bool, record: str | None) -> None:
     """Play one game in the terminal against bots (the strongest by default)."""
     if sys.stdin.isatty():
         try:
             import readline  # noqa: F401  (line editing and history for input())
         except ImportError:
             pass
-    sys.exit(play_game(players, seat, bots, seed, move_time, unicode, color, record=record))
+    sys.exit(play_game(players, seat, bots, seed, move_time, unicode, color, time_bank=time_bank,
+                       record=record))
 
 
 __all__ = ["play", "play_game", "TerminalGame", "SeatBot", "InputError", "Quit"]

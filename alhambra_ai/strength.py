@@ -4,8 +4,8 @@ Each match pits bot A against bot B: in 2-player games one A against one B, in 4
 three copies of B. Seats rotate over games that share a deal seed (2 games per seed with 2 players, 4 with 4),
 so every deal is played from every seat. A's result per game is its win share (1 for a sole win, 1/k when k
 seats share the top score, else 0); the report gives the mean and a 95% Wilson interval. The bots run
-in-process (they are our own, trusted files) and games run in parallel worker processes with ``jobs``;
-results do not depend on ``jobs``.
+in-process, so this is for trusted files such as our own (``alhambra-ai tournament`` isolates each seat);
+games run in parallel worker processes with ``jobs``; results do not depend on ``jobs``.
 
 >>> wilson(15, 20)   # 15 wins in 20 games
 (0.531, 0.888)

@@ -5,6 +5,7 @@ import random
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -154,11 +155,73 @@ def test_broken_bot_file_is_reported(tmp_path):
     args = ["--players", "2", "--seat", "2", "--bot", str(bot), "--seed", "3"]
     result, out = run(args, ["1"] * 6 + ["quit"])
     assert result.exit_code == 0
-    assert "Seat 1 (broken) failed to give a legal move" in out    # replaced by a random legal move
+    assert "Seat 1 (broken) failed (illegal action: 'fly'" in out    # replaced by random legal moves
+    assert "is out of the game" in out and out.count("failed (") == 1
     syntax = tmp_path / "syntax.py"
     syntax.write_text("class Bot(:\n")
     result, out = run(["--bot", str(syntax)], [])
     assert result.exit_code == 2 and "Cannot start the game:" in out and "syntax error" in out
+
+
+SNOOP_BOT = """
+import gc, sys
+
+def find_state():
+    # every object in the process and every frame on the stack: is the game's State anywhere?
+    seen = [o for o in gc.get_objects() if type(o).__name__ == "State"]
+    f = sys._getframe()
+    while f is not None:
+        seen += [v for v in f.f_locals.values() if type(v).__name__ == "State"]
+        f = f.f_back
+    return seen
+
+class Bot:
+    def act(self, obs):
+        return "peek" if find_state() else obs.legal_actions[0]
+"""
+
+
+def test_a_bot_cannot_reach_the_game_state(tmp_path):
+    snoop = tmp_path / "snoop.py"
+    snoop.write_text(SNOOP_BOT)
+    namespace: dict = {}
+    exec(SNOOP_BOT, namespace)
+    state = new_game(2, seed=1)  # noqa: F841 - what the probe must see when it shares a process with a game
+    assert namespace["find_state"]()
+    args = ["--players", "3", "--seat", "1", "--bot", str(snoop), "--seed", "5"]
+    result, out = run(args, numbers_script(3))
+    assert result.exit_code == 0 and "Final scores" in out
+    assert "peek" not in out and "failed (" not in out
+
+
+def test_a_hanging_bot_is_out_after_its_time_bank(tmp_path):
+    hang = tmp_path / "hang.py"
+    hang.write_text("import time\nclass Bot:\n    def act(self, obs):\n        time.sleep(3600)\n")
+    args = ["--players", "2", "--seat", "2", "--bot", str(hang), "--seed", "3", "--move-time", "0.1",
+            "--time-bank", "0.3"]
+    started = time.monotonic()
+    result, out = run(args, ["1"] * 4 + ["quit"])
+    assert result.exit_code == 0
+    assert "Seat 1 (hang) failed (times out" in out and "is out of the game" in out
+    assert time.monotonic() - started < 30
+    result, out = run(args[:-2] + ["--time-bank", "-1"], [])
+    assert result.exit_code == 2 and "--time-bank must be 0 or more" in out
+
+
+def test_a_bot_that_fails_to_start_stops_the_others(tmp_path):
+    bad = tmp_path / "bad.py"
+    bad.write_text("class Bot:\n    def setup(self, config):\n        raise RuntimeError('no setup')\n"
+                   "    def act(self, obs):\n        return obs.legal_actions[0]\n")
+    from alhambra_ai.tournament import process
+
+    result, out = run(["--players", "3", "--bot", RANDOM_BOT, "--bot", str(bad)], [])
+    assert result.exit_code == 2 and "Cannot start the game: bot" in out and "no setup" in out
+    assert process.live_count() == 0
+    empty = tmp_path / "empty.py"
+    empty.write_text("x = 1\n")
+    result, out = run(["--bot", str(empty)], [])
+    assert result.exit_code == 2 and "Cannot start the game:" in out and "empty.py" in out
+    assert "load error" not in out and process.live_count() == 0
 
 
 def test_ctrl_c_in_a_real_terminal_session():

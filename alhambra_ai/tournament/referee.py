@@ -44,7 +44,9 @@ def stand_in(legal: list[int]) -> int:
     return legal[0]
 
 
-class _Seat:
+class Seat:
+    """A bot's worker and clock in one game: the time bank left and the time of each move."""
+
     def __init__(self, bot: str, bank: float) -> None:
         self.bot, self.bank = bot, bank
         self.proc: BotProcess | None = None
@@ -56,7 +58,7 @@ def run_game(game: ScheduledGame, paths: dict[str, str], limits: Limits,
     """Play ``game`` and return (result, record); see store.py for their fields."""
     started = time.monotonic()
     state = new_game(game.num_players, game.seed)
-    seats = [_Seat(bot, limits.time_bank) for bot in game.bots]
+    seats = [Seat(bot, limits.time_bank) for bot in game.bots]
     forfeits: list[dict] = []
     moves = 0
 
@@ -91,7 +93,7 @@ def run_game(game: ScheduledGame, paths: dict[str, str], limits: Limits,
             action = None
             if seats[k].proc is not None:
                 try:
-                    action = _ask(state, k, seats[k], legal, limits)
+                    action = ask(state, k, seats[k], legal, limits)
                 except BotFailure as failure:
                     forfeit(k, failure)
             if action is None:
@@ -119,8 +121,9 @@ def run_game(game: ScheduledGame, paths: dict[str, str], limits: Limits,
     return result, record
 
 
-def _ask(state, k: int, seat: _Seat, legal: list[int], limits: Limits) -> int:
-    """The bot's action for seat k, validated; raises BotFailure."""
+def ask(state, k: int, seat: Seat, legal: list[int], limits: Limits) -> int:
+    """The bot's action for seat k, validated against ``legal``; raises BotFailure (the worker may be dead
+    or mid-move: the caller closes it)."""
     allowed = limits.move_time + seat.bank
     obs = dict(state.observation(k), time_left=allowed, move_time=limits.move_time)
     reply, elapsed = seat.proc.request({"cmd": "act", "obs": obs}, allowed)
