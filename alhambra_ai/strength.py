@@ -169,27 +169,37 @@ class ResultLog:
         if self.path is None:
             return
         if self.path.exists() and self.path.stat().st_size:
-            lines = self.path.read_text().splitlines()
-            try:
-                head = json.loads(lines[0])
-            except json.JSONDecodeError:
-                raise ValueError(f"{self.path}: not a strength result file") from None
+            head, self.done, torn = self.read(self.path)
             if head.get("settings") != settings:
                 raise ValueError(f"{self.path} was written with other settings {head.get('settings')}; "
                                  f"now {settings}: use another --out file")
-            for i, line in enumerate(lines[1:], start=2):
-                try:
-                    r = json.loads(line)
-                except json.JSONDecodeError:
-                    if i == len(lines):  # torn last line
-                        break
-                    raise ValueError(f"{self.path}: line {i} is not JSON") from None
-                self.done[(r["match"], r["players"], r["game"])] = r
-            with self.path.open("w") as f:  # rewrite without a torn tail, so appends start on a fresh line
-                f.write("\n".join([lines[0], *(json.dumps(r) for r in self.done.values())]) + "\n")
+            if torn:  # rewrite without the torn tail, so appends start on a fresh line
+                lines = [json.dumps(head), *(json.dumps(r) for r in self.done.values())]
+                self.path.write_text("\n".join(lines) + "\n")
         else:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._append({"settings": settings})
+
+    @staticmethod
+    def read(path: Path) -> tuple[dict, dict[tuple[str, int, int], dict], bool]:
+        """(first line, games by key, whether the last line was torn); reads only."""
+        lines = path.read_text().splitlines()
+        try:
+            head = json.loads(lines[0]) if lines else None
+        except json.JSONDecodeError:
+            head = None
+        if not isinstance(head, dict) or not isinstance(head.get("settings"), dict):
+            raise ValueError(f"{path}: not a strength result file")
+        done: dict[tuple[str, int, int], dict] = {}
+        for i, line in enumerate(lines[1:], start=2):
+            try:
+                r = json.loads(line)
+                done[(r["match"], r["players"], r["game"])] = r
+            except (json.JSONDecodeError, KeyError, TypeError):
+                if i == len(lines):
+                    return head, done, True
+                raise ValueError(f"{path}: line {i} is not a game result") from None
+        return head, done, False
 
     def _append(self, obj: dict) -> None:
         assert self.path is not None
@@ -203,6 +213,19 @@ class ResultLog:
         self.done[(match, players, game)] = r
         if self.path is not None:
             self._append(r)
+
+
+def report(path: str | Path) -> tuple[dict, list[MatchResult]]:
+    """The settings and a summary per match and player count of the games a ``--out`` file holds (done so
+    far; nothing is played). Raises ValueError for a file that is not one."""
+    path = Path(path)
+    if not path.is_file():
+        raise ValueError(f"{path}: no such file")
+    head, done, _torn = ResultLog.read(path)  # a run may be appending to it: read only
+    groups: dict[tuple[str, int], list[dict]] = {}
+    for (match, players, _game), r in sorted(done.items()):
+        groups.setdefault((match, players), []).append(r)
+    return head["settings"], [summarize(*m.split(":"), p, rs) for (m, p), rs in groups.items()]
 
 
 def _play_indexed(item: tuple[int, GameSpec]) -> tuple[int, dict]:
@@ -265,8 +288,21 @@ def _strength_command():
                        "settings plays only the missing games (a long run can be stopped and resumed).")
     @click.option("--progress/--no-progress", default=True, show_default=True,
                   help="A progress line on stderr.")
-    def strength(matches, players, games, seed, move_time, iterations, jobs, out, progress):
+    @click.option("--report", "report_file", type=click.Path(dir_okay=False), default=None,
+                  help="Only summarize the games an --out file holds so far (plays nothing).")
+    def strength(matches, players, games, seed, move_time, iterations, jobs, out, progress, report_file):
         """Win rates of the built-in bots against each other, with 95% Wilson intervals."""
+        if report_file:
+            try:
+                settings, rows = report(report_file)
+            except ValueError as e:
+                raise click.UsageError(str(e)) from None
+            click.echo(f"{report_file}: seed {settings.get('seed')}, "
+                       + (f"{settings['iterations']} iterations per move" if settings.get("iterations")
+                          else f"{settings.get('move_time')} s per move"))
+            for row in rows:
+                click.echo(row.row())
+            return
         try:
             counts = [int(p) for p in players.split(",")]
         except ValueError:

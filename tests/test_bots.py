@@ -363,6 +363,12 @@ def test_strength_out_file_resumes_with_only_the_missing_games(tmp_path):
     assert (resumed[0].wins, resumed[0].mean_score_a) == (whole[0].wins, whole[0].mean_score_a)
     lines = out.read_text().splitlines()
     assert len(lines) == 5 and all(json.loads(line) for line in lines)
+    with out.open("a") as f:
+        f.write('{"match": "greedy:rand')  # a run still writing: the report reads and leaves the file alone
+    before = out.read_text()
+    r = CliRunner().invoke(main, ["strength", "--report", str(out)])
+    assert r.exit_code == 0 and out.read_text() == before
+    assert "greedy vs random     2p  games    4" in r.output and "10 iterations per move" in r.output
 
 
 def test_strength_out_file_with_other_settings_is_refused(tmp_path):
@@ -376,6 +382,10 @@ def test_strength_out_file_with_other_settings_is_refused(tmp_path):
     bad.write_text("hello\n")
     r = CliRunner().invoke(main, ["strength", "--match", "greedy:random", "--games", "1", "--out", str(bad)])
     assert r.exit_code == 2 and "not a strength result file" in r.output and bad.read_text() == "hello\n"
+    r = CliRunner().invoke(main, ["strength", "--report", str(bad)])
+    assert r.exit_code == 2 and "not a strength result file" in r.output
+    r = CliRunner().invoke(main, ["strength", "--report", str(tmp_path / "none.jsonl")])
+    assert r.exit_code == 2 and "no such file" in r.output
 
 
 def test_rollout_policy_lists_the_same_buys_as_the_generator():
