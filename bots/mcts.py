@@ -6,7 +6,8 @@ sample (the best few by a cheap prior, widening with visits), adds a node and pl
 end of the game; rewards mix the win share and the score margin. The move is the most visited root action.
 
 Config: seed, move_time (default budget when the observation gives none), iterations (replaces the time
-budget: deterministic), determinizations, rollout_turns (-1 = to the end), c_uct, max_candidates."""
+budget: deterministic), determinizations, rollout_turns (-1 = to the end), c_uct, max_candidates, stop_early
+(default on: the move is decided once the most visited action can no longer be overtaken)."""
 
 from alhambra_ai import search
 
@@ -21,6 +22,7 @@ class Bot:
         self.c_uct = float(config.get("c_uct", 0.15))
         self.max_candidates = int(config.get("max_candidates", 12))
         self.eps = float(config.get("eps", 0.1))
+        self.stop_early = bool(config.get("stop_early", True))
         self.last_iterations = 0
 
     def act(self, obs) -> int:
@@ -39,9 +41,9 @@ class Bot:
                            rollout_turns=self.rollout_turns, eps=self.eps, ranges=search.scoring_ranges(obs),
                            root_order=order)
         if self.iterations:
-            self.last_iterations = tree.run(int(self.iterations), 0.0)
+            self.last_iterations = tree.run(int(self.iterations), 0.0, self.stop_early)
         else:
-            self.last_iterations = tree.run(0, clock.deadline)
+            self.last_iterations = tree.run(0, clock.deadline, self.stop_early)
         legal_set = set(legal)
         for action, _visits, _value in tree.root_children():
             if action in legal_set:

@@ -836,10 +836,29 @@ cdef class Mcts:
         state_release(&st)
         self.iterations += 1
 
-    def run(self, int iterations, double deadline):
+    cdef int _root_lead(self) noexcept nogil:
+        """Visits of the root's most visited child minus those of the runner-up (0 with no child)."""
+        cdef int c = self.nodes[0].child, v, first = 0, second = 0
+        while c >= 0:
+            v = self.nodes[c].visits
+            if v > first:
+                second = first
+                first = v
+            elif v > second:
+                second = v
+            c = self.nodes[c].sibling
+        return first - second
+
+    def run(self, int iterations, double deadline, bint stop_early=False):
         """Run up to ``iterations`` iterations (<= 0: no limit) and, if ``deadline`` > 0, stop once
-        time.monotonic() passes it (checked every 4 iterations). Returns the iterations done by this call."""
+        time.monotonic() passes it (checked every 4 iterations). Returns the iterations done by this call.
+
+        ``stop_early``: also stop once the most visited root action can no longer be overtaken, since each
+        iteration adds one visit to one root child: its lead exceeds the iterations left (with an iteration
+        budget the move is then exactly the one the full budget would choose), or, with a deadline, the
+        iterations the rate so far buys in the time left (plus a quarter for safety)."""
         cdef int done = 0
+        cdef double start = now_monotonic(), now, left
         cdef int* buf = <int*>malloc(MAX_LEGAL * sizeof(int))
         cdef double* pri = <double*>malloc(MAX_LEGAL * sizeof(double))
         if buf == NULL or pri == NULL:
@@ -848,8 +867,17 @@ cdef class Mcts:
             raise MemoryError()
         with nogil:
             while iterations <= 0 or done < iterations:
-                if deadline > 0 and (done & 3) == 0 and now_monotonic() >= deadline:
-                    break
+                if (done & 3) == 0:
+                    if stop_early and iterations > 0 and self._root_lead() > iterations - done:
+                        break
+                    if deadline > 0:
+                        now = now_monotonic()
+                        if now >= deadline:
+                            break
+                        if stop_early and done >= 64 and iterations <= 0:
+                            left = 1.25 * done * (deadline - now) / (now - start + 1e-9)
+                            if self._root_lead() > left:
+                                break
                 self._iterate(buf, pri)
                 done += 1
         free(buf)

@@ -239,6 +239,49 @@ def test_iteration_budget_is_exact_and_seed_matters():
     assert len(stats) > 1
 
 
+def _positions(n: int, seed: int, count: int):
+    """Observations of the seat to act, along a greedy game, where it has a choice."""
+    state = new_game(n, seed=seed)
+    bots = [make_bot("greedy", i, n, seed) for i in range(n)]
+    out, ply = [], 0
+    while not state.is_terminal() and len(out) < count:
+        obs = Observation(state.observation(state.current_player))
+        if len(obs.legal_actions) > 1 and ply % 7 == 0:
+            out.append(obs)
+        state.apply(bots[state.current_player].act(obs))
+        ply += 1
+    return out
+
+
+def test_stop_early_keeps_the_move_of_the_full_iteration_budget():
+    """Stopping once the leader cannot be overtaken picks the very action the whole budget picks."""
+    stopped = 0
+    for obs in _positions(2, seed=4, count=10):
+        best = []
+        for stop in (False, True):
+            m = search.Mcts([search.determinize(obs, 1)], 5)
+            done = m.run(800, 0.0, stop)
+            best.append(m.root_children()[0][0])
+            kids = m.root_children()
+            if stop and done < 800:
+                stopped += 1
+                assert kids[0][1] - (kids[1][1] if len(kids) > 1 else 0) > 800 - done
+            else:
+                assert done == 800
+        assert best[0] == best[1]
+    assert stopped >= 3
+
+
+def test_stop_early_under_a_deadline_ends_before_it_once_the_lead_is_safe():
+    obs = _positions(2, seed=4, count=1)[0]
+    m = search.Mcts([search.determinize(obs, 1)], 5)
+    t0 = time.monotonic()
+    done = m.run(0, t0 + 3.0, True)
+    kids = m.root_children()
+    assert time.monotonic() - t0 < 3.0 and done >= 64
+    assert kids[0][1] - (kids[1][1] if len(kids) > 1 else 0) > 0
+
+
 @pytest.mark.parametrize("name", ["mcts", "expectimax"])
 def test_time_budget_holds(name):
     """Each move uses at most the move time + 10% of CPU time (wall time only loosely: the machine is
