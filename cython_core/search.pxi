@@ -868,16 +868,15 @@ cdef class Mcts:
         with nogil:
             while iterations <= 0 or done < iterations:
                 if (done & 3) == 0:
-                    if stop_early and iterations > 0 and self._root_lead() > iterations - done:
-                        break
+                    left = iterations - done if iterations > 0 else -1  # iterations left; -1: unknown yet
                     if deadline > 0:
                         now = now_monotonic()
                         if now >= deadline:
                             break
-                        if stop_early and done >= 64 and iterations <= 0:
+                        if iterations <= 0 and done >= 64:
                             left = 1.25 * done * (deadline - now) / (now - start + 1e-9)
-                            if self._root_lead() > left:
-                                break
+                    if stop_early and left >= 0 and self._root_lead() > left:
+                        break
                 self._iterate(buf, pri)
                 done += 1
         free(buf)

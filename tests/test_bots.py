@@ -253,6 +253,10 @@ def _positions(n: int, seed: int, count: int):
     return out
 
 
+def _root_lead(kids) -> int:
+    return kids[0][1] - (kids[1][1] if len(kids) > 1 else 0)
+
+
 def test_stop_early_keeps_the_move_of_the_full_iteration_budget():
     """Stopping once the leader cannot be overtaken picks the very action the whole budget picks."""
     stopped = 0
@@ -261,11 +265,11 @@ def test_stop_early_keeps_the_move_of_the_full_iteration_budget():
         for stop in (False, True):
             m = search.Mcts([search.determinize(obs, 1)], 5)
             done = m.run(800, 0.0, stop)
-            best.append(m.root_children()[0][0])
             kids = m.root_children()
+            best.append(kids[0][0])
             if stop and done < 800:
                 stopped += 1
-                assert kids[0][1] - (kids[1][1] if len(kids) > 1 else 0) > 800 - done
+                assert _root_lead(kids) > 800 - done
             else:
                 assert done == 800
         assert best[0] == best[1]
@@ -277,9 +281,8 @@ def test_stop_early_under_a_deadline_ends_before_it_once_the_lead_is_safe():
     m = search.Mcts([search.determinize(obs, 1)], 5)
     t0 = time.monotonic()
     done = m.run(0, t0 + 3.0, True)
-    kids = m.root_children()
     assert time.monotonic() - t0 < 3.0 and done >= 64
-    assert kids[0][1] - (kids[1][1] if len(kids) > 1 else 0) > 0
+    assert _root_lead(m.root_children()) > 0
 
 
 @pytest.mark.parametrize("name", ["mcts", "expectimax"])
