@@ -1,0 +1,9 @@
+"""Test-session set-up shared by every test module."""
+
+import signal
+
+# A shell starts background jobs (`pytest ... &`, nohup) with SIGINT ignored, and an ignored signal stays
+# ignored across exec: the Ctrl-C tests' child processes would then never see their SIGINT. Python's own
+# handler is reset to the default on exec, so installing it here gives every child a normal Ctrl-C.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
