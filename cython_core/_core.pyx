@@ -8,12 +8,12 @@ from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t, int64_t
 from libc.stdlib cimport malloc, calloc, realloc, free
 from libc.string cimport memcpy, memset
 
-include "rng.pxi"
-include "tiles.pxi"
-include "city.pxi"
-include "city_py.pxi"
-include "state.pxi"
-include "actions.pxi"
-include "observe.pxi"
-include "playout.pxi"
-include "search.pxi"
+include "shared/rng.pxi"
+include "shared/tiles.pxi"
+include "shared/city.pxi"
+include "shared/city_py.pxi"
+include "alhambra/state.pxi"
+include "alhambra/actions.pxi"
+include "alhambra/observe.pxi"
+include "alhambra/playout.pxi"
+include "alhambra/search.pxi"
