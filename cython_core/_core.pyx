@@ -11,6 +11,7 @@ from libc.string cimport memcpy, memset
 include "shared/rng.pxi"
 include "shared/tiles.pxi"
 include "shared/city.pxi"
+include "alhambra/modules/camps.pxi"
 include "shared/city_py.pxi"
 include "alhambra/state.pxi"
 include "alhambra/actions.pxi"

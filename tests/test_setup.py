@@ -146,8 +146,9 @@ def test_options():
         new_game(2, 1, {"dirk": "yes"})
     with pytest.raises(ValueError, match="'colour'"):
         new_game(4, 1, {"colour": 1})
-    with pytest.raises(ValueError, match="'vizier'.*not implemented"):
-        new_game(4, 1, {"vizier": True})
+    with pytest.raises(ValueError, match="'thief'.*not implemented"):
+        new_game(4, 1, {"thief": True})
+    assert new_game(4, 1, {"vizier": True}).options == {"dirk": False, "vizier": True}
     assert new_game(4, 1, {"camps": False}).options == {"dirk": False}
     with pytest.raises(ValueError, match="dict"):
         new_game(4, 1, ["dirk"])

@@ -21,7 +21,12 @@ cdef enum:
     A_REMOVE = 7
     A_SWAP = 8
     A_PASS = 9
-    # 10..15 reserved for the modules (wake vizier, vizier buy, thief, falcons, wall card, ...)
+    # modules (RULES §9; in the interrupt window A_BUY / A_BAZAAR are the vizier's exact buys)
+    A_BAZAAR = 10            # buy a waiting bazaar (modules/bazaars.pxi)
+    A_WAKE = 11              # wake the vizier
+    A_DONE = 12              # decline in the interrupt window / stop buying falcons
+    A_FALCON = 13            # buy one falcon (modules/falcons.pxi)
+    A_LAST = 13              # 14, 15 kept for the modules of issue 13 (thief, wall card)
 
     E_OK = 0
     E_CODE = 1
@@ -41,7 +46,22 @@ cdef enum:
     E_REMOVE_TILE = 15
     E_PASS = 16
     E_BAD_TILE = 17
-    E_CITY = 32              # + the city's own error code
+    E_NO_MODULE = 18
+    E_NOT_EXACT = 19
+    E_BAZAAR_NOT_WAITING = 20
+    E_BAZAAR_NO_PRICE = 21
+    E_VIZIER_ASLEEP = 22
+    E_VIZIER_AWAKE = 23
+    E_WINDOW = 24
+    E_DONE = 25
+    E_FALCON_WHEN = 26
+    E_FALCON_TAKEN = 27
+    E_FALCON_CARD = 28
+    E_FALCON_CORNER = 29
+    E_FALCON_TYPES = 30
+    E_FALCON_OCCUPIED = 31
+    E_FALCON_PHASE = 32
+    E_CITY = 64              # + the city's own error code
 
 ERROR_MESSAGES = {
     E_CODE: "not an action code",
@@ -60,11 +80,27 @@ ERROR_MESSAGES = {
     E_NOT_IN_RESERVE: "that tile is not in your reserve",
     E_REMOVE_TILE: "the tile bits do not match the tile at that cell",
     E_PASS: "pass is allowed only when no other action is legal",
-    E_BAD_TILE: "no such tile",
+    E_BAD_TILE: "no such tile in this game",
+    E_NO_MODULE: "that module is not on in this game",
+    E_NOT_EXACT: "it must be paid exactly",
+    E_BAZAAR_NOT_WAITING: "that bazaar is not waiting beside the market",
+    E_BAZAAR_NO_PRICE: "the market slot of the bazaar's currency is empty, so it has no price now",
+    E_VIZIER_ASLEEP: "your vizier is asleep (wake it with the action 'wake')",
+    E_VIZIER_AWAKE: "your vizier is awake already",
+    E_WINDOW: "in the interrupt window only the vizier's exact buy (buy / bazaar) or 'done' is possible",
+    E_DONE: "'done' ends an interrupt window decision or a falcon purchase; there is none now",
+    E_FALCON_WHEN: "falcons may only be bought as the single action of a turn (not after another action)",
+    E_FALCON_TAKEN: "that falcon is not in the supply",
+    E_FALCON_CARD: "you do not hold that card",
+    E_FALCON_CORNER: "four tiles of your city do not meet at that corner",
+    E_FALCON_TYPES: "the falcon's two building types do not both occur among the four tiles",
+    E_FALCON_OCCUPIED: "a falcon sits on that corner already",
+    E_FALCON_PHASE: "after a falcon only more falcons or 'done' may follow",
 }
 
 KIND_NAMES = {A_TAKE: "take", A_BUY: "buy", A_PLACE: "place", A_PLACE_RESERVE: "place", A_PLACE_DIRK: "place",
-              A_BUILD: "build", A_REMOVE: "remove", A_SWAP: "swap", A_PASS: "pass"}
+              A_BUILD: "build", A_REMOVE: "remove", A_SWAP: "swap", A_PASS: "pass", A_BAZAAR: "bazaar",
+              A_WAKE: "wake", A_DONE: "done", A_FALCON: "falcon"}
 
 
 cdef inline int code_cell(int kind, int tile, int packed) noexcept nogil:
@@ -86,6 +122,39 @@ cdef inline int code_tile(int code) noexcept nogil:
 cdef inline int pay_count(int pay, int v) noexcept nogil:
     """Copies of value v (1..9) in a buy payment field (code >> 6)."""
     return (pay >> (2 * (v - 1))) & 3
+
+
+cdef int check_payment(GameState* s, int cur, int pay) noexcept nogil:
+    """Total of a payment field of currency cur held by the seat to act, or -E_* when it is not."""
+    cdef int v, have, total = 0
+    if not pay:
+        return -E_BUY_NOTHING
+    for v in range(1, 10):
+        have = pay_count(pay, v)
+        if have > s.hand[s.current][cur * NVALUES + v - 1]:
+            return -E_BUY_NOT_HELD
+        total += have * v
+    return total
+
+
+cdef int pay_cards(GameState* s, int seat, int cur, int pay) noexcept nogil:
+    """Move the paid cards to the discard pile; returns the total."""
+    cdef int v, cnt, c, total = 0
+    for v in range(1, 10):
+        cnt = pay_count(pay, v)
+        if cnt:
+            c = cur * NVALUES + v - 1
+            s.hand[seat][c] -= cnt
+            s.hand_n[seat] -= cnt
+            s.cur_sum[seat][cur] -= cnt * v
+            s.discard[c] += cnt
+            s.discard_n += cnt
+            total += cnt * v
+    return total
+
+
+include "modules/bazaars.pxi"
+include "modules/falcons.pxi"
 
 
 # ---------------------------------------------------------------- generation
@@ -290,9 +359,13 @@ cdef int gen_legal_cached(GameState* s, GenCache* gc, int* out) noexcept nogil:
     cdef int n = 0
     cdef SeatView* local = NULL
     cdef CityView* v
+    if s.options & OPT_CAMPS:
+        return gen_legal_camps(s, gc, out)
     if s.phase == PH_ACTION:
         n = gen_take(s, out)
         n += gen_buy(s, out + n, NULL if gc == NULL else gc.buy[s.current])
+        if s.options & MODULE_BITS:
+            n += gen_action_modules(s, out + n)
         if _has_rebuild(s):
             if gc == NULL:
                 local = <SeatView*>calloc(1, sizeof(SeatView))
@@ -306,6 +379,8 @@ cdef int gen_legal_cached(GameState* s, GenCache* gc, int* out) noexcept nogil:
             local = <SeatView*>calloc(1, sizeof(SeatView))
         v = _view(s, gc, local)
         n = gen_place(s, v, out)
+    else:
+        n = gen_module_phase(s, out)
     if local != NULL:
         free(local)
     return n
@@ -337,6 +412,9 @@ cdef int sample_legal(GameState* s, GenCache* gc, Rng* r) noexcept nogil:
     cdef int nt = 0, ntake, nbuy, total, k, i, j, t, m, n
     cdef bint dirk
     cdef CityView* v = NULL
+    if s.options & MODULE_BITS:
+        n = gen_legal_cached(s, gc, gc.legal)      # the modules' actions are listed, then one is drawn
+        return gc.legal[rng_below(r, n)] if n > 0 else -1
     if s.phase == PH_ACTION:
         ntake = gen_take(s, buf)
         nbuy = gen_buy(s, buf + ntake, gc.buy[s.current])
@@ -412,17 +490,17 @@ cdef int check_action(GameState* s, int code) noexcept nogil:
     """0 if the action is legal for the seat to act, else an E_* code (E_CITY + city code for city rules)."""
     cdef int kind = code & 15, seat = s.current, m, i, total, v, k, t, x, y, r, have
     cdef int buf[MAX_LEGAL]
-    if code < 0 or kind < A_TAKE or kind > A_PASS:
+    if code < 0 or kind < A_TAKE or kind > A_LAST:
         return E_CODE
     if s.phase == PH_OVER:
         return E_OVER
     if kind == A_PLACE or kind == A_PLACE_RESERVE or kind == A_PLACE_DIRK:
-        if s.phase == PH_ACTION:
+        if s.phase != PH_PLACE and s.phase != PH_FINAL:
             return E_PHASE_ACTION
         t = code_tile(code)
         if kind != A_PLACE and (code >> 12):
             return E_CODE
-        if (code >> 28) or t > NBUILDINGS or t == FOUNTAIN:
+        if (code >> 28) or not tile_in_game(s, t):
             return E_CODE if (code >> 28) else E_BAD_TILE
         if _pending_index(s, t) < 0:
             return E_NOT_PENDING
@@ -432,12 +510,14 @@ cdef int check_action(GameState* s, int code) noexcept nogil:
             if s.phase == PH_FINAL:
                 return E_DIRK_FINAL
         if kind == A_PLACE:
-            r = city_check_place(s.city[seat], cell_x(code), cell_y(code), TILE_WALLS[t])
+            r = city_check_place_tile(s.city[seat], cell_x(code), cell_y(code), t)
             if r:
                 return E_CITY + r
         return E_OK
-    if s.phase != PH_ACTION:
+    if s.phase == PH_PLACE or s.phase == PH_FINAL:
         return E_PHASE_PLACE
+    if s.phase != PH_ACTION or kind >= A_BAZAAR:
+        return check_module_action(s, code)
     if kind == A_TAKE:
         m = (code >> 4) & 15
         if (code >> 8) or m == 0:
@@ -487,14 +567,14 @@ cdef int check_action(GameState* s, int code) noexcept nogil:
         if city_tile(s.city[seat], x, y) != t:
             return E_REMOVE_TILE
         return E_OK
-    if t > NBUILDINGS or t == FOUNTAIN:
+    if not tile_in_game(s, t):
         return E_BAD_TILE
     if not mask_has(s.reserve[seat], t):
         return E_NOT_IN_RESERVE
     if kind == A_BUILD:
-        r = city_check_place(s.city[seat], x, y, TILE_WALLS[t])
+        r = city_check_place_tile(s.city[seat], x, y, t)
     else:
-        r = city_check_swap(s.city[seat], x, y, TILE_WALLS[t])
+        r = city_check_swap_tile(s.city[seat], x, y, t)
     return E_CITY + r if r else E_OK
 
 
@@ -503,12 +583,14 @@ cdef int check_action(GameState* s, int code) noexcept nogil:
 cdef inline void _city_add(GameState* s, int seat, int x, int y, int t) noexcept nogil:
     cdef CityGrid* c = city_unshare(&s.city[seat])
     city_put(c, x, y, t, TILE_WALLS[t])
-    s.type_count[seat][TILE_TYPE[t]] += 1
+    type_count_add(s, seat, t, 1)
 
 
 cdef void _after_place(GameState* s, EventLog* log) noexcept nogil:
     if s.npending == 0:
-        if s.phase == PH_PLACE:
+        if s.phase == PH_PLACE and s.in_window:
+            window_after_use(s, log)
+        elif s.phase == PH_PLACE:
             finish_turn(s, log)
         else:
             advance_final(s, log)
@@ -519,6 +601,7 @@ cdef enum:
     GOES_ON = 0             # exact payment: the seat's extra action follows
     ACTIONS_OVER = 1        # the seat's actions are over: placement of pending tiles, or the end of the turn
     TILE_PLACED = 2         # a pending / leftover tile was placed: the next one, or what follows the last
+    WINDOW_NEXT = 3         # a seat said "done" in the interrupt window: ask the next one
 
 
 cdef inline int apply_effect(GameState* s, int code) noexcept nogil:
@@ -534,23 +617,17 @@ cdef inline int apply_effect(GameState* s, int code) noexcept nogil:
                 s.display[i] = NO_CARD
     elif kind == A_BUY:
         k = (code >> 4) & 3
-        total = 0
-        for v in range(1, 10):
-            cnt = pay_count(code >> 6, v)
-            if cnt:
-                c = k * NVALUES + v - 1
-                s.hand[seat][c] -= cnt
-                s.hand_n[seat] -= cnt
-                s.cur_sum[seat][k] -= cnt * v
-                s.discard[c] += cnt
-                s.discard_n += cnt
-                total += cnt * v
+        total = pay_cards(s, seat, k, (code >> 6) & 0x3FFFF)
         t = s.market[k]
         s.market[k] = NO_TILE
         s.pending[s.npending] = <uint8_t>t
         s.npending += 1
+        if s.phase == PH_INTERRUPT:
+            return vizier_bought(s)
         s.actions_taken += 1
         return GOES_ON if total == TILE_COST[t] else ACTIONS_OVER
+    elif kind >= A_BAZAAR:
+        return apply_module_action(s, code)
     elif kind == A_PLACE or kind == A_PLACE_RESERVE or kind == A_PLACE_DIRK:
         t = code_tile(code)
         i = _pending_index(s, t)
@@ -562,7 +639,7 @@ cdef inline int apply_effect(GameState* s, int code) noexcept nogil:
             mask_set(s.reserve[seat], t)
         else:
             mask_set(s.dirk_tiles, t)
-            s.type_count[DIRK][TILE_TYPE[t]] += 1
+            type_count_add(s, DIRK, t, 1)
         return TILE_PLACED
     elif kind == A_BUILD:
         t = code_tile(code)
@@ -574,8 +651,10 @@ cdef inline int apply_effect(GameState* s, int code) noexcept nogil:
         g = city_unshare(&s.city[seat])
         t = city_tile(g, x, y)
         city_clear(g, x, y)
-        s.type_count[seat][TILE_TYPE[t]] -= 1
+        type_count_add(s, seat, t, -1)
         mask_set(s.reserve[seat], t)
+        if s.options & OPT_FALCONS:
+            falcons_release(s, seat, x, y)
     elif kind == A_SWAP:
         t = code_tile(code)
         x = cell_x(code)
@@ -583,10 +662,12 @@ cdef inline int apply_effect(GameState* s, int code) noexcept nogil:
         g = city_unshare(&s.city[seat])
         old = city_tile(g, x, y)
         city_put(g, x, y, t, TILE_WALLS[t])
-        s.type_count[seat][TILE_TYPE[old]] -= 1
-        s.type_count[seat][TILE_TYPE[t]] += 1
+        type_count_add(s, seat, old, -1)
+        type_count_add(s, seat, t, 1)
         mask_clear(s.reserve[seat], t)
         mask_set(s.reserve[seat], old)
+        if s.options & OPT_FALCONS:
+            falcons_release(s, seat, x, y)
     s.actions_taken += 1       # take, build, remove, swap, pass
     return ACTIONS_OVER
 
@@ -598,6 +679,12 @@ cdef void apply_action(GameState* s, int code, EventLog* log) noexcept nogil:
         after_action(s, log)
     elif follows == TILE_PLACED:
         _after_place(s, log)
+    elif follows == WINDOW_NEXT:
+        s.win_k += 1
+        window_advance(s)
+
+
+include "modules/moves.pxi"
 
 
 # ---------------------------------------------------------------- text forms (Python level)
@@ -631,10 +718,24 @@ cdef str _action_text(GameState* s, int code):
         for v in range(9, 0, -1):
             parts.extend([CURRENCY_LETTERS[k] + str(v)] * pay_count(pay, v))
         return f"buy {k + 1} " + " ".join(parts) if parts else f"buy {k + 1}"
-    if kind == A_PASS:
-        if code != A_PASS:
+    if kind == A_PASS or kind == A_WAKE or kind == A_DONE:
+        if code != kind:
             raise ValueError(f"not an action code: {code}")
-        return "pass"
+        return KIND_NAMES[kind]
+    if kind == A_BAZAAR:
+        if code >> 25:
+            raise ValueError(f"not an action code: {code}")
+        k = BAZAAR_CUR[BAZAAR_FIRST + ((code >> 4) & 7)]
+        pay = (code >> 7) & 0x3FFFF
+        parts = []
+        for v in range(9, 0, -1):
+            parts.extend([CURRENCY_LETTERS[k] + str(v)] * pay_count(pay, v))
+        return " ".join([f"bazaar {BAZAAR_FIRST + ((code >> 4) & 7)}"] + parts)
+    if kind == A_FALCON:
+        if code >> 30 or ((code >> 4) & 15) >= NFALCONS or ((code >> 8) & 63) >= NCARD_KINDS:
+            raise ValueError(f"not an action code: {code}")
+        x, y = _unpack_cell((code >> 14) & 0xFFFF)
+        return f"falcon {((code >> 4) & 15) + 1} {card_text((code >> 8) & 63)} {x},{y}"
     if kind in (A_PLACE_RESERVE, A_PLACE_DIRK):
         if code >> 12:
             raise ValueError(f"not an action code: {code}")
@@ -664,9 +765,10 @@ def _parse_tile(str text):
     try:
         t = int(text)
     except ValueError:
-        raise ValueError(f"bad tile {text!r} (write its id, 1-{NBUILDINGS})") from None
-    if not (1 <= t <= NBUILDINGS):
-        raise ValueError(f"no tile {t} (tiles are 1-{NBUILDINGS})")
+        raise ValueError(f"bad tile {text!r} (write its id, 1-{LAST_TILE})") from None
+    if not (1 <= t <= LAST_TILE):
+        raise ValueError(f"no tile {t} (tiles are 1-{NBUILDINGS}, camps {CAMP_FIRST}-{CAMP_FIRST + NCAMPS - 1}, "
+                         f"bazaars {BAZAAR_FIRST}-{LAST_TILE})")
     return t
 
 
@@ -677,10 +779,40 @@ cdef int _parse_action(GameState* s, str text) except -1:
     if not words:
         raise ValueError("empty action text")
     verb, args = words[0], words[1:]
-    if verb == "pass":
+    if verb in ("pass", "wake", "done"):
         if args:
-            raise ValueError("pass takes no arguments")
-        return A_PASS
+            raise ValueError(f"{verb} takes no arguments")
+        return {"pass": A_PASS, "wake": A_WAKE, "done": A_DONE}[verb]
+    if verb == "bazaar":
+        if len(args) < 2:
+            raise ValueError(f"bazaar: name the bazaar tile and the cards, e.g. 'bazaar {BAZAAR_FIRST} y4 y3'")
+        t = _parse_tile(args[0])
+        if not BAZAAR_FIRST <= t <= LAST_TILE:
+            raise ValueError(f"bazaar: tile {t} is not a bazaar ({BAZAAR_FIRST}-{LAST_TILE})")
+        k = BAZAAR_CUR[t]
+        pay = 0
+        for w in args[1:]:
+            c = parse_card(w)
+            if card_currency(c) != k:
+                raise ValueError(f"bazaar: bazaar {t} sells for {CURRENCY_NAMES[k]} "
+                                 f"({CURRENCY_LETTERS[k]}), not {card_text(c)}")
+            v = card_value(c)
+            if pay_count(pay, v) == 3:
+                raise ValueError(f"bazaar: {card_text(c)} named more than 3 times")
+            pay += 1 << (2 * (v - 1))
+        return A_BAZAAR | ((t - BAZAAR_FIRST) << 4) | (pay << 7)
+    if verb == "falcon":
+        if len(args) != 3:
+            raise ValueError("falcon: name the falcon (1-15), the card paid and the corner, e.g. 'falcon 3 g4 0,1'")
+        try:
+            f = int(args[0])
+        except ValueError:
+            raise ValueError(f"falcon: bad falcon {args[0]!r} (falcons are 1-{NFALCONS})") from None
+        if not 1 <= f <= NFALCONS:
+            raise ValueError(f"falcon: no falcon {f} (falcons are 1-{NFALCONS})")
+        c = parse_card(args[1])
+        x, y = _parse_cell(args[2])
+        return A_FALCON | ((f - 1) << 4) | (c << 8) | (city_pack(x, y) << 14)
     if verb == "take":
         if not args:
             raise ValueError("take: name the cards, e.g. 'take y3 b2'")
@@ -733,7 +865,8 @@ cdef int _parse_action(GameState* s, str text) except -1:
         x, y = _parse_cell(args[1])
         k = {"place": A_PLACE, "build": A_BUILD, "swap": A_SWAP}[verb]
         return code_cell(k, t, (x + 128) | ((y + 128) << 8))
-    raise ValueError(f"unknown action {words[0]!r} (take, buy, place, build, remove, swap, pass)")
+    raise ValueError(f"unknown action {words[0]!r} (take, buy, place, build, remove, swap, pass, "
+                     "bazaar, wake, done, falcon)")
 
 
 cdef str _explain(GameState* s, int code, int err):

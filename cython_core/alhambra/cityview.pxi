@@ -425,6 +425,7 @@ cdef inline CityView* seat_view(SeatView* sv, CityGrid* c) noexcept nogil:
 cdef struct GenCache:
     SeatView seat[MAX_PLAYERS]
     BuyMemo buy[MAX_PLAYERS][NCUR]
+    int legal[MAX_LEGAL]              # sample_legal's list in games with modules
 
 
 cdef GenCache* gen_cache_new() noexcept nogil:

@@ -2,7 +2,8 @@
 
 def _from_setup(num_players, *, seed=0, options=None, current_player=0, turn=0, hands=None, cities=None,
                 reserves=None, market=None, display=None, draw_pile=None, discard=None, bag=None,
-                dirk_tiles=None, scores=None, dirk_score=0, scoring_rounds_done=0):
+                dirk_tiles=None, scores=None, dirk_score=0, scoring_rounds_done=0, vizier_asleep=(),
+                bazaars_waiting=(), falcons=None):
     """A position at the start of ``current_player``'s turn, built from parts; every tile and card must end
     up in exactly one place, or ValueError names what is wrong.
 
@@ -17,6 +18,9 @@ def _from_setup(num_players, *, seed=0, options=None, current_player=0, turn=0, 
     - ``display``: up to 4 card texts or None (default: 4 cards from the shuffled rest, or empty if
       ``draw_pile`` is given).
     - ``scores``: per seat; rounds up to ``scoring_rounds_done`` count as scored (no breakdown recorded).
+    - modules (``options``): camp / bazaar tiles go anywhere a building may; ``vizier_asleep``: seats;
+      ``bazaars_waiting``: bazaar tiles beside the market; ``falcons``: ``{falcon 1..15: (seat, (x, y))}``
+      (the corner's south-west cell; the others stay in the supply).
 
     >>> s = State.from_setup(2, hands=[["y3"], ["b9"]], cities=["0,0:0 1,0:7", ""])
     >>> s.building_counts(0)[0]
@@ -61,10 +65,13 @@ def _from_setup(num_players, *, seed=0, options=None, current_player=0, turn=0, 
         return value
 
     where = {}
+    all_tiles = game_tiles(bits)
 
     def take_tile(t, place):
-        if isinstance(t, bool) or not isinstance(t, int) or not 1 <= t <= NBUILDINGS:
-            raise ValueError(f"{place}: no tile {t!r} (tiles are 1-{NBUILDINGS})")
+        if isinstance(t, bool) or not isinstance(t, int) or t not in all_tiles:
+            raise ValueError(f"{place}: no tile {t!r} in this game (tiles are 1-{NBUILDINGS}"
+                             + (", camps 55-62" if bits & OPT_CAMPS else "")
+                             + (", bazaars 63-70" if bits & OPT_BAZAARS else "") + ")")
         if t in where:
             raise ValueError(f"tile {t} is both in {where[t]} and in {place}")
         where[t] = place
@@ -99,7 +106,7 @@ def _from_setup(num_players, *, seed=0, options=None, current_player=0, turn=0, 
                 raise ValueError(f"cities[{i}]: cell {x},{y} is too far from the fountain")
             take_tile(t, f"the city of seat {i}")
             city_put(s.city[i], x, y, t, TILE_WALLS[t])
-            s.type_count[i][TILE_TYPE[t]] += 1
+            type_count_add(s, i, t, 1)
         why = city_wrap(s.city[i]).is_valid()
         if why is not None:
             raise ValueError(f"cities[{i}]: not a valid city: {why}")
@@ -113,7 +120,15 @@ def _from_setup(num_players, *, seed=0, options=None, current_player=0, turn=0, 
         for t in dirk_tiles:
             take_tile(t, "Dirk's tiles")
             mask_set(s.dirk_tiles, t)
-            s.type_count[DIRK][TILE_TYPE[t]] += 1
+            type_count_add(s, DIRK, t, 1)
+    if bazaars_waiting:
+        if not bits & OPT_BAZAARS:
+            raise ValueError("bazaars_waiting: the Bazaars module is not on")
+        for t in bazaars_waiting:
+            take_tile(t, "the bazaars beside the market")
+            if TILE_KIND[t] != KIND_BAZAAR:
+                raise ValueError(f"bazaars_waiting: tile {t} is not a bazaar")
+            s.bazaar_wait |= 1 << (t - BAZAAR_FIRST)
     if market is not None:
         market = list(market)
         if len(market) != NCUR:
@@ -121,16 +136,18 @@ def _from_setup(num_players, *, seed=0, options=None, current_player=0, turn=0, 
         for k, t in enumerate(market):
             if t is not None:
                 take_tile(t, f"market slot {k + 1}")
+                if TILE_KIND[t] == KIND_BAZAAR:
+                    raise ValueError(f"market slot {k + 1}: a bazaar waits beside the market, not in a slot")
                 s.market[k] = t
     if bag is not None:
         bag = list(bag)
         for t in bag:
             take_tile(t, "the bag")
-        missing = [t for t in range(1, NBUILDINGS + 1) if t not in where]
+        missing = [t for t in all_tiles if t not in where]
         if missing:
             raise ValueError(f"tiles nowhere (put them in the bag, a reserve, ...): {missing}")
     else:
-        bag = [t for t in range(1, NBUILDINGS + 1) if t not in where]
+        bag = [t for t in all_tiles if t not in where]
         arr = bytearray(bag)
         _shuffle_py(s, arr)
         bag = list(arr)
@@ -240,4 +257,52 @@ def _from_setup(num_players, *, seed=0, options=None, current_player=0, turn=0, 
         raise ValueError(f"turn: a count of turns, not {turn!r}")
     s.turn = turn
     s.phase = PH_ACTION
+    _setup_modules(s, bits, vizier_asleep, falcons)
     return self
+
+
+cdef _setup_modules(GameState* s, uint32_t bits, vizier_asleep, falcons):
+    """from_setup's module parts: viziers (awake unless listed asleep) and falcons (checked like a buy)."""
+    cdef int f, seat, x, y, types
+    for f in range(NFALCONS):
+        s.falcon_owner[f] = NO_SEAT
+    if bits & OPT_VIZIER:
+        s.vizier_awake = <uint8_t>((1 << s.num_players) - 1)
+    for seat in vizier_asleep or ():
+        if not bits & OPT_VIZIER:
+            raise ValueError("vizier_asleep: the Vizier module is not on")
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < s.num_players:
+            raise ValueError(f"vizier_asleep: no seat {seat!r}")
+        s.vizier_awake &= ~(1 << seat)
+    if not falcons:
+        return
+    if not bits & OPT_FALCONS:
+        raise ValueError("falcons: the Falconers module is not on")
+    for key, value in dict(falcons).items():
+        if isinstance(key, bool) or not isinstance(key, int) or not 1 <= key <= NFALCONS:
+            raise ValueError(f"falcons: no falcon {key!r} (1-{NFALCONS})")
+        try:
+            seat, (x, y) = value
+        except (TypeError, ValueError):
+            raise ValueError(f"falcons[{key}]: write (seat, (x, y)), not {value!r}") from None
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < s.num_players:
+            raise ValueError(f"falcons[{key}]: no seat {seat!r}")
+        if not (-60 <= x <= 60 and -60 <= y <= 60):
+            raise ValueError(f"falcons[{key}]: corner {x},{y} is off the city")
+        types = corner_types(s.city[seat], x, y)
+        if types < 0 or FALCON_TYPES[key - 1] & ~types:
+            raise ValueError(f"falcons[{key}]: falcon {key} cannot sit on corner {x},{y} of seat {seat}'s city")
+        if corner_taken(s, seat, city_pack(x, y)):
+            raise ValueError(f"falcons[{key}]: corner {x},{y} of seat {seat} holds another falcon")
+        s.falcon_owner[key - 1] = seat
+        s.falcon_cell[key - 1] = city_pack(x, y)
+
+
+def game_tiles(uint32_t bits):
+    """Every tile id of a game with these option bits: the buildings, then camps and bazaars if on."""
+    tiles = list(range(1, NBUILDINGS + 1))
+    if bits & OPT_CAMPS:
+        tiles += list(range(CAMP_FIRST, CAMP_FIRST + NCAMPS))
+    if bits & OPT_BAZAARS:
+        tiles += list(range(BAZAAR_FIRST, BAZAAR_FIRST + NBAZAARS))
+    return tiles

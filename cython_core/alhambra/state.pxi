@@ -17,16 +17,17 @@ cdef enum:
     NO_SEAT = 255
     MASK_WORDS = 2            # tile bitmasks cover ids 0..127 (module tiles are 55..70)
     MAX_EVENTS = 160
-    MAX_LEGAL = 8192          # proven bound for the base game is < 2,800 (docs/rules.md)
+    MAX_LEGAL = 16384         # base game: proven < 2,800 (docs/rules.md); falcons may add corners x cards
 
     # phases (PH_INTERRUPT .. are kept for the §9 modules: the vizier / thief interrupt window, ...)
     PH_ACTION = 0
     PH_PLACE = 1
     PH_FINAL = 2
     PH_OVER = 3
-    PH_INTERRUPT = 4
+    PH_INTERRUPT = 4          # the interrupt window of RULES §9.0 (modules/window.pxi)
+    PH_FALCONS = 5            # after a first falcon: more falcons, or done (RULES §9.4)
 
-    # option bits (only OPT_DIRK is implemented; the others are reserved names for §9)
+    # option bits (Dirk and the four modules of the base rulebook are implemented; the rest are reserved)
     OPT_DIRK = 1 << 0
     OPT_VIZIER = 1 << 1
     OPT_CAMPS = 1 << 2
@@ -48,9 +49,21 @@ cdef enum:
     EV_SCORE = 8              # a = round (1..3)
     EV_END = 9                # a = slot that stayed empty
     EV_LEFTOVER = 10          # a = slot, b = tile, c = seat or NO_SEAT (tie: the tile stays)
+    EV_BAZAAR = 11            # a = bazaar tile drawn while refilling the market: it waits beside the market
+    EV_FALCON_BACK = 12       # a = falcon 0..14, b = seat: its corner lost a tile, it is back in the supply
+
+    # score_breakdown columns per round and row: majorities per type, then these
+    BD_WALL = NTYPES
+    BD_CAMPS = NTYPES + 1
+    BD_BAZAARS = NTYPES + 2
+    BD_FALCONS = NTYPES + 3
+    BD_COLS = NTYPES + 4
+
+    MODULE_BITS = OPT_VIZIER | OPT_CAMPS | OPT_BAZAARS | OPT_FALCONS
+    WINDOW_BITS = OPT_VIZIER  # modules that act in the interrupt window (the Thief will join)
 
 MODULE_OPTIONS = ("vizier", "camps", "bazaars", "falcons", "change", "thief", "walls", "residents")
-PHASE_NAMES = ("action", "place", "final", "over", "interrupt")
+PHASE_NAMES = ("action", "place", "final", "over", "interrupt", "falcons")
 
 
 cdef struct GameState:
@@ -91,7 +104,15 @@ cdef struct GameState:
     uint8_t discard_n
     uint8_t bag[MAX_TILE]                 # next tile = bag[bag_n - 1]
     uint8_t bag_n
-    uint8_t breakdown[3][NROWS][NTYPES + 1]    # per round: majority points per type, then wall
+    uint8_t breakdown[3][NROWS][BD_COLS]   # per round: majority points per type, wall, camps, bazaars, falcons
+    # modules (RULES §9): all in the fixed struct, so clone stays one memcpy
+    uint8_t vizier_awake                  # bit per seat (Vizier)
+    uint8_t bazaar_wait                   # bit b: bazaar BAZAAR_FIRST + b waits beside the market (Bazaars)
+    uint8_t falcon_owner[NFALCONS]        # seat holding the falcon, or NO_SEAT: in the supply (Falconers)
+    uint16_t falcon_cell[NFALCONS]        # packed south-west cell of the four around its corner
+    uint8_t in_window                     # an interrupt window is open (asking, or placing a vizier's tile)
+    uint8_t win_first                     # the window's order starts at this seat (the one who is next)
+    uint8_t win_k                         # position in that order of the seat being asked
 
 
 cdef struct EventLog:
@@ -203,17 +224,27 @@ cdef void refill_display(GameState* s, EventLog* log) noexcept nogil:
             log_event(log, EV_DISPLAY, c, 0, 0)
 
 
+cdef inline void type_count_add(GameState* s, int row, int t, int d) noexcept nogil:
+    """Buildings of each type per city / Dirk: camps and bazaars are no building type."""
+    if TILE_TYPE[t] < NTYPES:
+        s.type_count[row][TILE_TYPE[t]] += d
+
+
 cdef void refill_market(GameState* s, EventLog* log) noexcept nogil:
     cdef int k, t
     for k in range(NCUR):
-        if s.market[k] == NO_TILE:
+        while s.market[k] == NO_TILE:
             if s.bag_n == 0:
                 if not s.ended:
                     log_event(log, EV_END, k, 0, 0)
                 s.ended = 1
-                continue
+                break
             s.bag_n -= 1
             t = s.bag[s.bag_n]
+            if TILE_KIND[t] == KIND_BAZAAR:
+                s.bazaar_wait |= 1 << (t - BAZAAR_FIRST)     # it waits beside the market; drawing goes on
+                log_event(log, EV_BAZAAR, t, 0, 0)
+                continue
             s.market[k] = <uint8_t>t
             log_event(log, EV_MARKET, k, t, 0)
 
@@ -224,7 +255,7 @@ cdef void dirk_take(GameState* s, int count, EventLog* log) noexcept nogil:
         s.bag_n -= 1
         t = s.bag[s.bag_n]
         mask_set(s.dirk_tiles, t)
-        s.type_count[DIRK][TILE_TYPE[t]] += 1
+        type_count_add(s, DIRK, t, 1)
         log_event(log, EV_DIRK, t, 0, 0)
         count -= 1
 
@@ -236,7 +267,7 @@ cdef void score_round(GameState* s, int r, EventLog* log) noexcept nogil:
     occupy, rounded down; places beyond the round's are worth 0), then each seat's outer wall. Dirk (2 players)
     takes part in the majorities only."""
     cdef int rows[NROWS]
-    cdef int nrows = s.num_players, t, i, j, best, place, g, pts, p, share, w
+    cdef int nrows = s.num_players, t, i, j, best, place, g, pts, p, share, w, m
     cdef uint8_t done[NROWS]
     if s.options & OPT_DIRK:
         rows[nrows] = DIRK
@@ -244,7 +275,7 @@ cdef void score_round(GameState* s, int r, EventLog* log) noexcept nogil:
     for i in range(s.num_players):
         rows[i] = i
     for i in range(NROWS):
-        for t in range(NTYPES + 1):
+        for t in range(BD_COLS):
             s.breakdown[r][i][t] = 0
     for t in range(NTYPES):
         memset(done, 0, NROWS)
@@ -273,8 +304,13 @@ cdef void score_round(GameState* s, int r, EventLog* log) noexcept nogil:
             place += g
     for i in range(s.num_players):
         w = city_wall_score(s.city[i])
-        s.breakdown[r][i][NTYPES] = <uint8_t>(w if w < 255 else 255)
+        s.breakdown[r][i][BD_WALL] = <uint8_t>(w if w < 255 else 255)
         s.score[i] += w
+        if s.options & MODULE_BITS:
+            for m in range(BD_CAMPS, BD_COLS):
+                w = module_points(s, i, r, m)
+                s.breakdown[r][i][m] = <uint8_t>(w if w < 255 else 255)
+                s.score[i] += w
     s.scored |= 1 << r
     s.bd_mask |= 1 << r
     log_event(log, EV_SCORE, r + 1, 0, 0)
@@ -352,6 +388,8 @@ cdef void finish_turn(GameState* s, EventLog* log) noexcept nogil:
     else:
         s.current = (s.current + 1) % s.num_players
         s.phase = PH_ACTION
+        if s.options & WINDOW_BITS:
+            window_open(s, log)
 
 
 cdef inline void after_action(GameState* s, EventLog* log) noexcept nogil:
@@ -388,7 +426,19 @@ cdef void setup_game(GameState* s, int n, uint64_t seed, uint32_t options, Event
     for i in range(NBUILDINGS):
         s.bag[i] = <uint8_t>(i + 1)
     s.bag_n = NBUILDINGS
-    rng_shuffle_u8(&s.rng, s.bag, NBUILDINGS)
+    if options & OPT_CAMPS:
+        for i in range(NCAMPS):
+            s.bag[s.bag_n] = <uint8_t>(CAMP_FIRST + i)
+            s.bag_n += 1
+    if options & OPT_BAZAARS:
+        for i in range(NBAZAARS):
+            s.bag[s.bag_n] = <uint8_t>(BAZAAR_FIRST + i)
+            s.bag_n += 1
+    for i in range(NFALCONS):
+        s.falcon_owner[i] = NO_SEAT
+    if options & OPT_VIZIER:
+        s.vizier_awake = <uint8_t>((1 << n) - 1)
+    rng_shuffle_u8(&s.rng, s.bag, s.bag_n)
     refill_market(s, log)
     if options & OPT_DIRK:
         dirk_take(s, 6, log)
@@ -468,4 +518,6 @@ cdef void state_copy(GameState* dst, GameState* src) noexcept nogil:
         city_incref(src.city[i])
 
 
+include "modules/window.pxi"
+include "modules/scoring.pxi"
 include "state_py.pxi"

@@ -6,30 +6,40 @@ class IllegalActionError(ValueError):
 
 
 _BASE_OPTIONS = ("dirk",)
+# the modules that are implemented, with their option bits (RULES §9.1-9.4)
+MODULES = {"vizier": OPT_VIZIER, "camps": OPT_CAMPS, "bazaars": OPT_BAZAARS, "falcons": OPT_FALCONS}
 
 
 def _normalize_options(int num_players, options):
     """Check an options dict; returns (OPT_* bits, normalized dict). Unknown keys and bad values raise
-    ValueError naming the key; module switches are reserved names (not implemented yet)."""
+    ValueError naming the key; modules not implemented yet are refused by name.
+
+    The normalized dict always holds "dirk"; a module appears in it only when it is on (so base-game
+    options, and files written before the modules, stay ``{"dirk": ...}``)."""
     cdef uint32_t bits = 0
     if options is None:
         options = {}
     if not isinstance(options, dict):
         raise ValueError(f"options must be a dict, not {type(options).__name__}")
+    on = {}
     for key, value in options.items():
-        if key in MODULE_OPTIONS:
-            if value:
-                raise ValueError(f"option {key!r}: module not implemented yet")
-        elif key not in _BASE_OPTIONS:
+        if key not in _BASE_OPTIONS and key not in MODULE_OPTIONS:
             raise ValueError(f"unknown option {key!r} (known: {', '.join(_BASE_OPTIONS + MODULE_OPTIONS)})")
-        elif not isinstance(value, bool):
+        if not isinstance(value, bool):
             raise ValueError(f"option {key!r} must be true or false, not {value!r}")
+        if key in MODULE_OPTIONS and value:
+            if key not in MODULES:
+                raise ValueError(f"option {key!r}: module not implemented yet")
+            bits |= MODULES[key]
+            on[key] = True
     dirk = options.get("dirk", num_players == 2)
     if dirk:
         if num_players != 2:
             raise ValueError(f"option 'dirk': Dirk plays only in 2-player games (not {num_players})")
         bits |= OPT_DIRK
-    return bits, {"dirk": bool(dirk)}
+    out = {"dirk": bool(dirk)}
+    out.update({k: True for k in MODULES if k in on})
+    return bits, out
 
 
 def _check_num_players(num_players):
@@ -141,6 +151,8 @@ cdef class State:
                 out.append(line)
             elif kind == EV_END:
                 out.append(f"game end: market {a + 1} stays empty")
+            elif kind == EV_BAZAAR:
+                out.append(f"bazaar waits: {a}")
             elif kind == EV_LEFTOVER:
                 if c == NO_SEAT:
                     out.append(f"leftover market {a + 1}: {b} stays (tie for most {CURRENCY_NAMES[a]})")
@@ -331,16 +343,24 @@ cdef class State:
         return [r + 1 for r in range(2) if self.st.due & (1 << r)]
 
     def score_breakdown(self):
-        """One dict per recorded scoring round: ``{"round", "seats": [{"majorities", "wall", "total"}], "dirk"}``."""
+        """One dict per recorded scoring round: ``{"round", "seats": [{"majorities", "wall", "total"}], "dirk"}``.
+        With modules on, each seat also has ``"camps"`` (arrow lines), ``"bazaars"`` (round 3 only, else 0)
+        and ``"falcons"`` (sets), for the modules that are on."""
         out = []
+        cols = [(name, col) for name, col, bit in (("camps", BD_CAMPS, OPT_CAMPS), ("bazaars", BD_BAZAARS,
+                OPT_BAZAARS), ("falcons", BD_FALCONS, OPT_FALCONS)) if self.st.options & bit]
         for r in range(3):
             if not self.st.bd_mask & (1 << r):
                 continue
             seats = []
             for i in range(self.st.num_players):
                 maj = [self.st.breakdown[r][i][t] for t in range(NTYPES)]
-                wall = self.st.breakdown[r][i][NTYPES]
-                seats.append({"majorities": maj, "wall": wall, "total": sum(maj) + wall})
+                wall = self.st.breakdown[r][i][BD_WALL]
+                seat = {"majorities": maj, "wall": wall}
+                for name, col in cols:
+                    seat[name] = self.st.breakdown[r][i][col]
+                seat["total"] = sum(maj) + wall + sum(self.st.breakdown[r][i][col] for _, col in cols)
+                seats.append(seat)
             dirk = None
             if self.st.options & OPT_DIRK:
                 maj = [self.st.breakdown[r][DIRK][t] for t in range(NTYPES)]
@@ -427,6 +447,39 @@ cdef class State:
     def discard(self):
         cdef int c, k
         return [card_text(c) for c in range(NCARD_KINDS) for k in range(self.st.discard[c])]
+
+    # modules (RULES §9)
+
+    def vizier_awake(self, seat):
+        """True if the seat's vizier is awake (False without the Vizier module)."""
+        return bool((self.st.vizier_awake >> self._seat(seat)) & 1)
+
+    def bazaars_waiting(self):
+        """Bazaar tiles waiting beside the market, sorted ([] without the Bazaars module)."""
+        return [BAZAAR_FIRST + b for b in range(NBAZAARS) if (self.st.bazaar_wait >> b) & 1]
+
+    def bazaar_price(self, int tile):
+        """What a waiting bazaar costs now (the cost of the tile in its currency's slot), or None."""
+        if not (BAZAAR_FIRST <= tile <= LAST_TILE and (self.st.bazaar_wait >> (tile - BAZAAR_FIRST)) & 1):
+            return None
+        return bazaar_price(&self.st, tile) or None
+
+    def falcons(self, seat=None):
+        """Falcons of a seat as ``[(falcon 1..15, (x, y) corner)]`` sorted; ``seat=None``: the supply as a
+        sorted list of falcon numbers."""
+        cdef int f
+        if seat is None:
+            return [f + 1 for f in range(NFALCONS) if self.st.falcon_owner[f] == NO_SEAT]
+        p = self._seat(seat)
+        return [(f + 1, _unpack_cell(self.st.falcon_cell[f])) for f in range(NFALCONS)
+                if self.st.falcon_owner[f] == p]
+
+    def window_order(self):
+        """In the "interrupt" phase: the seats in the window's order (the seat who is next first); else []."""
+        cdef int n = self.st.num_players
+        if not self.st.in_window:
+            return []
+        return [(self.st.win_first + k) % n for k in range(n)]
 
     def dirk_tiles(self):
         """Dirk's tiles, sorted ([] without Dirk)."""

@@ -41,6 +41,7 @@ cdef enum:
     CITY_INIT_HALF = 4       # a new grid covers -4..4 in x and y
     CITY_COORD_MAX = 120     # |x|, |y| limit: cells are packed as (x + 128) | ((y + 128) << 8)
     CELL_TILE = 0x10         # occ byte of a tile: CELL_TILE | walls
+    CELL_CAMP = 0x20         # occ byte of a camp (RULES §9.2): CELL_TILE | CELL_CAMP | bastion sides
     CITY_SCRATCH = 4096      # cells of the stack scratch buffers (bigger grids fall back to malloc)
 
 cdef enum:
@@ -68,11 +69,17 @@ cdef enum:
     CITY_ERR_NO_FOUNTAIN = 11
     CITY_ERR_UNREACHABLE = 12
     CITY_ERR_ENCLOSED = 13
-    CITY_NERRORS = 14
+    # camps (RULES §9.2, alhambra/modules/camps.pxi)
+    CITY_ERR_CAMP_GREEN = 14     # a building side would touch a camp's plain (green) side
+    CITY_ERR_CAMP_SIDES = 15     # a camp side touches something other than a building wall / a camp's green
+    CITY_ERR_CAMP_NO_WALL = 16   # a camp would have no bastion on a building wall
+    CITY_ERR_CAMP_SUPPORT = 17   # a camp would lose its last bastion on a building wall
+    CITY_NERRORS = 18
 
 cdef struct CityGrid:
     int refcount
     int ntiles               # tiles in the city, fountain included
+    int ncamps               # camps among them (0 outside the Camps module: every camp check is skipped)
     int w, h                 # storage size
     int ox, oy               # cell (x, y) is stored at index (y + oy) * w + (x + ox)
     int x0, y0, x1, y1       # bounding box of the tiles (inclusive)
@@ -177,6 +184,14 @@ cdef const char* city_error_text(int code) noexcept nogil:
         return "tile cannot be reached on foot from the fountain"
     if code == CITY_ERR_ENCLOSED:
         return "empty cell is enclosed"
+    if code == CITY_ERR_CAMP_GREEN:
+        return "a camp's plain side would touch a building (camps attach to buildings only by bastions)"
+    if code == CITY_ERR_CAMP_SIDES:
+        return "camp sides must touch building walls with bastions, or other camps' plain sides"
+    if code == CITY_ERR_CAMP_NO_WALL:
+        return "a camp needs a bastion against a building wall"
+    if code == CITY_ERR_CAMP_SUPPORT:
+        return "a camp would lose its last bastion on a building wall"
     return "unknown error"
 
 
@@ -221,6 +236,7 @@ cdef CityGrid* city_new() noexcept nogil:
     c.occ[_cidx(c, 0, 0)] = CELL_TILE
     c.tid[_cidx(c, 0, 0)] = FOUNTAIN
     c.ntiles = 1
+    c.ncamps = 0
     return c
 
 
@@ -310,7 +326,12 @@ cdef void city_put(CityGrid* c, int x, int y, int tile, int walls) noexcept nogi
     c.cached = 0
     if c.occ[i] == 0:
         c.ntiles += 1
+    elif c.occ[i] & CELL_CAMP:
+        c.ncamps -= 1
     c.occ[i] = CELL_TILE | (walls & 15)
+    if TILE_KIND[tile] == KIND_CAMP:
+        c.occ[i] |= CELL_CAMP
+        c.ncamps += 1
     c.tid[i] = <uint8_t>tile
     c.x0 = nx0
     c.y0 = ny0
@@ -345,6 +366,8 @@ cdef void city_clear(CityGrid* c, int x, int y) noexcept nogil:
     if c.occ[i] == 0:
         return
     c.cached = 0
+    if c.occ[i] & CELL_CAMP:
+        c.ncamps -= 1
     c.occ[i] = 0
     c.tid[i] = 0
     c.ntiles -= 1
@@ -497,6 +520,8 @@ cdef inline int _check_place_at(CityGrid* c, int i, int walls) noexcept nogil:
     cdef int pm = _present4(n, e, s, v)
     if pm == 0:
         return CITY_ERR_NO_NEIGHBOUR
+    if c.ncamps and camp_green_facing(n, e, s, v):
+        return CITY_ERR_CAMP_GREEN
     if (walls & pm) != _facing4(n, e, s, v):
         return CITY_ERR_SIDES
     if (pm & ~walls) == 0:
@@ -550,6 +575,8 @@ cdef void _city_build_front(CityGrid* c) noexcept nogil:
                 s = occ[i - w]
                 v = occ[i - 1]
                 mask = PLACE_LEGAL[_present4(n, e, s, v) | (_facing4(n, e, s, v) << 4)]
+                if mask and c.ncamps and camp_green_facing(n, e, s, v):
+                    mask = 0
                 if mask and nf < limit:
                     cache[nf] = <uint32_t>city_pack(x, y) | (<uint32_t>mask << 16)
                     flag[nf] = HOLE_UNKNOWN
@@ -578,6 +605,8 @@ cdef void _city_build_tiles(CityGrid* c) noexcept nogil:
                 s = occ[i - w]
                 v = occ[i - 1]
                 mask = SWAP_LEGAL[_present4(n, e, s, v) | (_facing4(n, e, s, v) << 4)]
+                if occ[i] & CELL_CAMP:
+                    mask = 0             # a swap with a camp is checked on a trial grid (city_check_swap_tile)
                 tl[nt] = <uint32_t>city_pack(x, y) | (<uint32_t>mask << 16)
                 nt += 1
             i += 1
@@ -687,6 +716,11 @@ cdef inline int _check_remove_at(CityGrid* c, int i) noexcept nogil:
     cdef int n = occ[i + w], e = occ[i + 1], s = occ[i - w], v = occ[i - 1]
     if n and e and s and v:
         return CITY_ERR_ENCLOSES_VACATED
+    if c.ncamps:
+        if a & CELL_CAMP:
+            return CITY_OK               # camps are off the on-foot graph and hold no other camp up
+        if camp_support_lost(c, i):
+            return CITY_ERR_CAMP_SUPPORT
     # on-foot neighbours of the tile; if it has at most one, or they stay joined through the ring of 8
     # cells around it, nothing is cut off; otherwise count what the fountain still reaches
     cdef int foot = (_joined(a, n, WALL_N, WALL_S) | (_joined(a, e, WALL_E, WALL_W) << 1)
@@ -700,7 +734,7 @@ cdef inline int _check_remove_at(CityGrid* c, int i) noexcept nogil:
                       | (_joined(v, nw, WALL_N, WALL_S) << 6) | (_joined(nw, n, WALL_E, WALL_W) << 7))
     if RING_ONE_GROUP[links | (foot << 8)]:
         return CITY_OK
-    if _reachable_without(c, i) < c.ntiles - 1:
+    if _reachable_without(c, i) < c.ntiles - c.ncamps - 1:
         return CITY_ERR_CUT_OFF
     return CITY_OK
 
@@ -790,6 +824,8 @@ cdef void _city_mark_removable(CityGrid* c) noexcept nogil:
             flag[k] = _check_remove_at(c, i) == CITY_OK
         else:
             flag[k] = not cut[disc[i]] and not (occ[i + w] and occ[i + 1] and occ[i - w] and occ[i - 1])
+            if flag[k] and c.ncamps and camp_support_lost(c, i):
+                flag[k] = 0
     _scratch_close(&sc)
     c.cached |= CACHE_REMOVE
 
@@ -820,6 +856,8 @@ cdef inline int _check_swap_at(CityGrid* c, int i, int walls) noexcept nogil:
         return CITY_ERR_EMPTY
     if c.tid[i] == FOUNTAIN and i == _cidx(c, 0, 0):
         return CITY_ERR_FOUNTAIN
+    if occ[i] & CELL_CAMP:
+        return CITY_ERR_CAMP_SIDES       # by wall mask alone: a camp's cell takes only what the trial allows
     cdef int n = occ[i + w], e = occ[i + 1], s = occ[i - w], v = occ[i - 1]
     if (walls & _present4(n, e, s, v)) != _facing4(n, e, s, v):
         return CITY_ERR_SIDES
@@ -875,6 +913,14 @@ cdef int city_validate(CityGrid* c, int* where) noexcept nogil:
             a = occ[i]
             if a == 0:
                 continue
+            if c.ncamps and camp_pair_bad(a, occ[i + w], WALL_N, WALL_S):
+                where[0] = city_pack(x, y)
+                where[1] = city_pack(x, y + 1)
+                return CITY_ERR_CAMP_SIDES
+            if c.ncamps and camp_pair_bad(a, occ[i + 1], WALL_E, WALL_W):
+                where[0] = city_pack(x, y)
+                where[1] = city_pack(x + 1, y)
+                return CITY_ERR_CAMP_SIDES
             if occ[i + w] and ((a & WALL_N) != 0) != ((occ[i + w] & WALL_S) != 0):
                 where[0] = city_pack(x, y)
                 where[1] = city_pack(x, y + 1)
@@ -891,7 +937,9 @@ cdef int city_validate(CityGrid* c, int* where) noexcept nogil:
                     and not (occ[i + w] or occ[i + 1] or occ[i - w] or occ[i - 1])):
                 where[0] = city_pack(x, y)
                 return CITY_ERR_NO_NEIGHBOUR
-    if _reachable_without(c, -1) < c.ntiles:
+    if c.ncamps and camps_unsupported(c, where):
+        return CITY_ERR_CAMP_NO_WALL
+    if _reachable_without(c, -1) < c.ntiles - c.ncamps:
         # find the first unreachable tile by trying each one (rare path, clarity over speed)
         _scratch_open(&s, c, seen_buf, queue_buf)
         s.seen[f] = 1
@@ -921,7 +969,7 @@ cdef int city_validate(CityGrid* c, int* where) noexcept nogil:
         for y in range(c.y1, c.y0 - 1, -1):
             for x in range(c.x0, c.x1 + 1):
                 i = _cidx(c, x, y)
-                if occ[i] and not s.seen[i] and where[0] < 0:
+                if occ[i] and not (occ[i] & CELL_CAMP) and not s.seen[i] and where[0] < 0:
                     where[0] = city_pack(x, y)
         _scratch_close(&s)
         return CITY_ERR_UNREACHABLE
@@ -1009,6 +1057,11 @@ cdef int _trail_from(uint8_t* adj, int cw, int v) noexcept nogil:
     return best
 
 
+cdef inline bint _no_wall_beyond(int b) noexcept nogil:
+    """A wall facing this occ byte is an outer wall: the cell is empty or a camp (RULES §9.2)."""
+    return ((b ^ CELL_TILE) & (CELL_TILE | CELL_CAMP)) != 0
+
+
 cdef int city_wall_score(CityGrid* c) noexcept nogil:
     """Length of the longest trail along outer wall edges (a wall side with no tile on the other side)."""
     cdef uint8_t* occ = c.occ
@@ -1037,19 +1090,19 @@ cdef int city_wall_score(CityGrid* c) noexcept nogil:
         for x in range(c.x0, c.x1 + 1):
             i = _cidx(c, x, y)
             a = occ[i]
-            if a == 0 or (a & 15) == 0:
-                continue
+            if a == 0 or (a & 15) == 0 or (a & CELL_CAMP):
+                continue                # (a camp's bastions are no walls; walls facing a camp stay outer)
             k = (y - c.y0) * cw + (x - c.x0)          # south-west corner of the cell
-            if (a & WALL_N) and occ[i + w] == 0:
+            if (a & WALL_N) and _no_wall_beyond(occ[i + w]):
                 adj[k + cw] |= 2
                 adj[k + cw + 1] |= 8
-            if (a & WALL_S) and occ[i - w] == 0:
+            if (a & WALL_S) and _no_wall_beyond(occ[i - w]):
                 adj[k] |= 2
                 adj[k + 1] |= 8
-            if (a & WALL_E) and occ[i + 1] == 0:
+            if (a & WALL_E) and _no_wall_beyond(occ[i + 1]):
                 adj[k + 1] |= 1
                 adj[k + 1 + cw] |= 4
-            if (a & WALL_W) and occ[i - 1] == 0:
+            if (a & WALL_W) and _no_wall_beyond(occ[i - 1]):
                 adj[k] |= 1
                 adj[k + cw] |= 4
     # each connected component: Euler (<= 2 odd corners) -> all its edges; else search from its odd corners

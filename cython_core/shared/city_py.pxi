@@ -7,13 +7,14 @@ cdef inline tuple _unpack_cell(int packed):
 
 
 cdef int _tile_arg(object tile) except -1:
-    """A building id 1..54 (the fountain and unknown ids raise ValueError)."""
+    """A building id 1..54, or a camp / bazaar id 55..70 (the fountain and unknown ids raise ValueError)."""
     if not isinstance(tile, int) or isinstance(tile, bool):
         raise TypeError(f"tile must be an int, not {type(tile).__name__}")
     if tile == FOUNTAIN:
         raise ValueError("the fountain (tile 0) is not a building tile")
-    if tile < 1 or tile > NBUILDINGS:
-        raise ValueError(f"no building tile with id {tile} (use 1..{NBUILDINGS})")
+    if tile < 1 or tile > LAST_TILE or TILE_KIND[tile] == KIND_NONE:
+        raise ValueError(f"no building tile with id {tile} (use 1..{NBUILDINGS}, camps and bazaars "
+                         f"{CAMP_FIRST}..{LAST_TILE})")
     return tile
 
 
@@ -119,7 +120,7 @@ cdef class City:
                 raise ValueError(f"bad city token {token!r} (write x,y:tile or x,y:tile/walls)") from None
             if not _on_grid(x, y):
                 raise ValueError(f"cell {x},{y} is off the grid (|x|, |y| <= {CITY_COORD_MAX})")
-            if tile < 0 or tile > NBUILDINGS:
+            if tile < 0 or tile > LAST_TILE or TILE_KIND[tile] == KIND_NONE:
                 raise ValueError(f"no tile with id {tile} in {token!r}")
             if (x, y) in cells:
                 raise ValueError(f"cell {x},{y} is given twice")
@@ -205,7 +206,11 @@ cdef class City:
             return f"tile {t} is already in the city"
         if not _on_grid(cx, cy):
             return city_error_text(CITY_ERR_OFF_GRID).decode()
-        cdef int code = city_check_place(self.g, cx, cy, wl)
+        cdef int code
+        if TILE_KIND[t] == KIND_CAMP:
+            code = camp_check_place(self.g, cx, cy, wl)
+        else:
+            code = city_check_place(self.g, cx, cy, wl)
         return city_error_text(code).decode() if code else None
 
     def can_remove(self, x, y):
@@ -229,7 +234,11 @@ cdef class City:
             return f"tile {t} is already in the city"
         if not _on_grid(cx, cy):
             return city_error_text(CITY_ERR_EMPTY).decode()
-        cdef int code = city_check_swap(self.g, cx, cy, wl)
+        cdef int code
+        if walls is None or TILE_KIND[t] == KIND_CAMP:
+            code = city_check_swap_tile(self.g, cx, cy, t)
+        else:
+            code = city_check_swap(self.g, cx, cy, wl)
         return city_error_text(code).decode() if code else None
 
     def placements(self, tile, walls=None):
@@ -243,7 +252,11 @@ cdef class City:
         cdef int buf[CITY_MAX_CELLS]
         if self._has_tile(t):
             return []
-        cdef int n = city_place_cells(self.g, wl, buf)
+        cdef int n
+        if TILE_KIND[t] == KIND_CAMP:
+            n = camp_place_cells(self.g, wl, buf)
+        else:
+            n = city_place_cells(self.g, wl, buf)
         return [_unpack_cell(buf[k]) for k in range(n)]
 
     def removals(self):
@@ -256,6 +269,14 @@ cdef class City:
         cdef int n = city_remove_cells(self.g, buf)
         return [_unpack_cell(buf[k]) for k in range(n)]
 
+    def camp_score(self):
+        """Points of the camps' arrow lines (RULES §9.2): per bastion, the tiles in line beyond it."""
+        return city_camp_score(self.g)
+
+    def bazaar_score(self):
+        """Round-3 points of the bazaars (RULES §9.3): per bazaar, matching neighbours x types among them."""
+        return city_bazaar_score(self.g)
+
     def swaps(self, tile, walls=None):
         """Every cell whose tile ``tile`` may replace, north row first."""
         cdef int t = _tile_arg(tile)
@@ -263,8 +284,9 @@ cdef class City:
         cdef int buf[CITY_MAX_CELLS]
         if self._has_tile(t):
             return []
-        cdef int n = city_swap_cells(self.g, wl, buf)
-        return [_unpack_cell(buf[k]) for k in range(n)]
+        cdef int n = 0 if TILE_KIND[t] == KIND_CAMP else city_swap_cells(self.g, wl, buf)
+        n += camp_swap_cells(self.g, t, buf + n)
+        return sorted((_unpack_cell(buf[k]) for k in range(n)), key=lambda c: (-c[1], c[0]))
 
     # ---- new values --------------------------------------------------------------------------------------
 

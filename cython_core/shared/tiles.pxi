@@ -18,6 +18,18 @@ cdef enum:
     WALL_E = 2
     WALL_S = 4
     WALL_W = 8
+    # module tiles (RULES §9.2, §9.3): camps 55..62, bazaars 63..70 (ids from data/camps.csv, bazaars.csv)
+    CAMP_FIRST = 55
+    NCAMPS = 8
+    BAZAAR_FIRST = 63
+    NBAZAARS = 8
+    LAST_TILE = 70          # highest tile id of any module
+    KIND_BUILDING = 0       # TILE_KIND: the fountain and the 54 buildings
+    KIND_CAMP = 1
+    KIND_BAZAAR = 2
+    KIND_NONE = 255         # unused id
+    NFALCONS = 15           # falcons 0..14 (text 1..15), RULES §9.4
+    NFALCON_COLOURS = 3
 
 TYPE_NAMES = ("pavilion", "seraglio", "arcades", "chambers", "garden", "tower")
 CURRENCY_NAMES = ("florin", "dirham", "denar", "ducat")
@@ -26,7 +38,13 @@ WALL_LETTERS = "NESW"
 
 cdef uint8_t TILE_TYPE[MAX_TILE]
 cdef uint8_t TILE_COST[MAX_TILE]
-cdef uint8_t TILE_WALLS[MAX_TILE]
+cdef uint8_t TILE_WALLS[MAX_TILE]       # walls; for a camp its bastion sides
+cdef uint8_t TILE_KIND[MAX_TILE]        # KIND_*
+cdef uint8_t BAZAAR_CUR[MAX_TILE]       # bazaar: its currency
+cdef uint8_t BAZAAR_TYPES[MAX_TILE]     # bazaar: bit t for each of its three building types
+cdef uint8_t FALCON_COLOUR[NFALCONS]
+cdef uint8_t FALCON_TYPES[NFALCONS]     # bit t for each of the two types on its back
+FALCON_COLOUR_NAMES = ("black", "brown", "white")
 
 # Majority points MAJORITY_POINTS[round 0..2][type][place 0..2]; 0 where the round has no such place.
 cdef int MAJORITY_POINTS[3][NTYPES][3]
@@ -83,19 +101,73 @@ def parse_card(str text):
 
 
 def tile_info(int tile):
-    """``tile_info(17) -> ('arcades', 6, 'SW')``; the fountain is ``('fountain', 0, '-')``."""
+    """``tile_info(17) -> ('arcades', 6, 'SW')``; the fountain is ``('fountain', 0, '-')``; a camp
+    ``('camp', 4, 'N')`` (its bastion sides); a bazaar ``('bazaar', 0, '-')`` (its price follows the market)."""
     if tile == FOUNTAIN:
         return ("fountain", 0, "-")
-    if tile < 1 or tile > NBUILDINGS:
+    if tile < 1 or tile > LAST_TILE:
         raise ValueError(f"no tile with id {tile}")
+    if TILE_KIND[tile] == KIND_CAMP:
+        return ("camp", TILE_COST[tile], walls_to_text(TILE_WALLS[tile]))
+    if TILE_KIND[tile] == KIND_BAZAAR:
+        return ("bazaar", 0, "-")
     return (TYPE_NAMES[TILE_TYPE[tile]], TILE_COST[tile], walls_to_text(TILE_WALLS[tile]))
 
 
 def tile_walls(int tile):
-    """Wall mask of a tile (N=1, E=2, S=4, W=8)."""
-    if tile < 0 or tile > NBUILDINGS:
+    """Wall mask of a tile (N=1, E=2, S=4, W=8); for a camp, its bastion sides."""
+    if tile < 0 or tile > LAST_TILE:
         raise ValueError(f"no tile with id {tile}")
     return TILE_WALLS[tile]
+
+
+def bazaar_info(int tile):
+    """``bazaar_info(63) -> ('florin', ('pavilion', 'seraglio', 'arcades'))``: currency and building types."""
+    if tile < BAZAAR_FIRST or tile >= BAZAAR_FIRST + NBAZAARS:
+        raise ValueError(f"tile {tile} is not a bazaar ({BAZAAR_FIRST}-{BAZAAR_FIRST + NBAZAARS - 1})")
+    return (CURRENCY_NAMES[BAZAAR_CUR[tile]], tuple(TYPE_NAMES[t] for t in range(NTYPES)
+                                                    if BAZAAR_TYPES[tile] >> t & 1))
+
+
+def falcon_info(int falcon):
+    """``falcon_info(1) -> ('black', ('pavilion', 'garden'))``: falcons are numbered 1..15 in text."""
+    if not 1 <= falcon <= NFALCONS:
+        raise ValueError(f"no falcon {falcon} (falcons are 1-{NFALCONS})")
+    return (FALCON_COLOUR_NAMES[FALCON_COLOUR[falcon - 1]],
+            tuple(TYPE_NAMES[t] for t in range(NTYPES) if FALCON_TYPES[falcon - 1] >> t & 1))
+
+
+def _data_rows(name):
+    """Rows of alhambra_ai/data/<name> (comments and the header skipped), split on commas."""
+    path = _os.path.join(_os.path.dirname(__file__), "data", name)
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            line = line.strip()
+            if line and not line.startswith("#") and not line.startswith("id,"):
+                yield line.split(",")
+
+
+def _type_bits(str names):
+    cdef int bits = 0
+    for name in names.split():
+        bits |= 1 << TYPE_NAMES.index(name)
+    return bits
+
+
+def _load_modules():
+    for tid, cost, sides in _data_rows("camps.csv"):
+        t = CAMP_FIRST + int(tid) - 1
+        TILE_KIND[t] = KIND_CAMP
+        TILE_COST[t] = int(cost)
+        TILE_WALLS[t] = walls_from_text(sides)
+    for tid, cur, types in _data_rows("bazaars.csv"):
+        t = BAZAAR_FIRST + int(tid) - 1
+        TILE_KIND[t] = KIND_BAZAAR
+        BAZAAR_CUR[t] = CURRENCY_NAMES.index(cur)
+        BAZAAR_TYPES[t] = _type_bits(types)
+    for fid, colour, types in _data_rows("falcons.csv"):
+        FALCON_COLOUR[int(fid) - 1] = FALCON_COLOUR_NAMES.index(colour)
+        FALCON_TYPES[int(fid) - 1] = _type_bits(types)
 
 
 def _load_tiles():
@@ -122,7 +194,9 @@ def _init_tables():
         TILE_TYPE[t] = NO_TYPE
         TILE_COST[t] = 0
         TILE_WALLS[t] = 0
+        TILE_KIND[t] = KIND_NONE if t > NBUILDINGS else KIND_BUILDING
     _load_tiles()
+    _load_modules()
     # Round 1: first place only; round 2: first and second; round 3: three places.
     # Base values by type: round 1 = 1..6, round 2 = 8..13 / 1..6, round 3 = 16..21 / 8..13 / 1..6.
     for t in range(NTYPES):

@@ -1,0 +1,49 @@
+# Bazaars (RULES §9.3): buying a waiting bazaar. Drawing them beside the market is refill_market's (state.pxi),
+# their round-3 points city_bazaar_score's (scoring.pxi); in cities they are wall-less tiles of no type.
+#
+# Code: A_BAZAAR | b << 4 | payment << 7, b = tile - BAZAAR_FIRST (0..7), payment as in a buy (2 bits per
+# value 1..9). Text: "bazaar 65 g4 g3". The price is the cost of the tile now in the slot of the bazaar's
+# currency, paid exactly (so an extra action follows); with an empty slot the bazaar cannot be bought.
+
+
+cdef inline int bazaar_price(GameState* s, int t) noexcept nogil:
+    """Price of bazaar tile t now, or 0 when its currency's slot is empty."""
+    cdef int k = BAZAAR_CUR[t]
+    return 0 if s.market[k] == NO_TILE else TILE_COST[s.market[k]]
+
+
+cdef int gen_bazaar_buys(GameState* s, int seat, int* out) noexcept nogil:
+    """Exact payments for every waiting bazaar that has a price (out may be NULL: count only)."""
+    cdef int n = 0, b, t, price
+    for b in range(NBAZAARS):
+        if (s.bazaar_wait >> b) & 1:
+            t = BAZAAR_FIRST + b
+            price = bazaar_price(s, t)
+            if price:
+                n += gen_exact(s, seat, BAZAAR_CUR[t], price, A_BAZAAR | (b << 4), 7,
+                               NULL if out == NULL else out + n)
+    return n
+
+
+cdef int check_bazaar(GameState* s, int code) noexcept nogil:
+    cdef int b = (code >> 4) & 7, t = BAZAAR_FIRST + ((code >> 4) & 7), r
+    if code >> 25:
+        return E_CODE
+    if not (s.options & OPT_BAZAARS):
+        return E_NO_MODULE
+    if not (s.bazaar_wait >> b) & 1:
+        return E_BAZAAR_NOT_WAITING
+    if bazaar_price(s, t) == 0:
+        return E_BAZAAR_NO_PRICE
+    r = check_payment(s, BAZAAR_CUR[t], (code >> 7) & 0x3FFFF)
+    if r < 0:
+        return -r
+    return E_OK if r == bazaar_price(s, t) else E_NOT_EXACT
+
+
+cdef void apply_bazaar(GameState* s, int code) noexcept nogil:
+    cdef int b = (code >> 4) & 7, t = BAZAAR_FIRST + ((code >> 4) & 7)
+    pay_cards(s, s.current, BAZAAR_CUR[t], (code >> 7) & 0x3FFFF)
+    s.bazaar_wait &= ~(1 << b)
+    s.pending[s.npending] = <uint8_t>t
+    s.npending += 1

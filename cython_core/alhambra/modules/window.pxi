@@ -1,0 +1,106 @@
+# The interrupt window (RULES §9.0) and the Vizier (§9.1).
+#
+# After a turn is completely over, and before the next seat starts, the seats are asked in order: the seat
+# who is next first, then on around the table, the seat who just finished last. Each seat with something
+# usable decides (use one thing, or "done"); seats with nothing usable are skipped without a decision.
+# After any use the order restarts from its top. The window closes when the order runs out.
+#
+# What a seat may use is window_can_act's business: today the Vizier (buy one market tile or waiting bazaar,
+# paying exactly, and place it at once); the Thief of issue 13 adds its card here and in gen_window.
+# A vizier's tile is placed in PH_PLACE with in_window set; when it is placed the market is refilled (which
+# may end the game: the final distribution starts after the vizier's seat) and the order restarts.
+
+
+cdef bint exact_payable(GameState* s, int seat, int cur, int cost) noexcept nogil:
+    """The seat holds cards of currency cur adding up to exactly cost (a subset sum over <= 27 cards)."""
+    cdef uint64_t reach = 1
+    cdef int v, k
+    if cost <= 0 or cost > 63 or s.cur_sum[seat][cur] < cost:
+        return 0
+    for v in range(1, 10):
+        for k in range(s.hand[seat][cur * NVALUES + v - 1]):
+            reach |= reach << v
+    return (reach >> cost) & 1
+
+
+cdef int gen_exact(GameState* s, int seat, int cur, int cost, int base, int shift, int* out) noexcept nogil:
+    """Every exact payment of cost in currency cur, as base | (payment field << shift); out may be NULL."""
+    cdef int buf[128]
+    cdef int cnt[10]
+    cdef int rem[10]
+    cdef int v, i, m, n = 0, pay, total
+    if not exact_payable(s, seat, cur, cost):
+        return 0
+    rem[0] = 0
+    cnt[0] = 0
+    for v in range(1, 10):
+        cnt[v] = s.hand[seat][cur * NVALUES + v - 1]
+        rem[v] = rem[v - 1] + v * cnt[v]
+    m = _buy_rec(cnt, rem, 9, 0, cost, 0, 0, buf, 0)     # minimal payments; the exact ones are among them
+    for i in range(m):
+        pay = buf[i] >> 6
+        total = 0
+        for v in range(1, 10):
+            total += v * pay_count(pay, v)
+        if total == cost:
+            if out != NULL:
+                out[n] = base | (pay << shift)
+            n += 1
+    return n
+
+
+cdef int gen_vizier(GameState* s, int seat, int* out) noexcept nogil:
+    """The seat's vizier buys: exact payments for every market slot, then for every waiting bazaar."""
+    cdef int n = 0, k
+    if not (s.vizier_awake >> seat) & 1:
+        return 0
+    for k in range(NCUR):
+        if s.market[k] != NO_TILE:
+            n += gen_exact(s, seat, k, TILE_COST[s.market[k]], A_BUY | (k << 4), 6, NULL if out == NULL else out + n)
+    n += gen_bazaar_buys(s, seat, NULL if out == NULL else out + n)
+    return n
+
+
+cdef bint window_can_act(GameState* s, int seat) noexcept nogil:
+    """The seat has something usable in the window (so it is asked)."""
+    cdef int k
+    if s.options & OPT_VIZIER and (s.vizier_awake >> seat) & 1:
+        for k in range(NCUR):
+            if s.market[k] != NO_TILE and exact_payable(s, seat, k, TILE_COST[s.market[k]]):
+                return 1         # (a bazaar costs what a market tile costs: no other case can be payable)
+    return 0
+
+
+cdef void window_advance(GameState* s) noexcept nogil:
+    """Ask the next seat in the order that can act; close the window when none is left."""
+    cdef int seat, n = s.num_players
+    while s.win_k < n:
+        seat = (s.win_first + s.win_k) % n
+        if window_can_act(s, seat):
+            s.current = <uint8_t>seat
+            s.phase = PH_INTERRUPT
+            return
+        s.win_k += 1
+    s.in_window = 0
+    s.current = s.win_first
+    s.phase = PH_ACTION
+
+
+cdef void window_open(GameState* s, EventLog* log) noexcept nogil:
+    """Called when a turn is over and s.current is the seat who is next."""
+    s.in_window = 1
+    s.win_first = s.current
+    s.win_k = 0
+    window_advance(s)
+
+
+cdef void window_after_use(GameState* s, EventLog* log) noexcept nogil:
+    """A vizier's tile is placed: refill the market (it may end the game), then restart the order."""
+    refill_market(s, log)
+    if s.ended:
+        s.in_window = 0
+        s.npending = 0
+        start_final(s, log)     # the vizier's seat ended the game: the distribution starts after it
+        return
+    s.win_k = 0
+    window_advance(s)
