@@ -10,10 +10,10 @@ def dumps(obj):
     return json.dumps(obj, sort_keys=True)
 
 
-def random_game(n, seed, stop=None):
+def random_game(n, seed, stop=None, options=None):
     """A game of uniformly random legal actions; yields the state before every action and at the end.
-    ``stop``: yield at most this many states."""
-    s = new_game(n, seed=seed)
+    ``stop``: yield at most this many states; ``options``: the game's modules."""
+    s = new_game(n, seed=seed, options=options)
     r = random.Random(seed)
     k = 0
     while True:
@@ -24,9 +24,9 @@ def random_game(n, seed, stop=None):
         s.apply(r.choice(s.legal_actions()))
 
 
-def sampled_positions(n, seed, count):
+def sampled_positions(n, seed, count, options=None):
     """About ``count`` states spread over one random game (clones, so they stay put)."""
-    states = [s.clone() for s in random_game(n, seed)]
+    states = [s.clone() for s in random_game(n, seed, options=options)]
     step = max(1, len(states) // count)
     picked = states[::step]
     if states[-1] is not picked[-1]:

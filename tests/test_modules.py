@@ -145,7 +145,8 @@ def test_bazaar_waits_beside_the_market_and_costs_the_slot_price():
 
 
 def test_bazaar_without_price_cannot_be_bought():
-    s = setup(3, {"bazaars": True}, hands=[["y8", "y9"], [], []], market=[7, 14, 31, 41], bazaars_waiting=[63])
+    s = setup(3, {"bazaars": True}, hands=[["y8", "y9"], [], []], market=[7, 14, 31, 41],
+              bazaars_waiting=[63])
     s.apply("buy 1 y8")                               # slot 1 is empty now: bazaar 63 has no price
     assert s.bazaar_price(63) is None
     with pytest.raises(IllegalActionError, match="no price now"):

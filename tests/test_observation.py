@@ -11,7 +11,7 @@ FIELDS = {
     "seat", "num_players", "options", "phase", "current_player", "turn", "actions_this_turn", "start_player",
     "scoring_rounds_done", "hand", "hand_sizes", "cities", "reserves", "market", "display", "discard",
     "pending", "dirk_tiles", "scores", "dirk_score", "score_breakdown", "draw_pile_size", "bag_size",
-    "scoring_cards", "final", "history", "legal_actions",
+    "scoring_cards", "final", "history", "legal_actions", "modules",
 }
 
 

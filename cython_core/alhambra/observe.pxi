@@ -88,7 +88,91 @@ def observation_of(State st, seat):
         "final": _final_of(s),
         "history": st.history,
         "legal_actions": st.legal_actions() if to_act else [],
+        "modules": _modules_seen(st),
     }
+
+
+cdef object _modules_seen(State st):
+    """The modules' public table (RULES §9): viziers, bazaars beside the market, falcons, the interrupt
+    window's order, and how many camps / bazaars the bag still holds (its composition is public, its order
+    is not). None in a game without modules."""
+    cdef GameState* s = &st.st
+    cdef int n = s.num_players, i, t
+    if not s.options & MODULE_BITS:
+        return None
+    bag_camps = bag_bazaars = 0
+    for i in range(s.bag_n):
+        t = s.bag[i]
+        bag_camps += TILE_KIND[t] == KIND_CAMP
+        bag_bazaars += TILE_KIND[t] == KIND_BAZAAR
+    return {
+        "vizier_awake": [st.vizier_awake(i) for i in range(n)] if s.options & OPT_VIZIER else None,
+        "window_order": st.window_order(),
+        "bazaars_waiting": st.bazaars_waiting(),
+        "falcons": [[f, seat, x, y] for seat in range(n) for f, (x, y) in st.falcons(seat)]
+        if s.options & OPT_FALCONS else None,
+        "bag_camps": bag_camps,
+        "bag_bazaars": bag_bazaars,
+    }
+
+
+cdef _modules_put(GameState* s, object m, uint32_t bits, int n, put_tile):
+    """Read the "modules" part of a position or observation into s (the inverse of _modules_seen; the
+    bag counts are checked by the caller's tile census)."""
+    cdef int f, seat, x, y, types
+    for f in range(NFALCONS):
+        s.falcon_owner[f] = NO_SEAT
+    if not bits & MODULE_BITS:
+        if m is not None:
+            raise PositionError("modules must be null (or absent) in a game without modules")
+        return
+    if not isinstance(m, dict):
+        raise PositionError("modules: an object with vizier_awake, window_order, bazaars_waiting, falcons")
+    awake = m.get("vizier_awake")
+    if bits & OPT_VIZIER:
+        awake = _as_list(awake, "modules.vizier_awake", n)
+        for i, a in enumerate(awake):
+            if not isinstance(a, bool):
+                raise PositionError("modules.vizier_awake: true or false per seat")
+            if a:
+                s.vizier_awake |= 1 << i
+    elif awake is not None:
+        raise PositionError("modules.vizier_awake must be null without the Vizier")
+    order = _as_list(m.get("window_order", []), "modules.window_order")
+    if order:
+        if len(order) != n or sorted(order) != list(range(n)) \
+                or any(order[k] != (order[0] + k) % n for k in range(n)):
+            raise PositionError("modules.window_order: the seats in table order from the one who is next")
+        s.in_window = 1
+        s.win_first = order[0]
+        s.win_k = (s.current - order[0]) % n if s.phase == PH_INTERRUPT else 0
+    elif s.phase == PH_INTERRUPT:
+        raise PositionError("modules.window_order: the interrupt phase needs the window's order")
+    for t in _as_list(m.get("bazaars_waiting", []), "modules.bazaars_waiting"):
+        if isinstance(t, bool) or not isinstance(t, int) or not BAZAAR_FIRST <= t <= LAST_TILE \
+                or not bits & OPT_BAZAARS:
+            raise PositionError(f"modules.bazaars_waiting: {t!r} is no bazaar of this game")
+        put_tile(t, "the bazaars beside the market")
+        s.bazaar_wait |= 1 << (t - BAZAAR_FIRST)
+    falcons = m.get("falcons")
+    if not bits & OPT_FALCONS:
+        if falcons is not None:
+            raise PositionError("modules.falcons must be null without the Falconers")
+        return
+    for e in _as_list(falcons, "modules.falcons"):
+        if not isinstance(e, list) or len(e) != 4 or any(isinstance(v, bool) or not isinstance(v, int) for v in e):
+            raise PositionError(f"modules.falcons: each entry is [falcon 1-15, seat, x, y], not {e!r}")
+        f, seat, x, y = e
+        if not 1 <= f <= NFALCONS or s.falcon_owner[f - 1] != NO_SEAT:
+            raise PositionError(f"modules.falcons: falcon {f} is unknown or given twice")
+        _seat_of(seat, n, "modules.falcons seat")
+        if not (-60 <= x <= 60 and -60 <= y <= 60):
+            raise PositionError(f"modules.falcons: corner {x},{y} is off the city")
+        types = corner_types(s.city[seat], x, y)
+        if types < 0 or FALCON_TYPES[f - 1] & ~types or corner_taken(s, seat, city_pack(x, y)):
+            raise PositionError(f"modules.falcons: falcon {f} cannot sit on corner {x},{y} of seat {seat}")
+        s.falcon_owner[f - 1] = seat
+        s.falcon_cell[f - 1] = city_pack(x, y)
 
 
 # ================================================================ card counting
@@ -114,8 +198,10 @@ cdef object _parse_line(str line):
     if len(words) == 2:
         if rest.startswith("take "):
             return (seat, tuple(_CARD_CODES[w] for w in rest.split()[1:]), ())
-        if rest.startswith("buy "):
+        if rest.startswith("buy ") or rest.startswith("bazaar "):
             return (seat, (), tuple(_CARD_CODES[w] for w in rest.split()[2:]))
+        if rest.startswith("falcon "):
+            return (seat, (), (_CARD_CODES[rest.split()[2]],))
     return None
 
 
@@ -342,6 +428,7 @@ def position_of(State st):
         "final": None if not s.ended else dict(_final_of(s), served=s.final_pos),
         "history": st.history,
         "record_history": bool(st.record_history),
+        **({"modules": _modules_seen(st)} if s.options & MODULE_BITS else {}),
     }
 
 
@@ -371,8 +458,9 @@ cdef list _as_list(object v, str what, int length=-1):
 cdef int _as_tile(object v, str what) except -1:
     if isinstance(v, bool) or not isinstance(v, int):
         raise PositionError(f"{what}: a tile is an int, not {type(v).__name__} {v!r}")
-    if not 1 <= v <= NBUILDINGS:
-        raise PositionError(f"{what}: unknown tile {v} (building tiles are 1..{NBUILDINGS})")
+    if not 1 <= v <= LAST_TILE or TILE_KIND[v] == KIND_NONE:
+        raise PositionError(f"{what}: unknown tile {v} (building tiles are 1..{NBUILDINGS}, camps and "
+                            f"bazaars {CAMP_FIRST}..{LAST_TILE})")
     return v
 
 
@@ -434,7 +522,7 @@ def state_from_position(d):
     known_keys = {"format", "version", "num_players", "options", "seed", "rng", "phase", "current_player",
                   "turn", "actions_this_turn", "start_player", "seats", "market", "display", "pending",
                   "draw_pile", "scoring_cards", "discard", "bag", "dirk", "scored", "due", "score_breakdown",
-                  "final", "history", "record_history"}
+                  "final", "history", "record_history", "modules"}
     unknown = sorted(set(d) - known_keys)
     if unknown:
         raise PositionError(f"unknown position field {unknown[0]!r}")
@@ -470,8 +558,8 @@ def state_from_position(d):
     copies = 2 if bits & OPT_DIRK else 3
 
     phase_name = _get(d, "phase", "")
-    if phase_name not in PHASE_NAMES[:4]:
-        raise PositionError(f"phase must be one of action, place, final, over, not {phase_name!r}")
+    if phase_name not in PHASE_NAMES:
+        raise PositionError(f"phase must be one of {', '.join(PHASE_NAMES)}, not {phase_name!r}")
     phase = PHASE_NAMES.index(phase_name)
     s.phase = phase
     cur = _get(d, "current_player", "")
@@ -515,7 +603,7 @@ def state_from_position(d):
         for x, y, t, w in city.cells():
             if t != FOUNTAIN:
                 put_tile(t, f"the city of seat {i}")
-                s.type_count[i][TILE_TYPE[t]] += 1
+                type_count_add(s, i, t, 1)
         for t in _as_list(_get(entry, "reserve", what + " "), what + ".reserve"):
             put_tile(_as_tile(t, what + ".reserve"), f"the reserve of seat {i}")
             mask_set(s.reserve[i], t)
@@ -562,7 +650,7 @@ def state_from_position(d):
         for t in _as_list(dirk["tiles"], "dirk.tiles"):
             put_tile(_as_tile(t, "dirk.tiles"), "Dirk's tiles")
             mask_set(s.dirk_tiles, t)
-            s.type_count[DIRK][TILE_TYPE[t]] += 1
+            type_count_add(s, DIRK, t, 1)
         s.score[DIRK] = _as_int(dirk["score"], "dirk.score", 0, 32767)
     elif dirk is not None:
         raise PositionError("dirk must be null in a game without Dirk")
@@ -679,10 +767,15 @@ def state_from_position(d):
     s.bag_n = len(bag)
     for i, t in enumerate(reversed(bag)):
         s.bag[i] = t
-    lost = [t for t in range(1, NBUILDINGS + 1) if t not in where]
+    _modules_put(s, d.get("modules"), bits, n, put_tile)
+    tiles = game_tiles(bits)
+    lost = [t for t in tiles if t not in where]
     if lost:
-        raise PositionError(f"tiles nowhere (every tile 1..{NBUILDINGS} must be in one place): {lost[:10]}"
+        raise PositionError(f"tiles nowhere (every tile of the game must be in one place): {lost[:10]}"
                             + (" ..." if len(lost) > 10 else ""))
+    alien = sorted(set(where) - set(tiles))
+    if alien:
+        raise PositionError(f"tile {alien[0]} is not in this game (its module is off), but in {where[alien[0]]}")
 
     # phase consistency
     if phase == PH_ACTION and s.actions_taken == 0 and s.npending:
@@ -715,8 +808,13 @@ def state_from_position(d):
             maj = _as_list(row["majorities"], what + " majorities", NTYPES)
             for t in range(NTYPES):
                 s.breakdown[r][DIRK if i == n else i][t] = _as_int(maj[t], what + " majorities", 0, 255)
-            s.breakdown[r][DIRK if i == n else i][NTYPES] = _as_int(row["wall"], what + " wall", 0, 255)
-            if row["total"] != sum(maj) + row["wall"]:
+            s.breakdown[r][DIRK if i == n else i][BD_WALL] = _as_int(row["wall"], what + " wall", 0, 255)
+            extra = 0
+            for name, col in (("camps", BD_CAMPS), ("bazaars", BD_BAZAARS), ("falcons", BD_FALCONS)):
+                if name in row:
+                    s.breakdown[r][DIRK if i == n else i][col] = _as_int(row[name], what + " " + name, 0, 255)
+                    extra += row[name]
+            if row["total"] != sum(maj) + row["wall"] + extra:
                 raise PositionError(f"{what}: total {row['total']!r} is not the sum of its parts")
 
     history = _as_list(_get(d, "history", ""), "history")
@@ -736,7 +834,7 @@ def state_from_position(d):
 _OBS_KEYS = ("seat", "num_players", "options", "phase", "current_player", "turn", "actions_this_turn",
              "start_player", "scoring_rounds_done", "hand", "hand_sizes", "cities", "reserves", "market",
              "display", "discard", "pending", "dirk_tiles", "scores", "dirk_score", "score_breakdown",
-             "draw_pile_size", "bag_size", "scoring_cards", "final", "history", "legal_actions")
+             "draw_pile_size", "bag_size", "scoring_cards", "final", "history", "legal_actions", "modules")
 
 
 def position_from_observation(obs):
@@ -746,7 +844,7 @@ def position_from_observation(obs):
     if not isinstance(obs, dict):
         raise PositionError(f"an observation is a JSON object, not {type(obs).__name__}")
     for key in _OBS_KEYS:
-        if key not in obs:
+        if key not in obs and key != "modules":      # (observations from before the modules have none)
             raise PositionError(f"observation has no {key!r}")
     n = _as_int(obs["num_players"], "num_players", 2, MAX_PLAYERS)
     me = _seat_of(obs["seat"], n, "seat")
@@ -757,8 +855,8 @@ def position_from_observation(obs):
         raise PositionError(f"options: {e}") from None
     copies = 2 if bits & OPT_DIRK else 3
     phase = obs["phase"]
-    if phase not in PHASE_NAMES[:4]:
-        raise PositionError(f"phase must be one of action, place, final, over, not {phase!r}")
+    if phase not in PHASE_NAMES:
+        raise PositionError(f"phase must be one of {', '.join(PHASE_NAMES)}, not {phase!r}")
     sizes = _as_list(obs["hand_sizes"], "hand_sizes", n)
     for p in range(n):
         _as_int(sizes[p], f"hand_sizes[{p}]", 0, 255)
@@ -830,6 +928,9 @@ def position_from_observation(obs):
     see(_as_list(obs["pending"], "pending"), "the pending tiles")
     if obs["dirk_tiles"] is not None:
         see(_as_list(obs["dirk_tiles"], "dirk_tiles"), "Dirk's tiles")
+    modules = obs.get("modules")
+    if isinstance(modules, dict):
+        see(_as_list(modules.get("bazaars_waiting", []), "modules.bazaars_waiting"), "the bazaars beside the market")
     final = obs["final"]
     current = obs["current_player"]
     fin = None
@@ -846,7 +947,7 @@ def position_from_observation(obs):
                                                                                  NCUR)):
             if t is not None and isinstance(p, int) and (p - ender - 1) % n >= served:
                 see([t], "the leftover tiles")
-    bag = [t for t in range(1, NBUILDINGS + 1) if t not in seen]
+    bag = [t for t in game_tiles(bits) if t not in seen]
     if len(bag) != obs["bag_size"]:
         raise PositionError(f"observation: {len(bag)} tiles unseen, but bag_size is {obs['bag_size']!r}")
     done = [e["round"] for e in scards if e["drawn"]]
@@ -868,7 +969,7 @@ def position_from_observation(obs):
         "market": obs["market"], "display": obs["display"], "pending": obs["pending"], "draw_pile": pile,
         "scoring_cards": scards, "discard": obs["discard"], "bag": bag, "dirk": dirk, "scored": done, "due": [],
         "score_breakdown": obs["score_breakdown"], "final": fin, "history": obs["history"],
-        "record_history": True,
+        "record_history": True, **({"modules": modules} if bits & MODULE_BITS else {}),
     }
 
 
@@ -878,7 +979,7 @@ def state_from_observation(obs):
     cdef State st = state_from_position(position_from_observation(obs))
     again = observation_of(st, obs["seat"])
     for key in _OBS_KEYS:
-        if again[key] != obs[key]:
+        if again[key] != obs.get(key):
             raise PositionError(f"observation: {key} does not fit the rest of the observation")
     return st
 

@@ -197,7 +197,8 @@ cdef void eval_values(GameState* s, int* walls, double* out) noexcept nogil:
     memcpy(counts, s.type_count, sizeof(counts))
     if s.phase == PH_PLACE or s.phase == PH_FINAL:
         for i in range(s.npending):           # tiles to be placed count as built (they mostly will be)
-            counts[s.current][TILE_TYPE[s.pending[i]]] += 1
+            if TILE_TYPE[s.pending[i]] < NTYPES:
+                counts[s.current][TILE_TYPE[s.pending[i]]] += 1
     for i in range(n):
         out[i] = s.score[i]
     for r in range(3):
@@ -219,6 +220,8 @@ cdef void eval_values(GameState* s, int* walls, double* out) noexcept nogil:
         out[i] += market_reach(s, i)
     if s.phase == PH_ACTION and s.actions_taken > 0:
         out[s.current] += EV_EXTRA
+    if s.options & MODULE_BITS:
+        module_values(s, out)               # modules/evaluate.pxi
 
 
 cdef inline double seat_margin(double* v, int n, int me) noexcept nogil:
@@ -268,6 +271,8 @@ cdef inline int _occ(CityGrid* c, int x, int y) noexcept nogil:
 cdef double tile_worth(GameState* s, int seat, int t) noexcept nogil:
     """Rough value in points of one more tile t in seat's city: more for valuable types and for types where the
     tile takes, keeps or ties the lead."""
+    if TILE_TYPE[t] >= NTYPES:
+        return module_tile_worth(s, seat, t)        # camps, bazaars: modules/evaluate.pxi
     cdef int ty = TILE_TYPE[t], mine = s.type_count[seat][ty], other = 0, i
     cdef double w = ty + 1.0, v
     for i in range(s.num_players):
@@ -340,7 +345,7 @@ cdef double action_prior(GameState* s, int a) noexcept nogil:
         return -1.0
     if kind == A_REMOVE:
         return -2.0
-    return 0.0
+    return module_action_prior(s, a)        # modules/evaluate.pxi
 
 
 cdef int top_candidates(GameState* s, int* acts, int n, int k, double* pri) noexcept nogil:
@@ -428,6 +433,8 @@ cdef int policy_action(GameState* s, Rng* r, int* buf, double eps) noexcept nogi
                 b = v
                 best = i
         return buf[best]
+    if s.phase == PH_INTERRUPT or s.phase == PH_FALCONS:
+        return module_policy(s, r, buf)     # modules/evaluate.pxi
     n = gen_legal(s, buf)
     if s.phase == PH_PLACE or s.phase == PH_FINAL:
         c = s.city[seat]
@@ -911,3 +918,6 @@ def _search_apply_partial(State s, int action):
     cdef State c = s.clone()
     apply_partial(&c.st, action)
     return c
+
+
+include "modules/evaluate.pxi"

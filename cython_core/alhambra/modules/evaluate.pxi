@@ -1,0 +1,74 @@
+# What the modules' points are worth to the bots (RULES §9.1-9.4): one place for the valuation that greedy,
+# expectimax and the MCTS evaluation add to the base game's (search.pxi calls these through one-line hooks).
+#
+# - camps: the arrow lines as they stand now score again in every round still to come;
+# - bazaars: their neighbourhoods as they stand now score once, in round 3;
+# - falcons: the sets held now score in every round still to come;
+# - the vizier: an awake vizier is a possible extra tile later (worth less as the game nears its end).
+# A camp or bazaar not yet in a city (pending / reserve) is valued by what it could add where it may go.
+
+cdef double MOD_VIZIER = 2.0        # an awake vizier (an extra exact buy out of turn, once)
+cdef double MOD_CAMP = 1.5          # a camp off the city: per bastion, per round left (a line of ~1.5 tiles)
+cdef double MOD_BAZAAR = 3.0        # a bazaar off the city (round 3: a few neighbours of its types)
+
+
+cdef inline int rounds_left(GameState* s) noexcept nogil:
+    return 3 - __builtin_popcountll(s.scored & 7)
+
+
+cdef double module_tile_worth(GameState* s, int seat, int t) noexcept nogil:
+    """tile_worth for a camp or a bazaar (no building type): what it may add to the seat's points."""
+    if TILE_KIND[t] == KIND_CAMP:
+        return MOD_CAMP * __builtin_popcountll(TILE_WALLS[t]) * rounds_left(s)
+    if TILE_KIND[t] == KIND_BAZAAR:
+        return MOD_BAZAAR if not s.scored & 4 else 0.0
+    return 0.0
+
+
+cdef void module_values(GameState* s, double* out) noexcept nogil:
+    """Add the modules' expected points per seat to out (eval_values' projection of the base game)."""
+    cdef int i, k, n = s.num_players, left = rounds_left(s)
+    cdef double p = game_progress(s)
+    for i in range(n):
+        if s.options & OPT_CAMPS:
+            out[i] += left * city_camp_score(s.city[i])
+        if s.options & OPT_BAZAARS and left > 0:
+            out[i] += city_bazaar_score(s.city[i])
+        if s.options & OPT_FALCONS:
+            out[i] += left * falcon_points(s, i)
+        if s.options & OPT_VIZIER and (s.vizier_awake >> i) & 1:
+            out[i] += MOD_VIZIER * (1.0 - p)
+    if s.phase == PH_PLACE or s.phase == PH_FINAL:
+        for k in range(s.npending):
+            if TILE_TYPE[s.pending[k]] >= NTYPES:
+                out[s.current] += 0.5 * module_tile_worth(s, s.current, s.pending[k])
+
+
+cdef double module_action_prior(GameState* s, int a) noexcept nogil:
+    """action_prior for the modules' kinds (points-like scale; only the order matters)."""
+    cdef int kind = a & 15, f
+    if kind == A_BAZAAR:
+        return module_tile_worth(s, s.current, BAZAAR_FIRST + ((a >> 4) & 7)) + 1.0
+    if kind == A_WAKE:
+        return MOD_VIZIER * (1.0 - game_progress(s)) - 1.0
+    if kind == A_FALCON:
+        f = (a >> 4) & 15
+        s.falcon_owner[f] = s.current              # the set value it adds, less the card it costs
+        kind = falcon_points(s, s.current)
+        s.falcon_owner[f] = NO_SEAT
+        return (kind - falcon_points(s, s.current)) * rounds_left(s) * 0.5 - 0.4 * card_value((a >> 8) & 63)
+    return 0.0
+
+
+cdef int module_policy(GameState* s, Rng* r, int* buf) noexcept nogil:
+    """The rollout policy in the phases "interrupt" and "falcons": the best action by prior, or "done"."""
+    cdef int n = gen_legal(s, buf), i, best = -1
+    cdef double b = 0.0, v
+    for i in range(n):
+        if (buf[i] & 15) == A_DONE:
+            continue
+        v = action_prior(s, buf[i]) + rng_below(r, 100) * 1e-4
+        if v > b:
+            b = v
+            best = i
+    return buf[best] if best >= 0 else A_DONE
