@@ -16,6 +16,8 @@ import time
 import click
 
 from alhambra_ai import _core, new_game
+from alhambra_ai.options import HELP as OPTIONS_HELP
+from alhambra_ai.options import click_callback, options_text
 
 
 def _timed(fn, *args) -> float:
@@ -24,12 +26,12 @@ def _timed(fn, *args) -> float:
     return time.process_time() - t
 
 
-def games_per_second(players: int, seconds: float = 1.0, seed: int = 1) -> dict:
+def games_per_second(players: int, seconds: float = 1.0, seed: int = 1, options: dict | None = None) -> dict:
     """Set up and play uniformly random games (over the generated legal actions) in C for about `seconds`."""
     games, actions, spent, batch = 0, 0, 0.0, 20
     while spent < seconds:
         t = time.process_time()
-        actions += _core._bench_games(players, batch, seed + games)
+        actions += _core._bench_games(players, batch, seed + games, options)
         spent += time.process_time() - t
         games += batch
         batch = min(batch * 2, 2000)
@@ -37,12 +39,13 @@ def games_per_second(players: int, seconds: float = 1.0, seed: int = 1) -> dict:
             "actions_per_game": actions / games}
 
 
-def sample_states(players: int = 4, count: int = 200, seed: int = 1) -> tuple[list, list]:
+def sample_states(players: int = 4, count: int = 200, seed: int = 1,
+                  options: dict | None = None) -> tuple[list, list]:
     """(early, late) states along random games: the first 20 actions, and the last third of each game."""
     rng = random.Random(seed)
     early, late = [], []
     while len(early) < count or len(late) < count:
-        s = new_game(players, rng.randrange(10**6))
+        s = new_game(players, rng.randrange(10**6), options)
         s.record_history = False
         path = []
         while not s.is_terminal():
@@ -113,13 +116,20 @@ def run(seconds: float = 1.0, players=(2, 3, 4, 5, 6)) -> list[dict]:
     return [games_per_second(n, seconds) for n in players]
 
 
-def report(seconds: float = 1.0, players=(2, 3, 4, 5, 6)) -> str:
-    """The full benchmark as text (games per player count, generation, apply, clone early / late)."""
+def report(seconds: float = 1.0, players=(2, 3, 4, 5, 6), options: dict | None = None) -> str:
+    """The full benchmark as text (games per player count, generation, apply, clone early / late). With
+    module ``options`` the random games are timed for the base game and with the modules in the same run
+    (the ratio is the comparable figure on a shared machine); the rest is measured with the modules."""
     lines = ["random games (uniform over the generated legal actions, setup included), CPU time:"]
     for row in run(seconds, players):
         lines.append(f"  {row['players']} players: {row['games_per_s']:8.0f} games/s"
                      f"  {row['actions_per_game']:6.1f} actions/game  ({row['games']} games)")
-    early, late = sample_states(4, 200)
+        if options:
+            mod = games_per_second(row["players"], seconds, options=options)
+            lines.append(f"  {row['players']} players + {options_text(options)}: {mod['games_per_s']:8.0f} games/s"
+                         f"  {mod['actions_per_game']:6.1f} actions/game  ({mod['games']} games)"
+                         f"  {mod['games_per_s'] / row['games_per_s']:5.1%} of the base game")
+    early, late = sample_states(4, 200, options=options)
     for name, states in (("early", early), ("late", late)):
         g = generation_ns(states, seconds / 2)
         lines.append(f"legal actions, 4 players, {name}: {g['c_ns']:7.0f} ns (C)  {g['python_ns']:7.0f} ns "
@@ -139,7 +149,8 @@ def report(seconds: float = 1.0, players=(2, 3, 4, 5, 6)) -> str:
               help="Time per player count for the random-games figure.")
 @click.option("--players", default="2,3,4,5,6", show_default=True,
               help="Comma-separated player counts (2-6).")
-def bench_command(seconds: float, players: str) -> None:
+@click.option("--options", "options", default=None, callback=click_callback, help=OPTIONS_HELP)
+def bench_command(seconds: float, players: str, options: dict) -> None:
     """Engine speed: random games/s per player count, legal actions, apply, clone."""
     try:
         counts = tuple(int(p) for p in players.split(","))
@@ -147,4 +158,4 @@ def bench_command(seconds: float, players: str) -> None:
         raise click.BadParameter(f"not a list of numbers: {players!r}", param_hint="--players") from None
     if not counts or any(not 2 <= n <= 6 for n in counts):
         raise click.BadParameter("player counts are 2 to 6", param_hint="--players")
-    click.echo(report(seconds, counts))
+    click.echo(report(seconds, counts, options))

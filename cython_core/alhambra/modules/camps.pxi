@@ -74,13 +74,24 @@ cdef bint camps_unsupported(CityGrid* c, int* where) noexcept nogil:
 
 
 cdef int _camp_check_at(CityGrid* c, int i, int bastions) noexcept nogil:
+    cdef int r
+    if c.occ[i]:
+        return CITY_ERR_NOT_EMPTY
+    r = _camp_sides(c, i, bastions)
+    if r:
+        return r
+    if not HOLE_SAFE[_ring_empty8(c.occ, i, c.w)] and not _hole_flood_ok(c, i):
+        return CITY_ERR_HOLE
+    return CITY_OK
+
+
+cdef int _camp_sides(CityGrid* c, int i, int bastions) noexcept nogil:
+    """The camp rules of a camp with these bastions on storage cell i against its 4 side neighbours."""
     cdef uint8_t* occ = c.occ
     cdef int w = c.w, k, b, support = 0, present = 0
     cdef int nb[4]
     cdef int mine[4]
     cdef int theirs[4]
-    if occ[i]:
-        return CITY_ERR_NOT_EMPTY
     nb[0] = i + w
     nb[1] = i + 1
     nb[2] = i - w
@@ -111,8 +122,6 @@ cdef int _camp_check_at(CityGrid* c, int i, int bastions) noexcept nogil:
         return CITY_ERR_NO_NEIGHBOUR
     if support == 0:
         return CITY_ERR_CAMP_NO_WALL
-    if not HOLE_SAFE[_ring_empty8(occ, i, w)] and not _hole_flood_ok(c, i):
-        return CITY_ERR_HOLE
     return CITY_OK
 
 
@@ -158,6 +167,13 @@ cdef int city_check_swap_tile(CityGrid* c, int x, int y, int tile) noexcept nogi
         return CITY_ERR_FOUNTAIN
     if TILE_KIND[tile] != KIND_CAMP and not (c.occ[i] & CELL_CAMP):
         return _check_swap_at(c, i, TILE_WALLS[tile])
+    # what the cell's own sides decide (cheap, and most candidates fail here); then the whole city on a copy
+    if TILE_KIND[tile] == KIND_CAMP:
+        r = _camp_sides(c, i, TILE_WALLS[tile])
+    else:
+        r = _building_sides(c, i, TILE_WALLS[tile])
+    if r:
+        return r
     city_incref(c)
     trial = c
     city_unshare(&trial)
@@ -167,6 +183,21 @@ cdef int city_check_swap_tile(CityGrid* c, int x, int y, int tile) noexcept nogi
     if r == CITY_ERR_SIDES and TILE_KIND[tile] != KIND_CAMP:
         r = CITY_ERR_CAMP_SIDES if c.occ[i] & CELL_CAMP else r
     return r
+
+
+cdef int _building_sides(CityGrid* c, int i, int walls) noexcept nogil:
+    """The side rules of a building with these walls on storage cell i (its present tile ignored)."""
+    cdef uint8_t* occ = c.occ
+    cdef int w = c.w
+    cdef int n = occ[i + w], e = occ[i + 1], s = occ[i - w], v = occ[i - 1]
+    cdef int pm = _present4(n, e, s, v)
+    if camp_green_facing(n, e, s, v):
+        return CITY_ERR_CAMP_GREEN
+    if (walls & pm) != _facing4(n, e, s, v):
+        return CITY_ERR_SIDES
+    if (pm & ~walls) == 0:
+        return CITY_ERR_NO_OPEN_SIDE
+    return CITY_OK
 
 
 cdef int camp_swap_cells(CityGrid* c, int tile, int* out) noexcept nogil:
