@@ -126,7 +126,8 @@ def report(seconds: float = 1.0, players=(2, 3, 4, 5, 6), options: dict | None =
                      f"  {row['actions_per_game']:6.1f} actions/game  ({row['games']} games)")
         if options:
             mod = games_per_second(row["players"], seconds, options=options)
-            lines.append(f"  {row['players']} players + {options_text(options)}: {mod['games_per_s']:8.0f} games/s"
+            name = f"{row['players']} players + {options_text(options)}"
+            lines.append(f"  {name}: {mod['games_per_s']:8.0f} games/s"
                          f"  {mod['actions_per_game']:6.1f} actions/game  ({mod['games']} games)"
                          f"  {mod['games_per_s'] / row['games_per_s']:5.1%} of the base game")
     early, late = sample_states(4, 200, options=options)

@@ -1,8 +1,8 @@
 """The game options of the command line and the config files: module switches (RULES §9) as one text.
 
-Every command that starts games (tournament, strength, bench, play) takes ``--options vizier,camps,...`` (and a
-tournament file an ``[options]`` table); they all read it here, so the names and the errors are the same
-everywhere. The core checks the result again (``new_game(..., options)``).
+Every command that starts games (tournament, strength, bench, play) takes ``--options vizier,camps,...``
+(and a tournament file an ``[options]`` table); they all read it here, so the names and the errors are the
+same everywhere. The core checks the result again (``new_game(..., options)``).
 
 >>> parse_options("vizier, camps")
 {'vizier': True, 'camps': True}
