@@ -21,6 +21,8 @@ from typing import Any
 
 import click
 
+from alhambra_ai.options import HELP as OPTIONS_HELP
+from alhambra_ai.options import click_callback
 from alhambra_ai.playtext import InputError, describe, narrate, resolve
 from alhambra_ai.render import (
     LEGEND_ASCII,
@@ -425,7 +427,7 @@ class TerminalGame:
 def play_game(players: int = 2, seat: int = 1, bots: Sequence[str] = (), seed: int | None = None,
               move_time: float = 1.0, unicode: bool = False, color: bool = False, time_bank: float = 10.0,
               read: Callable[[str], str] = input, write: Callable[[str], None] | None = None,
-              record: str | None = None) -> int:
+              record: str | None = None, options: dict | None = None) -> int:
     """Set up and play one game; returns the exit status: 0 (also when the person leaves), 2 for bad
     options or bot files (nothing started), 1 for an internal error. Output goes to ``write`` (default
     ``click.echo``, which keeps colour codes only when asked for)."""
@@ -452,7 +454,7 @@ def play_game(players: int = 2, seat: int = 1, bots: Sequence[str] = (), seed: i
             hint_path: Path | None = default_bot(lambda _msg: None)
         except ValueError:
             hint_path = None
-        state = new_game(players, seed=seed)
+        state = new_game(players, seed=seed, options=options or None)
         human = seat - 1
         others = [p for p in range(players) if p != human]
         # Opponent seats take the bot files in order, the list repeating when it is shorter.
@@ -515,8 +517,9 @@ def save_game(game: TerminalGame, path: str) -> int:
 @click.option("--unicode/--ascii", default=False, help="box-drawing characters for the cities")
 @click.option("--color/--no-color", default=False, help="ANSI colours")
 @click.option("--record", metavar="FILE", default=None, help="save the game as a record at the end")
+@click.option("--options", "options", default=None, callback=click_callback, help=OPTIONS_HELP)
 def play(players: int, seat: int, bots: tuple[str, ...], seed: int | None, move_time: float, time_bank: float,
-         unicode: bool, color: bool, record: str | None) -> None:
+         unicode: bool, color: bool, record: str | None, options: dict) -> None:
     """Play one game in the terminal against bots (the strongest by default)."""
     if sys.stdin.isatty():
         try:
@@ -524,7 +527,7 @@ def play(players: int, seat: int, bots: tuple[str, ...], seed: int | None, move_
         except ImportError:
             pass
     sys.exit(play_game(players, seat, bots, seed, move_time, unicode, color, time_bank=time_bank,
-                       record=record))
+                       record=record, options=options))
 
 
 __all__ = ["play", "play_game", "TerminalGame", "SeatBot", "InputError", "Quit"]

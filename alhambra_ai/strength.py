@@ -51,6 +51,7 @@ class GameSpec:
     seats: tuple[str, ...]  # bot name per seat
     seed: int
     config: dict = field(default_factory=dict)  # per bot name: extra config (move_time, iterations, ...)
+    options: dict = field(default_factory=dict)  # the game's modules (alhambra_ai.options)
 
 
 def play_game(spec: GameSpec) -> dict:
@@ -59,7 +60,7 @@ def play_game(spec: GameSpec) -> dict:
     from alhambra_ai import new_game
 
     n = len(spec.seats)
-    state = new_game(n, seed=spec.seed)
+    state = new_game(n, seed=spec.seed, options=spec.options or None)
     classes = {name: load_bot(bot_path(name)) for name in set(spec.seats)}
     bots = []
     for seat, name in enumerate(spec.seats):
@@ -88,13 +89,14 @@ def win_share(scores: list[int], seats: Iterable[int]) -> float:
     return sum(1 for i in seats if i in top) / len(top)
 
 
-def match_specs(a: str, b: str, players: int, games: int, seed: int, config: dict) -> list[GameSpec]:
+def match_specs(a: str, b: str, players: int, games: int, seed: int, config: dict,
+                options: dict | None = None) -> list[GameSpec]:
     """``games`` games of A against B at ``players`` seats: A rotates over the seats of each deal seed."""
     specs = []
     for g in range(games):
         deal, a_seat = divmod(g, players)
         seats = tuple(a if i == a_seat else b for i in range(players))
-        specs.append(GameSpec(seats, seed * 1_000_003 + players * 10_007 + deal, config))
+        specs.append(GameSpec(seats, seed * 1_000_003 + players * 10_007 + deal, config, dict(options or {})))
     return specs
 
 
@@ -234,20 +236,25 @@ def _play_indexed(item: tuple[int, GameSpec]) -> tuple[int, dict]:
 
 def run_strength(matches: Iterable[str] = DEFAULT_MATCHES, players: Iterable[int] = (2, 4), games: int = 20,
                  seed: int = 1, move_time: float | None = 0.1, iterations: int | None = None, jobs: int = 1,
-                 echo=print, out: str | Path | None = None, progress=None) -> list[MatchResult]:
+                 echo=print, out: str | Path | None = None, progress=None,
+                 options: dict | None = None) -> list[MatchResult]:
     """Run every match at every player count; ``iterations`` (MCTS iterations, expectimax samples / 10)
     replaces the time budget and makes the run deterministic. With ``out``, finished games are kept in that
     file and a rerun with the same settings plays only the missing ones. ``progress(done, total)`` is called
-    after every game."""
+    after every game. ``options``: the modules of every game (kept in the ``out`` file's settings, so a rerun
+    with another set is refused)."""
     config = bot_config(move_time, iterations)
-    log = ResultLog(out, {"seed": seed, "move_time": move_time, "iterations": iterations})
+    settings = {"seed": seed, "move_time": move_time, "iterations": iterations}
+    if options:
+        settings["options"] = dict(options)
+    log = ResultLog(out, settings)
     out_rows = []
     pool = multiprocessing.get_context("fork").Pool(jobs) if jobs > 1 else None
     try:
         for m in matches:
             a, b = m.split(":")
             for p in players:
-                specs = match_specs(a, b, p, games, seed, config)
+                specs = match_specs(a, b, p, games, seed, config, options)
                 todo = [(g, s) for g, s in enumerate(specs) if (m, p, g) not in log.done]
                 played = (pool.imap_unordered(_play_indexed, todo, chunksize=1) if pool
                           else map(_play_indexed, todo))
@@ -271,6 +278,8 @@ def run_strength(matches: Iterable[str] = DEFAULT_MATCHES, players: Iterable[int
 def _strength_command():
     import click
 
+    from alhambra_ai.options import HELP, click_callback
+
     @click.command("strength")
     @click.option("--match", "matches", multiple=True, metavar="A:B",
                   help="Bot A against bot B (names in bots/ or .py paths); repeatable. "
@@ -290,7 +299,9 @@ def _strength_command():
                   help="A progress line on stderr.")
     @click.option("--report", "report_file", type=click.Path(dir_okay=False), default=None,
                   help="Only summarize the games an --out file holds so far (plays nothing).")
-    def strength(matches, players, games, seed, move_time, iterations, jobs, out, progress, report_file):
+    @click.option("--options", "options", default=None, callback=click_callback, help=HELP)
+    def strength(matches, players, games, seed, move_time, iterations, jobs, out, progress, report_file,
+                 options):
         """Win rates of the built-in bots against each other, with 95% Wilson intervals."""
         if report_file:
             try:
@@ -319,13 +330,13 @@ def _strength_command():
             raise click.BadParameter("--games and --jobs must be at least 1")
         click.echo(f"strength: {games} games per match, players {counts}, seed {seed}, "
                    + (f"{iterations} iterations per move" if iterations else f"{move_time} s per move")
-                   + f", jobs {jobs}")
+                   + f", jobs {jobs}" + (f", options {','.join(options)}" if options else ""))
         def show(match, p, done, total):
             click.echo(f"\r{match} {p}p: {done}/{total} games", nl=done == total, err=True)
 
         try:
             run_strength(matches or DEFAULT_MATCHES, counts, games, seed, move_time, iterations, jobs,
-                         click.echo, out, show if progress else None)
+                         click.echo, out, show if progress else None, options)
         except ValueError as e:
             raise click.UsageError(str(e)) from None
 

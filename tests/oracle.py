@@ -444,3 +444,118 @@ def type_counts(tiles: Iterable[int]) -> list[int]:
         if t in TILE_TYPE:
             counts[TILE_TYPE[t]] += 1
     return counts
+
+
+# ---------------------------------------------------------------------------------------------------------
+# the modules (RULES §9.2-9.4), on cities given as {cell: tile id}
+# ---------------------------------------------------------------------------------------------------------
+
+MODULE_DATA = DATA.parent
+
+
+def _module_rows(name: str) -> list[dict[str, str]]:
+    with (MODULE_DATA / name).open(newline="") as f:
+        return list(csv.DictReader(line for line in f if not line.startswith("#")))
+
+
+CAMP_BASTIONS: dict[int, int] = {54 + int(r["id"]): walls_of(r["bastion_sides"]) for r in _module_rows("camps.csv")}
+BAZAAR_TYPES: dict[int, set[int]] = {62 + int(r["id"]): {TYPES.index(t) for t in r["types"].split()}
+                                     for r in _module_rows("bazaars.csv")}
+FALCONS: dict[int, tuple[str, set[int]]] = {int(r["id"]): (r["falcon"], {TYPES.index(t) for t in r["types"].split()})
+                                            for r in _module_rows("falcons.csv")}
+ALL_WALLS: dict[int, int] = {**TILE_WALLS, **CAMP_BASTIONS, **dict.fromkeys(BAZAAR_TYPES, 0)}
+
+
+def _walls(tile: int) -> int:
+    return 0 if tile == 0 else ALL_WALLS[tile]
+
+
+def module_valid(tiles: dict[Cell, int]) -> bool:
+    """RULES §4 with camps: buildings (fountain, bazaars) as in §4 among themselves; a camp side touches an
+    empty cell, a building wall by a bastion, or a camp's plain side by a plain side; every camp has a bastion
+    on a building wall; camps are off the on-foot graph but count for holes and side contact."""
+    if tiles.get(FOUNTAIN) != 0:
+        return False
+    for cell, t in tiles.items():
+        camp = t in CAMP_BASTIONS
+        supported = False
+        for side, nb, opp in neighbours(cell):
+            if nb not in tiles:
+                continue
+            u = tiles[nb]
+            mine, theirs = bool(_walls(t) & side), bool(_walls(u) & opp)
+            if camp and u in CAMP_BASTIONS:
+                if mine or theirs:
+                    return False
+            elif camp or u in CAMP_BASTIONS:
+                if not (mine and theirs):
+                    return False
+                supported = supported or camp
+            elif mine != theirs:
+                return False
+        if camp and not supported:
+            return False
+    buildings = {c: _walls(t) for c, t in tiles.items() if t not in CAMP_BASTIONS}
+    if not all_reachable(buildings):
+        return False
+    if len(tiles) > 1 and any(all(nb not in tiles for _, nb, _ in neighbours(c)) for c in tiles):
+        return False
+    return not holes({c: 0 for c in tiles})
+
+
+def module_placements(tiles: dict[Cell, int], tile: int) -> set[Cell]:
+    """Every cell where ``tile`` may be placed: an empty cell beside the city that leaves it valid."""
+    cells = {nb for c in tiles for _, nb, _ in neighbours(c) if nb not in tiles}
+    return {c for c in cells if module_valid({**tiles, c: tile})}
+
+
+def module_removals(tiles: dict[Cell, int]) -> set[Cell]:
+    return {c for c in tiles if c != FOUNTAIN
+            and module_valid({k: v for k, v in tiles.items() if k != c})}
+
+
+def module_swaps(tiles: dict[Cell, int], tile: int) -> set[Cell]:
+    return {c for c in tiles if c != FOUNTAIN and module_valid({**tiles, c: tile})}
+
+
+def camp_score(tiles: dict[Cell, int]) -> int:
+    """Per bastion, the tiles in the straight line beyond it up to the first empty cell or camp."""
+    total = 0
+    for (x, y), t in tiles.items():
+        for side, (dx, dy, _) in SIDES.items():
+            if t in CAMP_BASTIONS and CAMP_BASTIONS[t] & side:
+                cx, cy = x + dx, y + dy
+                while (cx, cy) in tiles and tiles[(cx, cy)] not in CAMP_BASTIONS:
+                    total += 1
+                    cx, cy = cx + dx, cy + dy
+    return total
+
+
+def bazaar_score(tiles: dict[Cell, int]) -> int:
+    """Per bazaar: neighbours (8 around) of its types x how many of its types they show."""
+    total = 0
+    for (x, y), t in tiles.items():
+        if t in BAZAAR_TYPES:
+            around = [TILE_TYPE.get(tiles.get((x + dx, y + dy), -1)) for dx in (-1, 0, 1) for dy in (-1, 0, 1)
+                      if (dx, dy) != (0, 0)]
+            hits = [ty for ty in around if ty in BAZAAR_TYPES[t]]
+            total += len(hits) * len(set(hits))
+    return total
+
+
+def falcon_corners(tiles: dict[Cell, int], falcon: int) -> set[Cell]:
+    """The corners (south-west cells) of four tiles showing both types on the falcon's back."""
+    out = set()
+    for x, y in tiles:
+        four = [(x, y), (x + 1, y), (x, y + 1), (x + 1, y + 1)]
+        if all(c in tiles for c in four) and FALCONS[falcon][1] <= {TILE_TYPE.get(tiles[c]) for c in four}:
+            out.add((x, y))
+    return out
+
+
+def falcon_points(colours: Iterable[str]) -> int:
+    """Set values per colour held: 1, 2, 3, 4, 5 falcons -> 2, 6, 12, 20, 30."""
+    held: dict[str, int] = {}
+    for c in colours:
+        held[c] = held.get(c, 0) + 1
+    return sum((0, 2, 6, 12, 20, 30)[k] for k in held.values())

@@ -9,6 +9,9 @@ from pathlib import Path
 
 import click
 
+from alhambra_ai.options import HELP as OPTIONS_HELP
+from alhambra_ai.options import parse_options
+
 from .config import BadInput, Settings, default_out, load_definition, make_settings
 from .store import ResultStore, StoreError
 
@@ -85,8 +88,9 @@ Examples:
               help="Continue the run in --out DIR (bots and settings must match; without BOT_FILEs they are "
               "taken from DIR).")
 @click.option("--progress/--no-progress", default=True, help="Show the progress bar on stderr.")
+@click.option("--options", "options", default=None, help=OPTIONS_HELP + " Overrides the file's [options].")
 def tournament_command(bot_files, config_file, seats, games, seed, move_time, time_bank, memory, setup_time,
-                       jobs, out, resume, progress):
+                       jobs, out, resume, progress, options):
     from .runner import run_tournament
 
     try:
@@ -95,9 +99,13 @@ def tournament_command(bot_files, config_file, seats, games, seed, move_time, ti
             raise BadInput("--resume needs --out DIR (the directory of the run to continue)")
         if resume and not bot_files and not config_file:
             definition = stored_definition(Path(out))
+        try:
+            modules = None if options is None else tuple(parse_options(options))
+        except ValueError as e:
+            raise BadInput(f"--options: {e}") from None
         settings = make_settings(definition, bots=tuple(bot_files), seats=seats, games=games, seed=seed,
                                  move_time=move_time, time_bank=time_bank, memory=memory,
-                                 setup_time=setup_time, jobs=jobs, out=out)
+                                 setup_time=setup_time, jobs=jobs, out=out, options=modules)
         if settings.out is None:
             settings = replace(settings, out=default_out())
         _sigterm_as_interrupt()
@@ -123,7 +131,8 @@ def stored_definition(directory: Path) -> dict:
     seats = stored["seats"]
     return {"bots": tuple(b["path"] for b in stored["bots"].values()),
             "seats": f"{seats[0]}-{seats[-1]}" if len(seats) > 1 else str(seats[0]),
-            **{k: stored[k] for k in ("games", "seed", "move_time", "time_bank", "memory", "setup_time")}}
+            **{k: stored[k] for k in ("games", "seed", "move_time", "time_bank", "memory", "setup_time")},
+            "options": tuple(stored.get("options", ()))}
 
 
 @click.command("submit")

@@ -7,6 +7,9 @@ A definition file holds the same settings as the command line options, e.g.::
     games = 2
     move_time = 0.5
 
+    [options]           # modules of the rulebook (alhambra_ai.options); absent: the base game
+    camps = true
+
 Options given on the command line override the file.
 """
 
@@ -20,6 +23,7 @@ from pathlib import Path
 import tomllib
 
 from alhambra_ai.botapi import bot_name
+from alhambra_ai.options import options_from_table
 
 from .referee import Limits
 from .schedule import MAX_SEATS, MIN_SEATS, parse_seats
@@ -45,6 +49,12 @@ class Settings:
     setup_time: float = 10.0
     jobs: int = field(default_factory=default_jobs)
     out: str | None = None
+    options: tuple[str, ...] = ()   # the modules that are on (names, in rulebook order)
+
+    @property
+    def game_options(self) -> dict[str, bool]:
+        """The options of every game, for new_game."""
+        return dict.fromkeys(self.options, True)
 
     @property
     def seat_counts(self) -> list[int]:
@@ -79,6 +89,11 @@ def load_definition(path: str | Path) -> dict:
         data["bots"] = tuple(os.path.normpath(path.parent / b) for b in data["bots"])
     if "seats" in data:
         data["seats"] = str(data["seats"])
+    if "options" in data:
+        try:
+            data["options"] = tuple(options_from_table(data["options"]))
+        except ValueError as e:
+            raise BadInput(f"{path}: {e}") from None
     return data
 
 

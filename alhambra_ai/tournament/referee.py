@@ -32,11 +32,11 @@ class GameInterrupted(Exception):
     """The tournament is stopping; the game is abandoned and not recorded."""
 
 
-def new_game(num_players: int, seed: int):
-    """Start the game to referee (the base game; indirection kept so tests can use a small game)."""
+def new_game(num_players: int, seed: int, options: dict | None = None):
+    """Start the game to referee (indirection kept so tests can use a small game)."""
     from alhambra_ai import new_game as engine_new_game
 
-    return engine_new_game(num_players, seed=seed)
+    return engine_new_game(num_players, seed=seed, options=options or None)
 
 
 def stand_in(legal: list[int]) -> int:
@@ -54,10 +54,12 @@ class Seat:
 
 
 def run_game(game: ScheduledGame, paths: dict[str, str], limits: Limits,
-             stop: threading.Event | None = None) -> tuple[dict, dict]:
-    """Play ``game`` and return (result, record); see store.py for their fields."""
+             stop: threading.Event | None = None, options: dict | None = None) -> tuple[dict, dict]:
+    """Play ``game`` (with the module ``options``) and return (result, record); see store.py for their
+    fields."""
     started = time.monotonic()
-    state = new_game(game.num_players, game.seed)
+    state = (new_game(game.num_players, game.seed, options) if options
+             else new_game(game.num_players, game.seed))
     seats = [Seat(bot, limits.time_bank) for bot in game.bots]
     forfeits: list[dict] = []
     moves = 0

@@ -40,7 +40,7 @@ def check_bots(paths: list[str], limits: Limits) -> None:
 
 def run_games(games: list[ScheduledGame], paths: dict[str, str], hashes: dict[str, str], limits: Limits,
               store: ResultStore, jobs: int, progress: bool = True, report_every: int | None = None,
-              log: TextIO | None = None) -> list[dict]:
+              log: TextIO | None = None, options: dict | None = None) -> list[dict]:
     """Play the games that have no stored result yet; return all stored results (game-id order).
 
     Results are stored as games finish (any order); interrupting (Ctrl-C, SIGTERM) kills every worker,
@@ -60,7 +60,7 @@ def run_games(games: list[ScheduledGame], paths: dict[str, str], hashes: dict[st
     pool = ThreadPoolExecutor(max(1, jobs), thread_name_prefix="game")
     pending: dict = {}
     try:
-        pending = {pool.submit(run_game, g, paths, limits, stop): g for g in todo}
+        pending = {pool.submit(run_game, g, paths, limits, stop, options): g for g in todo}
         since_report, last_report = 0, time.monotonic()
         while pending:
             finished, _ = wait(pending, timeout=0.5, return_when=FIRST_COMPLETED)
@@ -100,7 +100,8 @@ def tournament_settings_record(s: Settings, hashes: dict[str, str], total: int) 
             for name, path in sorted(s.paths().items())}
     return {"format": "alhambra-ai-tournament", "version": 1, "bots": bots,
             "seats": s.seat_counts, "games": s.games, "seed": s.seed, "move_time": s.move_time,
-            "time_bank": s.time_bank, "memory": s.memory, "setup_time": s.setup_time, "total_games": total}
+            "time_bank": s.time_bank, "memory": s.memory, "setup_time": s.setup_time, "total_games": total,
+            **({"options": list(s.options)} if s.options else {})}
 
 
 def run_tournament(s: Settings, resume: bool = False, progress: bool = True, out: TextIO | None = None,
@@ -133,7 +134,8 @@ def run_tournament(s: Settings, resume: bool = False, progress: bool = True, out
         store.save_settings(wanted)
     print(f"{len(games)} games: {', '.join(sorted(paths))}; seats {s.seats}; results in {directory}",
           file=log)
-    results = run_games(games, paths, hashes, s.limits, store, s.jobs, progress=progress, log=log)
+    results = run_games(games, paths, hashes, s.limits, store, s.jobs, progress=progress, log=log,
+                        options=s.game_options)
     standings = compute_standings(results, sorted(paths))
     write_standings(directory, standings, len(results))
     print(format_table(standings), file=out)

@@ -1,0 +1,44 @@
+"""--options everywhere (issue 12): one parser, the same names and errors in every command and file."""
+
+import pytest
+from click.testing import CliRunner
+
+from alhambra_ai.cli import main
+from alhambra_ai.options import options_from_table, options_text, parse_options
+from alhambra_ai.strength import GameSpec, play_game
+from alhambra_ai.tournament.config import BadInput, load_definition
+
+
+def test_parse_options():
+    assert parse_options("camps,vizier") == {"vizier": True, "camps": True}    # rulebook order
+    assert parse_options(" all ") == dict.fromkeys(["vizier", "camps", "bazaars", "falcons"], True)
+    assert parse_options(None) == parse_options("none") == {}
+    with pytest.raises(ValueError, match="unknown module: 'wizard'"):
+        parse_options("wizard")
+    with pytest.raises(ValueError, match="not implemented yet: 'thief'"):
+        parse_options("thief")
+    assert options_text(parse_options("falcons,bazaars")) == "bazaars,falcons"
+
+
+def test_options_table_of_a_tournament_file(tmp_path):
+    f = tmp_path / "t.toml"
+    f.write_text('bots = ["a.py"]\n[options]\ncamps = true\nvizier = false\n')
+    assert load_definition(f)["options"] == ("camps",)
+    f.write_text('[options]\ncamp = true\n')
+    with pytest.raises(BadInput, match="unknown module 'camp'"):
+        load_definition(f)
+    with pytest.raises(ValueError, match="true or false"):
+        options_from_table({"camps": "yes"})
+
+
+@pytest.mark.parametrize("args", [
+    ["bench", "--options", "wizard"], ["strength", "--options", "wizard"],
+    ["play", "--options", "wizard"], ["tournament", "--options", "wizard", "x.py"]])
+def test_bad_options_are_usage_errors(args):
+    r = CliRunner().invoke(main, args)
+    assert r.exit_code == 2 and "wizard" in r.output
+
+
+def test_strength_games_use_the_options():
+    r = play_game(GameSpec(("random", "random"), 3, {}, {"falcons": True, "camps": True}))
+    assert len(r["scores"]) == 2
