@@ -458,11 +458,12 @@ def _module_rows(name: str) -> list[dict[str, str]]:
         return list(csv.DictReader(line for line in f if not line.startswith("#")))
 
 
-CAMP_BASTIONS: dict[int, int] = {54 + int(r["id"]): walls_of(r["bastion_sides"]) for r in _module_rows("camps.csv")}
+CAMP_BASTIONS: dict[int, int] = {54 + int(r["id"]): walls_of(r["bastion_sides"])
+                                 for r in _module_rows("camps.csv")}
 BAZAAR_TYPES: dict[int, set[int]] = {62 + int(r["id"]): {TYPES.index(t) for t in r["types"].split()}
                                      for r in _module_rows("bazaars.csv")}
-FALCONS: dict[int, tuple[str, set[int]]] = {int(r["id"]): (r["falcon"], {TYPES.index(t) for t in r["types"].split()})
-                                            for r in _module_rows("falcons.csv")}
+FALCONS: dict[int, tuple[str, set[int]]] = {
+    int(r["id"]): (r["falcon"], {TYPES.index(t) for t in r["types"].split()}) for r in _module_rows("falcons.csv")}
 ALL_WALLS: dict[int, int] = {**TILE_WALLS, **CAMP_BASTIONS, **dict.fromkeys(BAZAAR_TYPES, 0)}
 
 

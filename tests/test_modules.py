@@ -296,3 +296,28 @@ def test_every_legal_action_round_trips_and_applies(n):
         for seat in range(n):
             assert s.city(seat).is_valid() is None
     assert {"bazaar", "falcon", "done"} <= kinds
+
+
+# ---------------------------------------------------------------------------------------------------------
+# invariants along random games played in C: tiles, money and falcons conserved, cities valid
+# ---------------------------------------------------------------------------------------------------------
+
+MODULE_SETS = [{"vizier": True}, {"camps": True}, {"bazaars": True}, {"falcons": True}, ALL]
+
+
+@pytest.mark.parametrize("options", MODULE_SETS, ids=lambda o: ",".join(o))
+def test_invariants_along_random_games(options):
+    from alhambra_ai import _core
+
+    for n in (2, 4, 6):
+        assert _core._invariant_games(n, 6, 100 * n, options) > 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
+@pytest.mark.parametrize("options", MODULE_SETS, ids=lambda o: ",".join(o))
+def test_invariants_along_random_games_slow(options, n):
+    """1,000 random games per player count with each module alone and all four together."""
+    from alhambra_ai import _core
+
+    assert _core._invariant_games(n, 1000, 1_000_000 * n, options) > 0

@@ -138,3 +138,4 @@ def _check_views(State st, seed, int max_actions=100000):
         state_release(&g)
         free(gc)
         free(fresh)
+include "modules/checks.pxi"
