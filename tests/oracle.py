@@ -463,7 +463,8 @@ CAMP_BASTIONS: dict[int, int] = {54 + int(r["id"]): walls_of(r["bastion_sides"])
 BAZAAR_TYPES: dict[int, set[int]] = {62 + int(r["id"]): {TYPES.index(t) for t in r["types"].split()}
                                      for r in _module_rows("bazaars.csv")}
 FALCONS: dict[int, tuple[str, set[int]]] = {
-    int(r["id"]): (r["falcon"], {TYPES.index(t) for t in r["types"].split()}) for r in _module_rows("falcons.csv")}
+    int(r["id"]): (r["falcon"], {TYPES.index(t) for t in r["types"].split()})
+    for r in _module_rows("falcons.csv")}
 ALL_WALLS: dict[int, int] = {**TILE_WALLS, **CAMP_BASTIONS, **dict.fromkeys(BAZAAR_TYPES, 0)}
 
 

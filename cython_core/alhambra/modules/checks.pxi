@@ -1,0 +1,114 @@
+# Test hook: invariants checked after every action of random games played in C (tests/test_modules.py,
+# the slow invariant runs). Conservation of tiles, money and falcons, and the acting seat's city valid.
+# It reads the state only; it decides nothing about the rules.
+
+
+cdef int _census(GameState* s, char* why) noexcept nogil:
+    """0 if the state is consistent, else 1 with a short reason in why (64 bytes)."""
+    cdef uint8_t seen[MAX_TILE]
+    cdef uint8_t tiles[128]
+    cdef int i, k, t, m, n, total, expect, f, p, x, y, types
+    cdef int where[2]
+    memset(seen, 0, MAX_TILE)
+    # tiles: every tile of the game in exactly one place
+    for k in range(NCUR):
+        if s.market[k] != NO_TILE:
+            seen[s.market[k]] += 1
+        if s.final_tile[k] != NO_TILE and s.final_seat[k] != NO_SEAT:
+            p = s.final_seat[k]
+            if (p - s.ender - 1 + 2 * s.num_players) % s.num_players >= s.final_pos:
+                seen[s.final_tile[k]] += 1     # not handed out yet
+    for i in range(s.bag_n):
+        seen[s.bag[i]] += 1
+    for i in range(s.npending):
+        seen[s.pending[i]] += 1
+    for i in range(NBAZAARS):
+        if (s.bazaar_wait >> i) & 1:
+            seen[BAZAAR_FIRST + i] += 1
+    m = mask_list(s.dirk_tiles, tiles)
+    for i in range(m):
+        seen[tiles[i]] += 1
+    for p in range(s.num_players):
+        m = mask_list(s.reserve[p], tiles)
+        for i in range(m):
+            seen[tiles[i]] += 1
+        for y in range(s.city[p].y0, s.city[p].y1 + 1):
+            for x in range(s.city[p].x0, s.city[p].x1 + 1):
+                t = city_tile(s.city[p], x, y)
+                if t > 0:
+                    seen[t] += 1
+        if city_validate(s.city[p], where):
+            memcpy(why, b"invalid city\0", 13)
+            return 1
+    for t in range(1, MAX_TILE):
+        expect = (TILE_KIND[t] == KIND_BUILDING or (TILE_KIND[t] == KIND_CAMP and (s.options & OPT_CAMPS) != 0)
+                  or (TILE_KIND[t] == KIND_BAZAAR and (s.options & OPT_BAZAARS) != 0))
+        if seen[t] != expect:
+            memcpy(why, b"tile census\0", 12)
+            return 1
+    # money: every card in one place (scoring cards: undrawn in the pile, or drawn)
+    total = s.discard_n
+    for p in range(s.num_players):
+        total += s.hand_n[p]
+    for i in range(4):
+        total += s.display[i] != NO_CARD
+    n = 0
+    for i in range(s.draw_pos, s.draw_len):
+        if s.draw[i] < NCARD_KINDS:
+            n += 1
+    if total + n != NCARD_KINDS * (2 if s.options & OPT_DIRK else 3):
+        memcpy(why, b"money census\0", 13)
+        return 1
+    # falcons: in the supply, or on a legal corner of their seat's city, one per corner
+    for f in range(NFALCONS):
+        p = s.falcon_owner[f]
+        if p == NO_SEAT:
+            continue
+        if not s.options & OPT_FALCONS or p >= s.num_players:
+            memcpy(why, b"falcon owner\0", 13)
+            return 1
+        types = corner_types(s.city[p], (s.falcon_cell[f] & 255) - 128, (s.falcon_cell[f] >> 8) - 128)
+        if types < 0 or FALCON_TYPES[f] & ~types:
+            memcpy(why, b"falcon corner\0", 14)
+            return 1
+        for k in range(f + 1, NFALCONS):
+            if s.falcon_owner[k] == p and s.falcon_cell[k] == s.falcon_cell[f]:
+                memcpy(why, b"two falcons\0", 12)
+                return 1
+    return 0
+
+
+def _invariant_games(int num_players, int games, seed0, options=None):
+    """Play `games` uniformly random games in C, checking _census after every action; returns (actions, None)
+    or raises AssertionError naming the game, the action and the broken invariant."""
+    cdef GameState g
+    cdef Rng r
+    cdef int i, k, code, total = 0
+    cdef char why[64]
+    cdef uint64_t seed = seed0
+    bits, _ = _normalize_options(num_players, options)
+    cdef GenCache* gc = gen_cache_new()
+    if gc == NULL:
+        raise MemoryError()
+    try:
+        for i in range(games):
+            setup_game(&g, num_players, seed + i, bits, NULL)
+            rng_seed(&r, seed + i)
+            gen_cache_reset(gc)
+            k = 0
+            try:
+                while g.phase != PH_OVER:
+                    code = sample_legal(&g, gc, &r)
+                    if code < 0 or check_action(&g, code) != E_OK:
+                        raise AssertionError(f"game {seed + i}: action {k} ({code}) is not legal")
+                    gen_cache_touch(gc, g.current, code)
+                    apply_action(&g, code, NULL)
+                    k += 1
+                    if _census(&g, why):
+                        raise AssertionError(f"game {seed + i}, after action {k}: {why.decode()}")
+                total += k
+            finally:
+                state_release(&g)
+    finally:
+        free(gc)
+    return total
