@@ -52,12 +52,14 @@ def load_bot(path: str | Path) -> type:
     """Load the bot file at ``path`` as a fresh module and return its ``Bot`` class.
 
     Each call executes the file again in a new module, so two loads never share module state.
-    Raises ``BotLoadError`` for a missing file, a syntax error (with its line), an error while the
-    file runs (e.g. a failed import), a missing ``Bot`` class, or a ``Bot`` without ``act``.
+    Raises ``BotLoadError`` for a missing file, a file not named .py, a syntax error (with its line), an
+    error while the file runs (e.g. a failed import), a missing ``Bot`` class, or a ``Bot`` without ``act``.
     """
     path = Path(path)
     if not path.is_file():
         raise BotLoadError(f"bot file not found: {path}")
+    if path.suffix != ".py":
+        raise BotLoadError(f"{path}: not a Python file (a bot is a .py file defining a class Bot)")
     try:
         source = path.read_bytes()
         code = compile(source, str(path), "exec")

@@ -159,16 +159,29 @@ def submit_command(bot_file, ladder_dir, jobs, progress):
 @click.command("replay")
 @click.argument("record", type=click.Path(dir_okay=False))
 @click.option("--step", is_flag=True, help="Show the table after each move and wait for Enter (q quits).")
-def replay_command(record, step):
+@click.option("--width", type=click.IntRange(min=1), metavar="COLUMNS",
+              help="Draw for this many columns (at least 80). [default: the terminal's]")
+def replay_command(record, step, width, html_file=None):
     """Step through a game RECORD in text: a tournament's OUT/games/ID.json or any saved game record."""
     from alhambra_ai.record import RecordError, load_record
+    from alhambra_ai.render import screen_size
 
     from .replay import replay
 
     try:
-        replay(load_record(record), sys.stdout, step=step)
+        try:
+            loaded = load_record(record)
+        except OSError as e:
+            raise InputError(f"cannot read game record {record}: {e.strerror or e}") from None
+        if html_file:
+            from alhambra_ai.report import write_viewer
+
+            write_viewer(loaded, html_file)
+            click.echo(f"game viewer written to {html_file}")
+            return
+        replay(loaded, sys.stdout, step=step, width=screen_size(width, tty=sys.stdout.isatty())[0])
     except OSError as e:
-        raise InputError(f"cannot read game record {record}: {e.strerror or e}") from None
+        raise InputError(f"cannot write {html_file}: {e.strerror or e}") from None
     except RecordError as e:
         raise InputError(str(e)) from None
     except (EOFError, KeyboardInterrupt):

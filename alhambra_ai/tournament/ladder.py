@@ -6,8 +6,10 @@ LADDER/results.jsonl, LADDER/games/, LADDER/standings.*   as for a tournament (s
 
 A new entrant plays every earlier entrant at 2 seats, both rotations, ``games`` times. Game ids
 (``e003-o001-r1-s0``: entrant 3 vs entrant 1, repeat 1, rotation 0) and seeds are fixed, so an
-interrupted submission continues when the same file is submitted again. A new ladder starts with
-bots/random.py as its first entrant, so the first submission has an opponent.
+interrupted submission continues when the same file is submitted again. A new ladder starts with the
+built-in bots (bots/random.py, greedy.py, expectimax.py, mcts.py) as its first entrants, so the first
+submission is measured against known rungs at once (the built-ins do not play each other: their ratings
+come from their games against the bots submitted later).
 """
 
 from __future__ import annotations
@@ -30,7 +32,9 @@ from .schedule import ScheduledGame, stable_seed
 from .store import ResultStore, StoreError, file_sha256, write_json_atomic
 
 DEFAULTS = {"games": 2, "seed": 1, "move_time": 1.0, "time_bank": 10.0, "memory": 2048, "setup_time": 10.0}
-RANDOM_BOT = Path(alhambra_ai.__file__).resolve().parent.parent / "bots" / "random.py"
+BOTS_DIR = Path(alhambra_ai.__file__).resolve().parent.parent / "bots"
+RANDOM_BOT = BOTS_DIR / "random.py"
+BUILTIN_BOTS = [BOTS_DIR / f"{name}.py" for name in ("random", "greedy", "expectimax", "mcts")]
 
 
 class Refused(BadInput):
@@ -134,8 +138,10 @@ def submit(path: str | Path, directory: str | Path, jobs: int = 1, progress: boo
         print(f"{name} is already in the ladder; finishing its games", file=log)
     else:
         validate(path, limits, log)
-        if not ladder.entrants and RANDOM_BOT.is_file() and name != "random":
-            ladder.enter(RANDOM_BOT)
+        if not ladder.entrants:
+            for builtin in BUILTIN_BOTS:
+                if builtin.is_file() and bot_name(builtin) != name:
+                    ladder.enter(builtin)
         index = ladder.enter(path)
     games = ladder.games_for(index)
     paths = ladder.paths()
