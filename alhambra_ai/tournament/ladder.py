@@ -25,7 +25,7 @@ import alhambra_ai
 from alhambra_ai.botapi import bot_name
 
 from .config import BadInput
-from .ratings import compute_standings, format_table, write_standings
+from .ratings import format_report, write_standings
 from .referee import Limits, run_game
 from .runner import check_bot, run_games
 from .schedule import ScheduledGame, stable_seed
@@ -150,9 +150,8 @@ def submit(path: str | Path, directory: str | Path, jobs: int = 1, progress: boo
         print(f"{name}: {len(games)} ladder games against {index} entrants", file=log)
         run_games(games, paths, hashes, limits, ladder.store, jobs, progress=progress, log=log)
     results = ladder.store.results()
-    standings = compute_standings(results, list(paths))
-    write_standings(ladder.dir, standings, len(results))
-    print(format_table(standings), file=out)
+    standings = write_standings(ladder.dir, results, list(paths))
+    print(format_report(results, list(paths)), file=out)
     rank = 1 + [s.name for s in standings].index(name)
     me = standings[rank - 1]
     print(f"{name}: rating {me.conservative:.2f} (mu {me.mu:.2f}, sigma {me.sigma:.2f}), "

@@ -13,7 +13,7 @@ from tqdm import tqdm
 
 from .config import BadInput, Settings, check_settings
 from .process import BotFailure, BotProcess, kill_all
-from .ratings import Ratings, compute_standings, format_table, write_standings
+from .ratings import Ratings, format_report, format_table, write_standings
 from .referee import Limits, run_game
 from .schedule import ScheduledGame, make_schedule
 from .store import ResultStore, StoreError, file_sha256, settings_difference
@@ -76,8 +76,8 @@ def run_games(games: list[ScheduledGame], paths: dict[str, str], hashes: dict[st
                     bar.set_postfix_str(f"leader {leader.name} {leader.conservative:.1f}", refresh=False)
                 since_report += 1
             if pending and (since_report >= every or time.monotonic() - last_report > 300):
-                standings = compute_standings(store.results(), sorted(paths))
-                bar.write(format_table(standings), file=log)
+                standings = write_standings(store.dir, store.results(), sorted(paths))
+                bar.write(format_table(standings, legend=False), file=log)
                 since_report, last_report = 0, time.monotonic()
     except BaseException:
         stop.set()
@@ -104,8 +104,11 @@ def tournament_settings_record(s: Settings, hashes: dict[str, str], total: int) 
 
 
 def run_tournament(s: Settings, resume: bool = False, progress: bool = True, out: TextIO | None = None,
-                   log: TextIO | None = None) -> list:
-    """Check everything, then play (or continue) the tournament in ``s.out``; return the standings."""
+                   log: TextIO | None = None, width: int = 100) -> list:
+    """Check everything, then play (or continue) the tournament in ``s.out``; return the standings.
+
+    However the run stops (finished, Ctrl-C, SIGTERM, an error), DIR/standings.* are rewritten from the
+    stored games first, and the leaderboard with the head-to-head table is printed (``width`` columns)."""
     out = out or sys.stdout
     log = log or sys.stderr
     check_settings(s)
@@ -133,8 +136,12 @@ def run_tournament(s: Settings, resume: bool = False, progress: bool = True, out
         store.save_settings(wanted)
     print(f"{len(games)} games: {', '.join(sorted(paths))}; seats {s.seats}; results in {directory}",
           file=log)
-    results = run_games(games, paths, hashes, s.limits, store, s.jobs, progress=progress, log=log)
-    standings = compute_standings(results, sorted(paths))
-    write_standings(directory, standings, len(results))
-    print(format_table(standings), file=out)
+    try:
+        run_games(games, paths, hashes, s.limits, store, s.jobs, progress=progress, log=log)
+    finally:
+        results = store.results()
+        standings = write_standings(directory, results, sorted(paths))
+        if len(results) < len(games):
+            print(f"standings of the {len(results)} stored games of {len(games)}:", file=out)
+        print(format_report(results, sorted(paths), width), file=out)
     return standings
