@@ -236,13 +236,13 @@ def _scoring_line(obs: dict) -> str:
     cards = {c.get("round"): c for c in obs.get("scoring_cards") or []}
     nxt = done + 1
     if nxt >= 3:
-        return f"Next scoring: round 3, at the end of the game; rounds done: {done}"
+        return "Next scoring: round 3, at the end of the game"
     card = cards.get(nxt)
     where = ""
     if card and not card.get("drawn") and card.get("positions"):
         first, last = card["positions"]
         where = f", its card lies at draw-pile position {first + 1}-{last + 1} (1 = top)"
-    return f"Next scoring: round {nxt}{where}; rounds done: {done}"
+    return f"Next scoring: round {nxt}{where}"
 
 
 def _fit_blocks(blocks: list[list[str]], width: int, gap: int = 3) -> list[str]:
@@ -284,12 +284,12 @@ def _city_title(obs: dict, seat: int, names, you) -> str:
 
 
 def _city_block(obs: dict, seat: int, names, you, unicode: bool, color: bool, width: int,
-                widest: int = CELL) -> list[str]:
+                widest: int = CELL, margin: int = 1) -> list[str]:
     cells = obs["cities"][seat]
     reserve = (obs.get("reserves") or [[]] * (seat + 1))[seat]
     title = _city_title(obs, seat, names, you)
     for cell in sorted({widest, 5}, reverse=True):    # the compact cells only when the full ones do not fit
-        grid = render_city(cells, unicode=unicode, color=color, cell=cell).split("\n")
+        grid = render_city(cells, unicode=unicode, color=color, cell=cell, margin=margin).split("\n")
         wide = max(visible_len(line) for line in grid)
         if wide <= width:
             break
@@ -359,7 +359,8 @@ def render_table(obs_like: Any, seat: int, names: Sequence[str] | None = None, u
         head += f" - {seat_name(cur, names, you)} to act ({obs.get('phase')} phase)"
     out += [rule, *wrap(head, width), *wrap(_scoring_line(obs), width)]
 
-    out.append("Market (slot, currency: building [walls] cost):")
+    if not compact:
+        out.append("Market (slot, currency: building [walls] cost):")
     market = obs.get("market") or [None] * 4
     slots = []
     for i, tile in enumerate(market):
@@ -375,7 +376,7 @@ def render_table(obs_like: Any, seat: int, names: Sequence[str] | None = None, u
     pile = count(obs.get("draw_pile_size", 0), "card")
     discard = count(len(obs.get("discard") or []), "card")
     bag = count(obs.get("bag_size", 0), "tile")
-    out += wrap(f"Money display: {disp}    draw pile: {pile}, discard: {discard}, tile bag: {bag}", width)
+    out += wrap(f"Money display: {disp}   draw pile: {pile}, discard: {discard}, tile bag: {bag}", width)
 
     scores = obs.get("scores") or [0] * n
     score_txt = ", ".join(f"{seat_name(s, names, you)} {scores[s]}" for s in range(n))
@@ -412,7 +413,7 @@ def render_table(obs_like: Any, seat: int, names: Sequence[str] | None = None, u
     first = you if you is not None else seat
     order = [first] + [s for s in range(n) if s != first]
     if compact:
-        out += _city_block(obs, first, names, you, unicode, color, width, widest=5)
+        out += _city_block(obs, first, names, you, unicode, color, width, widest=5, margin=0)
         out += [_city_title(obs, s, names, you) + " (city N to see it)" for s in order[1:]]
         return "\n".join(out).rstrip() + "\n" + rule
     out += wrap(LEGEND_UNICODE if unicode else LEGEND_ASCII, width)

@@ -78,15 +78,17 @@ Examples:
               help="Time to start a bot process and run its setup (not charged to the bank). "
               f"[default: {D.setup_time}]")
 @click.option("--jobs", "-j", type=int, metavar="N",
-              help="Games played at once. [default: half the CPU cores]")
+              help="Games played at once. [default: the number of CPU cores]")
 @click.option("--out", type=click.Path(file_okay=False), metavar="DIR",
               help="Output directory. [default: ./tournament-DATE-TIME]")
 @click.option("--resume", is_flag=True,
               help="Continue the run in --out DIR (bots and settings must match; without BOT_FILEs they are "
               "taken from DIR).")
 @click.option("--progress/--no-progress", default=True, help="Show the progress bar on stderr.")
+@click.option("--width", type=click.IntRange(min=1), metavar="COLUMNS",
+              help="Fit the tables to this many columns (at least 80). [default: the terminal's]")
 def tournament_command(bot_files, config_file, seats, games, seed, move_time, time_bank, memory, setup_time,
-                       jobs, out, resume, progress):
+                       jobs, out, resume, progress, width):
     from .runner import run_tournament
 
     try:
@@ -102,7 +104,10 @@ def tournament_command(bot_files, config_file, seats, games, seed, move_time, ti
             settings = replace(settings, out=default_out())
         _sigterm_as_interrupt()
         try:
-            run_tournament(settings, resume=resume, progress=progress)
+            from alhambra_ai.render import screen_size
+
+            run_tournament(settings, resume=resume, progress=progress,
+                           width=screen_size(width, tty=sys.stdout.isatty())[0])
         except KeyboardInterrupt:
             done = len(ResultStore(settings.out).results())
             click.echo(f"\ninterrupted after {done} stored games; continue with: "

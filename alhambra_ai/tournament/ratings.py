@@ -158,23 +158,24 @@ def _rate(rate: float | None, interval: tuple[float, float]) -> str:
 LEGEND = """\
 rating = mu - 3 sigma, the sort key (TrueSkill: a level the bot is very likely above); mu = estimated level,
 sigma = its uncertainty; wins: games won (a shared first place counts 1/k); win rate: wins / games with its
-95% Wilson interval; score, rank: means per game; forfeits: games lost to the referee, by reason."""
+95% Wilson interval [low-high]; score, rank: means per game; forfeits: games lost to the referee, by
+reason."""
 
 
 def format_table(standings: list[Standing], width: int = 100, legend: bool = True) -> str:
     """The leaderboard as aligned text, folded to ``width`` columns (at least 80), with its legend."""
     width = max(80, width)
-    head = f"{'#':>2} {'bot':<16} {'rating':>6} {'mu ± sigma':>11} {'games':>5} {'wins':>5} " \
-           f"{'win rate [95%]':<14} {'score':>5} {'rank':>4}  forfeits"
+    head = f"{'#':>2} {'bot':<13} {'rating':>6} {'mu ± sigma':>10} {'games':>5} {'wins':>5} " \
+           f"{'win rate':<13} {'score':>5} {'rank':>4} forfeits"
     lines = [head]
     for i, s in enumerate(standings, 1):
         r = s.row()
         forfeits = ", ".join(f"{k} {v}" for k, v in r["forfeits"].items()) or "-"
         score = "-" if r["mean_score"] is None else f"{r['mean_score']:.1f}"
         rank = "-" if r["mean_rank"] is None else f"{r['mean_rank']:.2f}"
-        mu_sigma = f"{r['mu']:.2f}±{r['sigma']:.2f}"
-        line = (f"{i:>2} {s.name[:16]:<16} {r['rating']:>6.2f} {mu_sigma:>11} {r['games']:>5} "
-                f"{r['wins']:>5} {_rate(r['win_rate'], s.win_interval):<14} {score:>5} {rank:>4}  ")
+        mu_sigma = f"{r['mu']:.1f}±{r['sigma']:.1f}"
+        line = (f"{i:>2} {s.name[:13]:<13} {r['rating']:>6.2f} {mu_sigma:>10} {r['games']:>5} "
+                f"{r['wins']:>5} {_rate(r['win_rate'], s.win_interval):<13} {score:>5} {rank:>4} ")
         lines += _fold(line, forfeits, width)
     if legend:
         lines += [""] + _wrap_words(LEGEND.replace("\n", " "), width)
@@ -198,7 +199,7 @@ def format_head_to_head(pairings: list[Pairing], names: list[str], width: int = 
     for p in pairings:
         if p.games:
             lines.append(f"  {p.a} vs {p.b}: {_number(p.a_score)}-{_number(p.games - p.a_score)} in "
-                         f"{p.games} games, {_rate(p.rate, p.interval)}")
+                         f"{p.games} game{'s' if p.games != 1 else ''}, {_rate(p.rate, p.interval)}")
     return "\n".join(lines)
 
 
@@ -214,12 +215,10 @@ def _wrap_words(text: str, width: int, indent: str = "") -> list[str]:
 
 
 def _fold(start: str, tail: str, width: int) -> list[str]:
-    """``start`` + ``tail``, the tail folding under itself when the line would pass ``width``."""
+    """``start`` + ``tail``, or the tail on lines of its own below when the line would pass ``width``."""
     if len(start) + len(tail) <= width:
         return [start + tail]
-    room = max(20, width - len(start))
-    parts = _wrap_words(tail, room)
-    return [start + parts[0]] + [" " * (width - room) + p for p in parts[1:]]
+    return [start.rstrip() + " (below)"] + ["     " + p for p in _wrap_words(f"forfeits: {tail}", width - 5)]
 
 
 def standings_csv(standings: list[Standing]) -> str:
