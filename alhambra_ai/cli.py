@@ -11,6 +11,7 @@ import click
 
 from alhambra_ai.bench import bench_command
 from alhambra_ai.play import play
+from alhambra_ai.report import report_command
 from alhambra_ai.strength import strength_command
 from alhambra_ai.tournament.command import replay_command, submit_command, tournament_command
 
@@ -56,6 +57,7 @@ main.add_command(replay_command)
 main.add_command(play)
 main.add_command(bench_command)
 main.add_command(strength_command)
+main.add_command(report_command)
 
 if __name__ == "__main__":
     main()

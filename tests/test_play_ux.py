@@ -10,7 +10,7 @@ from alhambra_ai import new_game
 from alhambra_ai.cli import main
 from alhambra_ai.play import TerminalGame
 from alhambra_ai.playtext import InputError, resolve
-from alhambra_ai.record import make_record
+from alhambra_ai.record import make_record, save_record
 from alhambra_ai.render import count, render_table, tile_label
 from alhambra_ai.tournament.replay import replay
 
@@ -114,3 +114,13 @@ def test_replay_of_a_bot_game_names_the_bots_and_shows_dirk(tmp_path):
     assert text.strip().endswith(f"final scores: greedy {state.scores()[0]}, random {state.scores()[1]}, "
                                  f"Dirk {state.dirk_score}")
 
+
+
+def test_replay_html_writes_the_viewer(tmp_path):
+    path = tmp_path / "g.json"
+    save_record(make_record(random_game(3, 2), ["a", "b", "c"]), path)
+    result = CliRunner().invoke(main, ["replay", str(path), "--html", str(tmp_path / "g.html")])
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "g.html").read_text().startswith("<!DOCTYPE html>")
+    result = CliRunner().invoke(main, ["replay", str(path), "--html", str(tmp_path / "no" / "g.html")])
+    assert result.exit_code == 2 and "cannot write" in result.stderr

@@ -166,7 +166,10 @@ def submit_command(bot_file, ladder_dir, jobs, progress):
 @click.option("--step", is_flag=True, help="Show the table after each move and wait for Enter (q quits).")
 @click.option("--width", type=click.IntRange(min=1), metavar="COLUMNS",
               help="Draw for this many columns (at least 80). [default: the terminal's]")
-def replay_command(record, step, width, html_file=None):
+@click.option("--html", "html_file", type=click.Path(dir_okay=False), metavar="FILE",
+              help="Write the game viewer (one HTML page: market, hands and cities drawn, step with the "
+              "arrow keys or buttons) to FILE instead of printing the game.")
+def replay_command(record, step, width, html_file):
     """Step through a game RECORD in text: a tournament's OUT/games/ID.json or any saved game record."""
     from alhambra_ai.record import RecordError, load_record
     from alhambra_ai.render import screen_size
