@@ -45,12 +45,15 @@ tournament goes on.
 
 \b
 Results go to --out DIR: results.jsonl (a line per game), games/ID.json (replayable
-records: alhambra-ai replay), standings.csv and standings.json. The leaderboard is sorted
-by mu - 3 sigma. An interrupted run (Ctrl-C, kill) continues with --out DIR --resume; the
-final standings are those of an uninterrupted run.
+records: alhambra-ai replay), standings.csv and standings.json, rewritten from the stored
+games whenever the run stops. The leaderboard is sorted by mu - 3 sigma and shows win rates
+with 95% intervals, then a head-to-head table; alhambra-ai report DIR draws it all as HTML.
+An interrupted run (Ctrl-C, kill) continues with --out DIR --resume; the final standings
+are those of an uninterrupted run.
 
 \b
 Examples:
+  alhambra-ai tournament bots/*.py        (the main job: 24 games, about 90 s on 2 cores)
   alhambra-ai tournament bots/random.py bots/greedy.py
   alhambra-ai tournament bots/*.py --seats 2-4 --games 4 --jobs 2 --out runs/a
   alhambra-ai tournament --config tournaments/quick.toml
