@@ -40,7 +40,7 @@ def check_bots(paths: list[str], limits: Limits) -> None:
 
 def run_games(games: list[ScheduledGame], paths: dict[str, str], hashes: dict[str, str], limits: Limits,
               store: ResultStore, jobs: int, progress: bool = True, report_every: int | None = None,
-              log: TextIO | None = None) -> list[dict]:
+              log: TextIO | None = None, width: int = 100) -> list[dict]:
     """Play the games that have no stored result yet; return all stored results (game-id order).
 
     Results are stored as games finish (any order); interrupting (Ctrl-C, SIGTERM) kills every worker,
@@ -77,7 +77,7 @@ def run_games(games: list[ScheduledGame], paths: dict[str, str], hashes: dict[st
                 since_report += 1
             if pending and (since_report >= every or time.monotonic() - last_report > 300):
                 standings = write_standings(store.dir, store.results(), sorted(paths))
-                bar.write(format_table(standings, legend=False), file=log)
+                bar.write(format_table(standings, width, legend=False), file=log)
                 since_report, last_report = 0, time.monotonic()
     except BaseException:
         stop.set()
@@ -137,7 +137,7 @@ def run_tournament(s: Settings, resume: bool = False, progress: bool = True, out
     print(f"{len(games)} games: {', '.join(sorted(paths))}; seats {s.seats}; results in {directory}",
           file=log)
     try:
-        run_games(games, paths, hashes, s.limits, store, s.jobs, progress=progress, log=log)
+        run_games(games, paths, hashes, s.limits, store, s.jobs, progress=progress, log=log, width=width)
     finally:
         results = store.results()
         standings = write_standings(directory, results, sorted(paths))
