@@ -38,6 +38,16 @@ _live: set[BotProcess] = set()
 _live_lock = threading.Lock()
 
 
+def printable(text: str) -> str:
+    """``text`` safe for a terminal: control characters other than newlines escaped (a bot's error text
+    or output must not move the cursor, clear the screen or fake other lines' colours).
+
+    >>> printable("ok\\n\\x1b[2Jgone")
+    'ok\\n\\\\x1b[2Jgone'
+    """
+    return "".join(c if c.isprintable() or c == "\n" else repr(c)[1:-1] for c in text)
+
+
 class BotFailure(Exception):
     """The bot forfeits: ``reason`` is one of a short fixed vocabulary, ``detail`` explains."""
 
@@ -51,15 +61,16 @@ class BotSource:
     """A bot file's name (its stem) and content, as read once by the referee.
 
     >>> BotSource("mine", b"class Bot: ...").sha256[:12]
-    '3d0d64d3f6a4'
+    '27440f2dce43'
     """
 
     name: str
     code: bytes
+    origin: str = ""  # where it was read from, to name it in error messages
 
     @classmethod
     def from_file(cls, path: str | Path) -> BotSource:
-        return cls(bot_name(path), Path(path).read_bytes())
+        return cls(bot_name(path), Path(path).read_bytes(), str(path))
 
     @property
     def sha256(self) -> str:
@@ -97,7 +108,7 @@ class BotProcess:
         with _live_lock:
             _live.add(self)
         code = base64.b64encode(self.source.code).decode()
-        load = {"cmd": "load", "name": self.source.name, "source": code}
+        load = {"cmd": "load", "name": self.source.name, "source": code, "origin": self.source.origin}
         try:
             self.proc.stdin.write(json.dumps(load).encode() + b"\n")
             self.proc.stdin.flush()
@@ -133,7 +144,7 @@ class BotProcess:
         if not isinstance(reply, dict):
             raise BotFailure("protocol error", f"not a JSON object: {line[:200]!r}")
         if "error" in reply:
-            reason, detail = str(reply["error"]), str(reply.get("detail", ""))[-STDERR_TAIL:]
+            reason, detail = str(reply["error"]), printable(str(reply.get("detail", ""))[-STDERR_TAIL:])
             if reason == "sandbox error" and self.isolation is None:
                 raise SandboxError(f"the bot sandbox failed to start: {detail}")
             raise BotFailure(reason if reason in WORKER_REASONS else "protocol error",
@@ -199,7 +210,7 @@ class BotProcess:
         except subprocess.TimeoutExpired:
             code = None
         self._drain_stderr()
-        tail = self.stderr_tail.decode(errors="replace").strip()
+        tail = printable(self.stderr_tail.decode(errors="replace").strip())
         if "MemoryError" in tail:
             return BotFailure("exceeds memory", tail)
         if code is not None and code > 128 and self.plan.namespaces:  # the namespace's init reports a signal

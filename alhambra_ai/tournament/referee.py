@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 from alhambra_ai.record import make_record
 
-from .process import BotFailure, BotProcess
-from .schedule import ScheduledGame, stable_seed
+from .process import BotFailure, BotProcess, BotSource
+from .schedule import ScheduledGame, seat_seed
 
 
 @dataclass(frozen=True)
@@ -53,9 +53,10 @@ class Seat:
         self.times: list[float] = []
 
 
-def run_game(game: ScheduledGame, paths: dict[str, str], limits: Limits,
+def run_game(game: ScheduledGame, paths: dict[str, BotSource | str], limits: Limits,
              stop: threading.Event | None = None) -> tuple[dict, dict]:
-    """Play ``game`` and return (result, record); see store.py for their fields."""
+    """Play ``game`` and return (result, record); see store.py for their fields. ``paths`` gives each bot
+    as its content (BotSource, read once by the caller) or a file path."""
     started = time.monotonic()
     state = new_game(game.num_players, game.seed)
     seats = [Seat(bot, limits.time_bank) for bot in game.bots]
@@ -77,7 +78,7 @@ def run_game(game: ScheduledGame, paths: dict[str, str], limits: Limits,
             seat.proc = BotProcess(paths[seat.bot], limits.memory_mb)
         for k, seat in enumerate(seats):
             config = {"seat": k, "num_players": game.num_players, "options": state.options,
-                      "seed": stable_seed(game.seed, "seat", k), "move_time": limits.move_time,
+                      "seed": seat_seed(game.seed, k), "move_time": limits.move_time,
                       "time_bank": limits.time_bank}
             try:
                 seat.proc.request(None, limits.setup_time)  # hello

@@ -8,7 +8,7 @@ to the worker's private directory: the worker never opens the submitted file its
 
 Referee -> worker                         worker -> referee
 {"cmd": "load", "name": NAME,             {"hello": NAME, "isolation": {...in force...}}
- "source": BASE64}                         | {"error": REASON, "detail": TEXT}
+ "source": BASE64, "origin": PATH}         | {"error": REASON, "detail": TEXT}
 {"cmd": "setup", "config": {...}}         {"ok": true} | {"error": ...}
 {"cmd": "act", "obs": {...}}              {"action": INT | STR} | {"error": ...}
 
@@ -76,12 +76,15 @@ def _die_with_parent(parent: int) -> None:
 class Worker:
     def __init__(self, proto_in, proto_out, trap_fd: int) -> None:
         self.proto_in, self.proto_out, self.trap_fd = proto_in, proto_out, trap_fd
+        self.path = self.origin = ""
 
     def send(self, msg: dict) -> None:
         self.proto_out.write(json.dumps(msg).encode() + b"\n")
         self.proto_out.flush()
 
     def fail(self, reason: str, detail: str = "") -> None:
+        if self.path:  # name the file as the user knows it, not the private copy
+            detail = detail.replace(self.path, self.origin)
         self.send({"error": reason, "detail": detail[-DETAIL_CHARS:]})
         os._exit(0)
 
@@ -96,6 +99,7 @@ class Worker:
             os._exit(2)
         self.name = str(msg["name"])
         path = os.path.join(private, SAFE_NAME.sub("_", self.name)[:100] + ".py")
+        self.path, self.origin = path, str(msg.get("origin") or f"{self.name}.py")
         with open(path, "wb") as f:
             f.write(base64.b64decode(msg["source"]))
         os.chmod(path, 0o444)
