@@ -158,3 +158,16 @@ def test_honest_results_are_those_of_a_run_without_attackers(tmp_path):
     assert all(f["bot"] in ("tamper", "daemon") for r in attacked for f in r["forfeits"])
     assert not any("ESCAPED" in f["detail"] for r in attacked for f in r["forfeits"])
     assert kill_survivors(tmp_path) == [] and live_count() == 0
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not (FULL.landlock and FULL.seccomp), reason=f"this machine's {FULL.summary()}")
+@pytest.mark.parametrize("name", ATTACKS)
+def test_without_namespaces_only_the_disk_is_open(name, out, tmp_path, monkeypatch):
+    """The degraded mode without user namespaces (Landlock + seccomp + rlimits): every attack but filling
+    the disk is still contained (the private directory is then on disk, not a capped tmpfs)."""
+    monkeypatch.setattr(sandbox, "_isolation", Isolation(False, FULL.landlock, FULL.seccomp))
+    result = play(attacker(name, out))
+    assert bool(escapes(result)) == (name == "disk"), result["forfeits"]
+    assert all(f["seat"] == 0 for f in result["forfeits"])
+    assert kill_survivors(tmp_path) == []

@@ -3,19 +3,20 @@ store, verified ladder entrants, escaped bot text, and the isolation in force sa
 
 import json
 import os
+import time
 from dataclasses import replace
 
 import pytest
 from click.testing import CliRunner
-from tournament_support import GOOD, use_toy_game
+from tournament_support import GOOD, ToyGame, use_toy_game
 
-from alhambra_ai.tournament import sandbox
+from alhambra_ai.tournament import referee, runner, sandbox
 from alhambra_ai.tournament.command import tournament_command
 from alhambra_ai.tournament.config import BadInput, Settings
 from alhambra_ai.tournament.ladder import Ladder
-from alhambra_ai.tournament.process import BotSource, printable
-from alhambra_ai.tournament.referee import Limits, run_game
-from alhambra_ai.tournament.runner import run_tournament
+from alhambra_ai.tournament.process import BotSource, live_count, printable
+from alhambra_ai.tournament.referee import Heartbeat, Limits, run_game
+from alhambra_ai.tournament.runner import RefereeStalled, run_tournament
 from alhambra_ai.tournament.sandbox import Isolation
 from alhambra_ai.tournament.schedule import ScheduledGame, derive_seed, make_schedule, seat_seed, stable_seed
 from alhambra_ai.tournament.store import RESULTS, StoreError, load_results
@@ -113,3 +114,25 @@ def test_bot_text_is_escaped_and_unprintable_names_refused(tmp_path):
     weird.write_bytes(first.code)
     with pytest.raises(BadInput, match="unprintable"):
         run(replace(BASE, bots=(str(weird), BOTS[0]), out=str(tmp_path / "w")))
+
+
+class StallingGame(ToyGame):
+    """A game whose referee gets stuck once (as a bug or a stopped process would leave it)."""
+
+    stalled = False
+
+    def apply(self, a):
+        if self.total >= 6 and not StallingGame.stalled:
+            StallingGame.stalled = True
+            time.sleep(5)
+        super().apply(a)
+
+
+def test_a_stalled_referee_stops_the_run_and_names_the_game(tmp_path, monkeypatch):
+    monkeypatch.setattr(referee, "new_game", StallingGame)
+    monkeypatch.setattr(Heartbeat, "longest_step", staticmethod(lambda limits: 0.5))
+    monkeypatch.setattr(runner, "WATCHDOG_GRACE", 2.0)
+    started = time.monotonic()
+    with pytest.raises(RefereeStalled, match=r"the referee of game g0000\d made no progress"):
+        run(replace(BASE, out=str(tmp_path / "r")))
+    assert time.monotonic() - started < 5 + 20 and live_count() == 0

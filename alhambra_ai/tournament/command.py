@@ -10,6 +10,7 @@ from pathlib import Path
 import click
 
 from .config import BadInput, Settings, default_out, load_definition, make_settings
+from .runner import RefereeStalled
 from .sandbox import SandboxError
 from .store import ResultStore, StoreError
 
@@ -117,6 +118,8 @@ def tournament_command(bot_files, config_file, seats, games, seed, move_time, ti
             sys.exit(130)
     except (BadInput, StoreError, SandboxError) as e:
         raise InputError(str(e)) from None
+    except RefereeStalled as e:
+        raise click.ClickException(str(e)) from None
 
 
 def stored_definition(directory: Path) -> dict:

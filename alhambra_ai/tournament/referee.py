@@ -32,6 +32,22 @@ class GameInterrupted(Exception):
     """The tournament is stopping; the game is abandoned and not recorded."""
 
 
+class Heartbeat:
+    """When the referee of a game last made progress (a watchdog reads it: see runner.run_games)."""
+
+    def __init__(self) -> None:
+        self.last: float | None = None  # None until the game starts
+
+    def beat(self) -> None:
+        self.last = time.monotonic()
+
+    @staticmethod
+    def longest_step(limits: Limits) -> float:
+        """The longest a referee may legitimately go without progress: one seat's start and setup, or one
+        move with the whole time bank."""
+        return max(2 * limits.setup_time, limits.move_time + limits.time_bank)
+
+
 def new_game(num_players: int, seed: int):
     """Start the game to referee (the base game; indirection kept so tests can use a small game)."""
     from alhambra_ai import new_game as engine_new_game
@@ -54,9 +70,12 @@ class Seat:
 
 
 def run_game(game: ScheduledGame, paths: dict[str, BotSource | str], limits: Limits,
-             stop: threading.Event | None = None) -> tuple[dict, dict]:
+             stop: threading.Event | None = None, heartbeat: Heartbeat | None = None) -> tuple[dict, dict]:
     """Play ``game`` and return (result, record); see store.py for their fields. ``paths`` gives each bot
-    as its content (BotSource, read once by the caller) or a file path."""
+    as its content (BotSource, read once by the caller) or a file path. ``stop`` abandons the game;
+    ``heartbeat`` is told of every step."""
+    beat = heartbeat.beat if heartbeat is not None else (lambda: None)
+    beat()
     started = time.monotonic()
     state = new_game(game.num_players, game.seed)
     seats = [Seat(bot, limits.time_bank) for bot in game.bots]
@@ -77,6 +96,7 @@ def run_game(game: ScheduledGame, paths: dict[str, BotSource | str], limits: Lim
         for seat in seats:  # start all workers first: they load in parallel
             seat.proc = BotProcess(paths[seat.bot], limits.memory_mb)
         for k, seat in enumerate(seats):
+            beat()
             config = {"seat": k, "num_players": game.num_players, "options": state.options,
                       "seed": seat_seed(game.seed, k), "move_time": limits.move_time,
                       "time_bank": limits.time_bank}
@@ -89,6 +109,7 @@ def run_game(game: ScheduledGame, paths: dict[str, BotSource | str], limits: Lim
         while not state.is_terminal():
             if stop is not None and stop.is_set():
                 raise GameInterrupted(game.id)
+            beat()
             k = state.current_player
             legal = state.legal_actions()
             action = None

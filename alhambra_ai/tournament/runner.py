@@ -16,9 +16,15 @@ from . import sandbox
 from .config import BadInput, Settings, check_settings
 from .process import BotFailure, BotProcess, BotSource, kill_all
 from .ratings import Ratings, compute_standings, format_table, write_standings
-from .referee import Limits, run_game
+from .referee import Heartbeat, Limits, run_game
 from .schedule import ScheduledGame, make_schedule, new_master_seed
 from .store import ResultStore, StoreError, settings_difference
+
+WATCHDOG_GRACE = 30.0  # seconds beyond the longest legitimate step before a referee counts as stalled
+
+
+class RefereeStalled(Exception):
+    """A game's referee stopped making progress: the run stops, naming the game, instead of hanging."""
 
 
 def check_bot(bot: BotSource | str, limits: Limits) -> str | None:
@@ -62,11 +68,14 @@ def run_games(games: list[ScheduledGame], paths: dict[str, BotSource | str], has
                dynamic_ncols=True)
     pool = ThreadPoolExecutor(max(1, jobs), thread_name_prefix="game")
     pending: dict = {}
+    beats = {g.id: Heartbeat() for g in todo}
+    allowed = Heartbeat.longest_step(limits) + WATCHDOG_GRACE
     try:
-        pending = {pool.submit(run_game, g, paths, limits, stop): g for g in todo}
+        pending = {pool.submit(run_game, g, paths, limits, stop, beats[g.id]): g for g in todo}
         since_report, last_report = 0, time.monotonic()
         while pending:
             finished, _ = wait(pending, timeout=0.5, return_when=FIRST_COMPLETED)
+            check_heartbeats({g.id: beats[g.id] for f, g in pending.items() if f not in finished}, allowed)
             for future in finished:
                 game = pending.pop(future)
                 result, record = future.result()
@@ -86,8 +95,9 @@ def run_games(games: list[ScheduledGame], paths: dict[str, BotSource | str], has
         stop.set()
         pool.shutdown(wait=False, cancel_futures=True)
         running = [f for f in pending if not f.cancelled()]
-        while running:  # kill again until every game thread is out: one may be starting a worker now
-            kill_all()
+        deadline = time.monotonic() + WATCHDOG_GRACE
+        while running and time.monotonic() < deadline:  # kill again until every game thread is out: one
+            kill_all()                                  # may be starting a worker now (a stuck one is left)
             _, running = wait(running, timeout=0.2)
         kill_all()
         raise
@@ -95,6 +105,16 @@ def run_games(games: list[ScheduledGame], paths: dict[str, BotSource | str], has
         bar.close()
     pool.shutdown(wait=True)
     return store.results()
+
+
+def check_heartbeats(beats: dict[str, Heartbeat], allowed: float) -> None:
+    """The watchdog: raise RefereeStalled if a running game's referee made no progress for ``allowed`` s."""
+    now = time.monotonic()
+    for game_id, beat in beats.items():
+        if beat.last is not None and now - beat.last > allowed:
+            idle = now - beat.last
+            raise RefereeStalled(f"the referee of game {game_id} made no progress for {idle:.0f} s (longer "
+                                 "than any move or setup may take); the run stops, --resume continues")
 
 
 def tournament_settings_record(s: Settings, hashes: dict[str, str], total: int) -> dict:
