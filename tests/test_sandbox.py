@@ -171,3 +171,13 @@ def test_without_namespaces_only_the_disk_is_open(name, out, tmp_path, monkeypat
     assert bool(escapes(result)) == (name == "disk"), result["forfeits"]
     assert all(f["seat"] == 0 for f in result["forfeits"])
     assert kill_survivors(tmp_path) == []
+
+
+def test_concurrent_games_get_different_cpus():
+    everyone = sorted(os.sched_getaffinity(0))
+    taken = [sandbox.take_cpu() for _ in everyone]
+    try:
+        assert sorted(taken) == everyone  # the least used first: no two games share a CPU while one is free
+    finally:
+        for cpu in taken:
+            sandbox.give_cpu(cpu)

@@ -80,18 +80,21 @@ class BotSource:
 class BotProcess:
     """One bot running in a sandboxed ``alhambra_ai.tournament.worker``; use as a context manager.
 
-    ``bot`` is a BotSource or a path (read now). ``plan`` is for tests and the sandbox probe: the
-    isolation to ask for instead of ``sandbox.isolation()``.
+    ``bot`` is a BotSource or a path (read now). ``cpu``: the one CPU it may use (the referee gives all
+    seats of a game the same one: sandbox.take_cpu); by default it takes the least used one itself.
+    ``plan`` is for tests and the sandbox probe: the isolation to ask for instead of ``sandbox.isolation()``.
     """
 
-    def __init__(self, bot: BotSource | str | Path, memory_mb: int | None = None,
+    def __init__(self, bot: BotSource | str | Path, memory_mb: int | None = None, cpu: int | None = None,
                  plan: Isolation | None = None) -> None:
         self.source = bot if isinstance(bot, BotSource) else BotSource.from_file(bot)
         self.plan = plan or sandbox.isolation()
+        self._own_cpu = sandbox.take_cpu() if cpu is None else None
+        cpu = self._own_cpu if cpu is None else cpu
         self.isolation: Isolation | None = None  # what the worker reports in force, after its hello
         self.private = tempfile.mkdtemp(prefix="alhambra-bot-")
         lifeline, self._lifeline = os.pipe()  # the worker's namespace ends when our end closes
-        cmd, env = sandbox.launch(self.plan, self.private, memory_mb, lifeline)
+        cmd, env = sandbox.launch(self.plan, self.private, memory_mb, lifeline, cpu)
         self.paused, self._worker_pid = False, None
         try:
             self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -100,6 +103,7 @@ class BotProcess:
         except BaseException:
             os.close(self._lifeline)
             shutil.rmtree(self.private, ignore_errors=True)
+            sandbox.give_cpu(self._own_cpu)
             raise
         finally:
             os.close(lifeline)
@@ -249,6 +253,7 @@ class BotProcess:
         if self._lifeline >= 0:
             os.close(self._lifeline)
             self._lifeline = -1
+            sandbox.give_cpu(self._own_cpu)
         shutil.rmtree(self.private, ignore_errors=True)
 
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from alhambra_ai.record import make_record
 
+from . import sandbox
 from .process import BotFailure, BotProcess, BotSource
 from .schedule import ScheduledGame, seat_seed
 
@@ -90,11 +91,12 @@ def run_game(game: ScheduledGame, paths: dict[str, BotSource | str], limits: Lim
         forfeits.append({"seat": k, "bot": seat.bot, "reason": failure.reason,
                          "detail": failure.detail, "move": moves})
 
+    cpu = sandbox.take_cpu()  # the game's CPU: one seat computes at a time
     try:
         if stop is not None and stop.is_set():
             raise GameInterrupted(game.id)
         for seat in seats:  # start all workers first: they load in parallel
-            seat.proc = BotProcess(paths[seat.bot], limits.memory_mb)
+            seat.proc = BotProcess(paths[seat.bot], limits.memory_mb, cpu)
         for k, seat in enumerate(seats):
             beat()
             config = {"seat": k, "num_players": game.num_players, "options": state.options,
@@ -126,6 +128,7 @@ def run_game(game: ScheduledGame, paths: dict[str, BotSource | str], limits: Lim
         for seat in seats:
             if seat.proc is not None:
                 seat.proc.close()
+        sandbox.give_cpu(cpu)
 
     # The record comes from the state's own history; not replayed here (check=False): the referee
     # applied every move itself, and a test game stands in for the engine in the machinery's tests.

@@ -24,7 +24,6 @@ to see or test the degraded modes.
 
 from __future__ import annotations
 
-import itertools
 import json
 import os
 import shutil
@@ -76,9 +75,26 @@ class Isolation:
 
 
 _protected: set[str] = set()
-_cpus = itertools.cycle(sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else [None])
+_cpu_users = dict.fromkeys(sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else [], 0)
 _lock = threading.Lock()
 _isolation: Isolation | None = None
+
+
+def take_cpu() -> int | None:
+    """The least used CPU, for the workers of one game (only one of them computes at a time, so games
+    on different CPUs never slow each other down); give it back with ``give_cpu``."""
+    with _lock:
+        if not _cpu_users:
+            return None
+        cpu = min(_cpu_users, key=lambda c: (_cpu_users[c], c))
+        _cpu_users[cpu] += 1
+        return cpu
+
+
+def give_cpu(cpu: int | None) -> None:
+    with _lock:
+        if cpu in _cpu_users:
+            _cpu_users[cpu] -= 1
 
 
 def protect(directory: str | Path) -> None:
@@ -144,11 +160,12 @@ def read_paths() -> list[str]:
     return sorted(p for p in paths if p)
 
 
-def launch(plan: Isolation, private: str, memory_mb: int | None, lifeline: int) -> tuple[list[str], dict]:
-    """The worker's command line and environment for ``plan``; ``private`` is its own empty directory."""
+def launch(plan: Isolation, private: str, memory_mb: int | None, lifeline: int,
+           cpu: int | None) -> tuple[list[str], dict]:
+    """The worker's command line and environment for ``plan``; ``private`` is its own empty directory,
+    ``cpu`` the one CPU it may use."""
     with _lock:
         protected = sorted(_protected)
-        cpu = next(_cpus)
     config = {"private": private, "protected": protected, "read": read_paths(),
               "write": [private, "/dev/null"],
               "namespaces": plan.namespaces, "landlock": bool(plan.landlock), "seccomp": plan.seccomp,
