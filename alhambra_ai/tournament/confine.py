@@ -69,6 +69,7 @@ def mount_private(private_dir: str, size_mb: int, protected: list[str]) -> None:
     """Mount the private tmpfs and hide the protected directories (needs CAP_SYS_ADMIN in the namespace)."""
     opts = f"size={size_mb}m,mode=0700".encode()
     _check(_libc.mount(b"tmpfs", private_dir.encode(), b"tmpfs", MS_NOSUID | MS_NODEV, opts), "mount tmpfs")
+    os.chdir(private_dir)  # the cwd was the directory under the mount: enter the tmpfs
     for d in protected:
         if os.path.isdir(d):
             _check(_libc.mount(b"tmpfs", d.encode(), b"tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC,

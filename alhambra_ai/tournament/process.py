@@ -234,7 +234,15 @@ class BotProcess:
             self.stderr_tail = (self.stderr_tail + chunk)[-STDERR_TAIL:]
 
     def close(self) -> None:
-        """Kill the worker's whole process group and reap it. Safe to call twice."""
+        """Kill the worker's whole process group and reap it; in a PID namespace also wait until the
+        namespace's init is gone (it outlives its parent while the kernel kills the rest).
+        Safe to call twice."""
+        init = None
+        if self.plan.namespaces and self.proc.returncode is None:
+            try:
+                init = os.pidfd_open(_only_child(self.proc.pid))
+            except (OSError, ValueError, AttributeError):
+                pass
         try:
             os.killpg(self.proc.pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
@@ -248,6 +256,9 @@ class BotProcess:
             self.proc.wait(timeout=10)
         except subprocess.TimeoutExpired:  # pragma: no cover - unkillable (D state); nothing more to do
             pass
+        if init is not None:
+            select.select([init], [], [], 10)  # readable once init has exited: the namespace is empty
+            os.close(init)
         with _live_lock:
             _live.discard(self)
         if self._lifeline >= 0:
