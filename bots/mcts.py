@@ -6,8 +6,10 @@ sample (the best few by a cheap prior, widening with visits), adds a node and pl
 end of the game; rewards mix the win share and the score margin. The move is the most visited root action.
 
 Config: seed, move_time (default budget when the observation gives none), iterations (replaces the time
-budget: deterministic), determinizations, rollout_turns (-1 = to the end), c_uct, max_candidates, stop_early
-(default on: the move is decided once the most visited action can no longer be overtaken)."""
+budget: deterministic), determinizations, rollout_turns (-1 = to the end; else cut off there and evaluated),
+c_uct, max_candidates, stop_early (default on: the move is decided once the most visited action can no longer
+be overtaken), bank_share (default 0.5: each move also spends this share of the referee's time bank left,
+spread over the decisions to come; 0 = never touch the bank)."""
 
 from alhambra_ai import search
 
@@ -23,12 +25,13 @@ class Bot:
         self.max_candidates = int(config.get("max_candidates", 12))
         self.eps = float(config.get("eps", 0.1))
         self.stop_early = bool(config.get("stop_early", True))
+        self.bank_share = float(config.get("bank_share", 0.5))
         self.last_iterations = 0
 
     def act(self, obs) -> int:
         if not hasattr(self, "config"):
             self.setup({})
-        clock = search.MoveClock(obs, self.config)
+        clock = search.MoveClock(obs, self.config, self.bank_share)
         legal = obs.legal_actions
         if len(legal) == 1:
             return legal[0]

@@ -39,6 +39,17 @@ def new_game(num_players: int, seed: int):
     return engine_new_game(num_players, seed=seed)
 
 
+def seat_seed(game_seed: int, seat: int) -> int:
+    """The ``seed`` in a bot's setup config: an int in [0, 2**63), derived from the game's seed and the seat
+    (so two seats of one game, or one seat of two games, get unrelated seeds). Every command that hosts bots
+    (tournament, strength, submit, play) gives this one.
+
+    >>> seat_seed(7, 0) != seat_seed(7, 1) and 0 <= seat_seed(7, 0) < 2 ** 63
+    True
+    """
+    return stable_seed(game_seed, "seat", seat)
+
+
 def stand_in(legal: list[int]) -> int:
     """The referee's own deterministic policy for a seat that forfeited."""
     return legal[0]
@@ -54,11 +65,17 @@ class Seat:
 
 
 def run_game(game: ScheduledGame, paths: dict[str, str], limits: Limits,
-             stop: threading.Event | None = None) -> tuple[dict, dict]:
-    """Play ``game`` and return (result, record); see store.py for their fields."""
+             stop: threading.Event | None = None, bot_limits: dict[str, Limits] | None = None,
+             bot_config: dict[str, dict] | None = None) -> tuple[dict, dict]:
+    """Play ``game`` and return (result, record); see store.py for their fields.
+
+    ``bot_limits`` (per bot name) replaces ``limits`` for that bot's seats, e.g. one bot at 1 s per move
+    against another at 0.1 s (``alhambra-ai strength``); ``bot_config`` adds keys to a bot's setup config
+    (e.g. an iteration budget) without replacing the referee's own (seat, seed, move_time, ...)."""
     started = time.monotonic()
     state = new_game(game.num_players, game.seed)
-    seats = [Seat(bot, limits.time_bank) for bot in game.bots]
+    seat_limits = [(bot_limits or {}).get(bot, limits) for bot in game.bots]
+    seats = [Seat(bot, lim.time_bank) for bot, lim in zip(game.bots, seat_limits, strict=True)]
     forfeits: list[dict] = []
     moves = 0
 
@@ -73,15 +90,17 @@ def run_game(game: ScheduledGame, paths: dict[str, str], limits: Limits,
     try:
         if stop is not None and stop.is_set():
             raise GameInterrupted(game.id)
-        for seat in seats:  # start all workers first: they load in parallel
-            seat.proc = BotProcess(paths[seat.bot], limits.memory_mb)
-        for k, seat in enumerate(seats):
-            config = {"seat": k, "num_players": game.num_players, "options": state.options,
-                      "seed": stable_seed(game.seed, "seat", k), "move_time": limits.move_time,
-                      "time_bank": limits.time_bank}
+        # start all workers first: they load in parallel
+        for seat, lim in zip(seats, seat_limits, strict=True):
+            seat.proc = BotProcess(paths[seat.bot], lim.memory_mb)
+        for k, (seat, lim) in enumerate(zip(seats, seat_limits, strict=True)):
+            config = {**(bot_config or {}).get(seat.bot, {}),
+                      "seat": k, "num_players": game.num_players, "options": state.options,
+                      "seed": seat_seed(game.seed, k), "move_time": lim.move_time,
+                      "time_bank": lim.time_bank}
             try:
-                seat.proc.request(None, limits.setup_time)  # hello
-                seat.proc.request({"cmd": "setup", "config": config}, limits.setup_time)
+                seat.proc.request(None, lim.setup_time)  # hello
+                seat.proc.request({"cmd": "setup", "config": config}, lim.setup_time)
             except BotFailure as failure:
                 forfeit(k, failure)
 
@@ -93,7 +112,7 @@ def run_game(game: ScheduledGame, paths: dict[str, str], limits: Limits,
             action = None
             if seats[k].proc is not None:
                 try:
-                    action = ask(state, k, seats[k], legal, limits)
+                    action = ask(state, k, seats[k], legal, seat_limits[k])
                 except BotFailure as failure:
                     forfeit(k, failure)
             if action is None:

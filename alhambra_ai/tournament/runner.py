@@ -15,7 +15,7 @@ from .config import BadInput, Settings, check_settings
 from .process import BotFailure, BotProcess, kill_all
 from .ratings import Ratings, compute_standings, format_table, write_standings
 from .referee import Limits, run_game
-from .schedule import ScheduledGame, make_schedule
+from .schedule import ScheduledGame, make_lineup_schedule, make_schedule
 from .store import ResultStore, StoreError, file_sha256, settings_difference
 
 
@@ -98,9 +98,12 @@ def tournament_settings_record(s: Settings, hashes: dict[str, str], total: int) 
     """What a resume must match (jobs and the output directory may change)."""
     bots = {name: {"path": str(Path(path).resolve()), "sha256": hashes[name]}
             for name, path in sorted(s.paths().items())}
-    return {"format": "alhambra-ai-tournament", "version": 1, "bots": bots,
-            "seats": s.seat_counts, "games": s.games, "seed": s.seed, "move_time": s.move_time,
-            "time_bank": s.time_bank, "memory": s.memory, "setup_time": s.setup_time, "total_games": total}
+    record = {"format": "alhambra-ai-tournament", "version": 1, "bots": bots,
+              "seats": s.seat_counts, "games": s.games, "seed": s.seed, "move_time": s.move_time,
+              "time_bank": s.time_bank, "memory": s.memory, "setup_time": s.setup_time, "total_games": total}
+    if s.lineup:
+        record["lineup"] = s.seat_names()
+    return record
 
 
 def run_tournament(s: Settings, resume: bool = False, progress: bool = True, out: TextIO | None = None,
@@ -112,7 +115,10 @@ def run_tournament(s: Settings, resume: bool = False, progress: bool = True, out
     directory = Path(s.out)
     paths = s.paths()
     hashes = {name: file_sha256(p) for name, p in paths.items()}
-    games = make_schedule(list(paths), s.seat_counts, s.games, s.seed)
+    if s.lineup:
+        games = make_lineup_schedule(s.seat_names(), s.games, s.seed)
+    else:
+        games = make_schedule(list(paths), s.seat_counts, s.games, s.seed)
     wanted = tournament_settings_record(s, hashes, len(games))
 
     store = ResultStore(directory)
@@ -131,7 +137,8 @@ def run_tournament(s: Settings, resume: bool = False, progress: bool = True, out
 
     if old is None:
         store.save_settings(wanted)
-    print(f"{len(games)} games: {', '.join(sorted(paths))}; seats {s.seats}; results in {directory}",
+    seats = len(s.lineup) if s.lineup else s.seats
+    print(f"{len(games)} games: {', '.join(sorted(paths))}; seats {seats}; results in {directory}",
           file=log)
     results = run_games(games, paths, hashes, s.limits, store, s.jobs, progress=progress, log=log)
     standings = compute_standings(results, sorted(paths))
