@@ -58,7 +58,7 @@ def test_search_bots_play_complete_legal_games(n):
 
 
 def test_greedy_beats_random_clearly():
-    wins = sum(win_share(play(["greedy", "random"][::1 - 2 * (g % 2)], seed=g)[0].scores(), [g % 2])
+    wins = sum(win_share(play(["greedy", "random"][::1 - 2 * (g % 2)], seed=g)[0].ranking(), [g % 2])
                for g in range(6))
     assert wins >= 5
 

@@ -155,3 +155,16 @@ def test_a_seed_that_is_not_an_int_is_refused():
         search.determinize(obs, 1.5)
     with pytest.raises(TypeError):
         search.Mcts([search.determinize(obs, 1)], "7")
+
+
+def test_play_gives_a_bot_the_seed_a_tournament_gives():
+    from pathlib import Path
+
+    from alhambra_ai.play import SeatBot
+    from alhambra_ai.tournament.referee import seat_seed
+
+    bot = SeatBot(Path(FIRST), 1, 2, {}, 7, 0.5)
+    try:
+        assert bot.config["seed"] == seat_seed(7, 1) != 7 and 0 <= bot.config["seed"] < 2 ** 63
+    finally:
+        bot.close()
