@@ -102,7 +102,8 @@ class SeatBot:
     def __init__(self, path: Path, seat: int, num_players: int, options: dict, seed: int, move_time: float,
                  time_bank: float = 10.0):
         from alhambra_ai.tournament.process import BotProcess
-        from alhambra_ai.tournament.referee import Limits, Seat, seat_seed
+        from alhambra_ai.tournament.referee import Limits, Seat
+        from alhambra_ai.tournament.schedule import seat_seed
 
         self.name = path.stem
         self.limits = Limits(move_time=move_time, time_bank=time_bank)

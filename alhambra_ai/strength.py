@@ -357,7 +357,7 @@ def _play(todo: list, match: Match, players: int, jobs: int, done) -> None:
 
     def one(item):
         g, spec = item
-        result, record = run_game(spec, paths, limits, stop, own, config)
+        result, record = run_game(spec, paths, limits, stop, bot_limits=own, bot_config=config)
         result["id"] = result.pop("game")  # "game" is the game's index in the match here
         result["actions"] = record["actions"]
         return g, result

@@ -19,15 +19,12 @@ FAST = ["--players", "2", "--move-time", "0.5", "--time-bank", "0.5", "--no-prog
 
 CHECKS_CONFIG = '''
 """Raises in setup unless it got the tournament's config: then it forfeits with the reason."""
-import os
 
 class Bot:
     def setup(self, config):
         assert set(config) >= {"seat", "num_players", "options", "seed", "move_time", "time_bank"}, config
         assert isinstance(config["seed"], int) and 0 <= config["seed"] < 2 ** 63, config
         assert config["move_time"] == MOVE_TIME and config["time_bank"] == 0.5, config
-        with open(PIDS, "a") as f:
-            f.write(f"{os.getpid()}\\n")
 
     def act(self, obs):
         assert obs.move_time == MOVE_TIME and obs.time_left is not None
@@ -46,9 +43,8 @@ def invoke(*args):
 
 def config_bot(tmp_path, name="checks", move_time=0.5):
     path = tmp_path / f"{name}.py"
-    pids = tmp_path / f"{name}.pids"
-    path.write_text(CHECKS_CONFIG.replace("MOVE_TIME", repr(move_time)).replace("PIDS", repr(str(pids))))
-    return path, pids
+    path.write_text(CHECKS_CONFIG.replace("MOVE_TIME", repr(move_time)))
+    return path
 
 
 def games_in(path):
@@ -68,8 +64,18 @@ def test_an_illegal_move_is_a_forfeit_not_a_crash_of_the_run(toy, tmp_path):
     assert rows[0].wins == 0 and rows[0].forfeits == {"illegal (illegal action)": 2}
 
 
-def test_a_bot_file_gets_the_tournament_config_and_its_own_process_per_seat(toy, tmp_path):
-    checks, pids = config_bot(tmp_path)
+def test_a_bot_file_gets_the_tournament_config_and_its_own_process_per_seat(toy, tmp_path, monkeypatch):
+    from alhambra_ai.tournament import referee
+
+    pids = []
+
+    class Recorded(referee.BotProcess):
+        def __init__(self, *args, **kw):
+            super().__init__(*args, **kw)
+            pids.append(self.proc.pid)
+
+    monkeypatch.setattr(referee, "BotProcess", Recorded)
+    checks = config_bot(tmp_path)
     out = tmp_path / "s.jsonl"
     r = invoke("strength", "--lineup", f"{FIRST},{checks},{checks},{checks}", "--games", "4", "--out", out,
                *FAST)
@@ -79,7 +85,7 @@ def test_a_bot_file_gets_the_tournament_config_and_its_own_process_per_seat(toy,
     assert [g["bots"] for g in games[:2]] == [["first", "checks", "checks#2", "checks#3"],
                                               ["checks#3", "first", "checks", "checks#2"]]
     assert all(not g["forfeits"] for g in games)
-    assert len(set(pids.read_text().split())) == 4 * 3  # every seat of every game: a process of its own
+    assert len(set(pids)) == len(pids) == 4 * 4  # every seat of every game: a process of its own
 
     # the same file in a tournament gets the same config (a failed assert would be a forfeit)
     r = invoke("tournament", "--lineup", f"{checks},{checks}", "--games", "1", "--out", tmp_path / "t",
@@ -91,8 +97,8 @@ def test_a_bot_file_gets_the_tournament_config_and_its_own_process_per_seat(toy,
 
 
 def test_a_side_with_its_own_move_time(toy, tmp_path):
-    fast, _ = config_bot(tmp_path, "fast", 0.5)
-    slow, _ = config_bot(tmp_path, "slow", 0.75)
+    fast = config_bot(tmp_path, "fast", 0.5)
+    slow = config_bot(tmp_path, "slow", 0.75)
     out = tmp_path / "s.jsonl"
     r = invoke("strength", "--match", f"{slow}@0.75:{fast}", "--games", "2", "--out", out, *FAST)
     assert r.exit_code == 0, r.output
@@ -161,7 +167,7 @@ def test_play_gives_a_bot_the_seed_a_tournament_gives():
     from pathlib import Path
 
     from alhambra_ai.play import SeatBot
-    from alhambra_ai.tournament.referee import seat_seed
+    from alhambra_ai.tournament.schedule import seat_seed
 
     bot = SeatBot(Path(FIRST), 1, 2, {}, 7, 0.5)
     try:

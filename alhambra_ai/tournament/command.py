@@ -10,6 +10,8 @@ from pathlib import Path
 import click
 
 from .config import BadInput, Settings, default_out, load_definition, make_settings
+from .runner import RefereeStalled
+from .sandbox import SandboxError
 from .store import ResultStore, StoreError
 
 D = Settings()  # the defaults shown in --help
@@ -36,10 +38,12 @@ sits in each seat equally often, on the same deal), and that is repeated --games
 Seeds come from --seed and the game, so results never depend on --jobs.
 
 \b
-Every bot runs in its own process and sees only its own observations. A bot forfeits a game
-when it raises, exceeds the time (--move-time per move, plus the --time-bank drawn on by
-slower moves), exceeds --memory, exits or crashes, prints to stdout, or returns an illegal
-or malformed action. Its seat is then played by the referee's stand-in (first legal action),
+Every bot runs in its own sandboxed process (namespaces, Landlock, seccomp, rlimits: README
+"Security model"; the isolation in force is printed and stored, --require-sandbox refuses
+to run with less) and sees only its own observations. A bot forfeits a game when it
+raises, exceeds the time (--move-time per move, plus the --time-bank drawn on by slower
+moves), exceeds --memory, exits or crashes, prints to stdout, or returns an illegal or
+malformed action. Its seat is then played by the referee's stand-in (first legal action),
 it is ranked last in that game, the reason is counted on the leaderboard, and the
 tournament goes on.
 
@@ -72,7 +76,8 @@ Examples:
               f"[default: {D.seats}]")
 @click.option("--games", type=int, metavar="N",
               help=f"Repeats of each combination's full seat rotation. [default: {D.games}]")
-@click.option("--seed", type=int, help=f"Master seed of all games. [default: {D.seed}]")
+@click.option("--seed", type=int, help="Master seed of all games (keep it secret while bots play). "
+              "[default: random; printed and stored in DIR/tournament.json]")
 @click.option("--move-time", type=float, metavar="SECONDS", help=f"Time per move. [default: {D.move_time}]")
 @click.option("--time-bank", type=float, metavar="SECONDS",
               help="Extra time per game and seat, drawn on by moves over --move-time. "
@@ -90,8 +95,11 @@ Examples:
               help="Continue the run in --out DIR (bots and settings must match; without BOT_FILEs they are "
               "taken from DIR).")
 @click.option("--progress/--no-progress", default=True, help="Show the progress bar on stderr.")
+@click.option("--require-sandbox", is_flag=True, default=None,
+              help="Refuse to run unless every isolation mechanism for bots is available "
+              "(README 'Security model').")
 def tournament_command(bot_files, config_file, lineup, seats, games, seed, move_time, time_bank, memory,
-                       setup_time, jobs, out, resume, progress):
+                       setup_time, jobs, out, resume, progress, require_sandbox):
     from .runner import run_tournament
 
     try:
@@ -104,7 +112,7 @@ def tournament_command(bot_files, config_file, lineup, seats, games, seed, move_
         settings = make_settings(definition, bots=tuple(bot_files), lineup=lineup_files, seats=seats,
                                  games=games, seed=seed,
                                  move_time=move_time, time_bank=time_bank, memory=memory,
-                                 setup_time=setup_time, jobs=jobs, out=out)
+                                 setup_time=setup_time, jobs=jobs, out=out, require_sandbox=require_sandbox)
         if settings.out is None:
             settings = replace(settings, out=default_out())
         _sigterm_as_interrupt()
@@ -115,8 +123,10 @@ def tournament_command(bot_files, config_file, lineup, seats, games, seed, move_
             click.echo(f"\ninterrupted after {done} stored games; continue with: "
                        f"alhambra-ai tournament --out {settings.out} --resume", err=True)
             sys.exit(130)
-    except (BadInput, StoreError) as e:
+    except (BadInput, StoreError, SandboxError) as e:
         raise InputError(str(e)) from None
+    except RefereeStalled as e:
+        raise click.ClickException(str(e)) from None
 
 
 def stored_definition(directory: Path) -> dict:

@@ -44,13 +44,14 @@ class Settings:
     lineup: tuple[str, ...] = ()  # bot files seat by seat (repeats allowed): replaces bots and seats
     seats: str = "2"
     games: int = 2
-    seed: int = 1
+    seed: int | None = None  # None: a random master seed, chosen (and stored) when the run starts
     move_time: float = 0.5
     time_bank: float = 5.0
     memory: int = 2048
     setup_time: float = 10.0
     jobs: int = field(default_factory=default_jobs)
     out: str | None = None
+    require_sandbox: bool = False  # refuse to run unless every isolation mechanism is available
 
     @property
     def seat_counts(self) -> list[int]:
@@ -117,6 +118,9 @@ def check_settings(s: Settings) -> None:
         if not Path(p).is_file():
             raise BadInput(f"bot file not found: {p}")
     names = [bot_name(p) for p in s.bots]
+    for name in names:
+        if not name.isprintable():
+            raise BadInput(f"bot name {name!r} has unprintable characters; rename the file")
     dupes = sorted({n for n in names if names.count(n) > 1})
     if dupes:
         raise BadInput(f"two bot files are named {dupes[0]!r}; bot names (file stems) must be unique")
@@ -151,8 +155,12 @@ def _check_lineup(s: Settings) -> None:
 
 def _check_numbers(s: Settings) -> None:
     for name, value, low in (("games", s.games, 1), ("jobs", s.jobs, 1), ("seed", s.seed, 0)):
+        if name == "seed" and value is None:
+            continue
         if not isinstance(value, int) or isinstance(value, bool) or value < low:
             raise BadInput(f"{name} must be an integer >= {low}, not {value!r}")
+    if s.seed is not None and s.seed >= 2**63:
+        raise BadInput(f"seed must be below 2**63, not {s.seed}")
     for name, value in (("move-time", s.move_time), ("time-bank", s.time_bank), ("setup-time", s.setup_time)):
         if not isinstance(value, int | float) or value < 0 or (name != "time-bank" and value == 0):
             raise BadInput(f"{name} must be a positive number of seconds, not {value!r}")
