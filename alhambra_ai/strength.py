@@ -26,7 +26,7 @@ import math
 import os
 import threading
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from alhambra_ai.botapi import bot_name
@@ -174,6 +174,7 @@ class MatchResult:
     mean_score_b: float
     max_move_time: dict
     forfeits: dict
+    mean_move_time: dict = field(default_factory=dict)
 
     @property
     def rate(self) -> float:
@@ -181,11 +182,12 @@ class MatchResult:
 
     def row(self) -> str:
         lo, hi = wilson(self.wins, self.games)
-        slow = " ".join(f"{k} {v:.3f}s" for k, v in sorted(self.max_move_time.items()))
+        slow = " ".join(f"{k} {self.mean_move_time[k]:.3f}/{v:.3f}s" if k in self.mean_move_time
+                        else f"{k} {v:.3f}s" for k, v in sorted(self.max_move_time.items()))
         lost = "".join(f"  forfeits {k} {v}" for k, v in sorted(self.forfeits.items()))
         return (f"{self.a:>10} vs {self.b:<10} {self.players}p  games {self.games:4d}  "
                 f"win {self.rate:6.1%}  95% [{lo:.3f}, {hi:.3f}]  "
-                f"score {self.mean_score_a:6.1f} vs {self.mean_score_b:6.1f}  max move {slow}{lost}")
+                f"score {self.mean_score_a:6.1f} vs {self.mean_score_b:6.1f}  move mean/max {slow}{lost}")
 
 
 def _base(name: str) -> str:
@@ -197,6 +199,7 @@ def summarize(a: str, b: str, players: int, results: list[dict]) -> MatchResult:
     wins = 0.0
     sa, sb = [], []
     slow: dict[str, float] = {}
+    spent: dict[str, list[float]] = {}  # per bot: [seconds, moves]
     lost: dict[str, int] = {}
     for r in results:
         seats = r.get("bots") or r["seats"]
@@ -208,11 +211,16 @@ def summarize(a: str, b: str, players: int, results: list[dict]) -> MatchResult:
         times = r.get("max_move_time") or [t["max"] or 0.0 for t in r["move_times"]]
         for name, t in zip(seats, times, strict=True):
             slow[_base(name)] = max(slow.get(_base(name), 0.0), t)
+        for name, m in zip(seats, r.get("move_times", ()), strict=False):
+            if m.get("moves"):
+                acc = spent.setdefault(_base(name), [0.0, 0])
+                acc[0] += m["mean"] * m["moves"]
+                acc[1] += m["moves"]
         for f in r.get("forfeits", ()):
             key = f"{_base(f['bot'])} ({f['reason']})"
             lost[key] = lost.get(key, 0) + 1
     return MatchResult(a, b, players, len(results), wins, sum(sa) / max(1, len(sa)),
-                       sum(sb) / max(1, len(sb)), slow, lost)
+                       sum(sb) / max(1, len(sb)), slow, lost, {k: t / n for k, (t, n) in spent.items()})
 
 
 class ResultLog:

@@ -174,3 +174,14 @@ def test_play_gives_a_bot_the_seed_a_tournament_gives():
         assert bot.config["seed"] == seat_seed(7, 1) != 7 and 0 <= bot.config["seed"] < 2 ** 63
     finally:
         bot.close()
+
+
+@pytest.mark.slow
+def test_mcts_beats_greedy_with_a_fixed_iteration_budget():
+    """The ladder's top rung on a budget that does not depend on the machine: mcts at 1,500 iterations per
+    move (a deterministic run, refereed like any other) wins most 2-player games against greedy."""
+    from alhambra_ai.strength import run_strength
+
+    rows = run_strength(["mcts:greedy"], [2], 10, seed=5, move_time=2.0, iterations=1500, echo=lambda _l: None)
+    assert rows[0].games == 10 and not rows[0].forfeits
+    assert rows[0].wins >= 7, rows[0].row()
