@@ -58,6 +58,7 @@ Examples:
   alhambra-ai tournament bots/random.py bots/greedy.py
   alhambra-ai tournament bots/*.py --seats 2-4 --games 4 --jobs 2 --out runs/a
   alhambra-ai tournament --config tournaments/quick.toml
+  alhambra-ai tournament --lineup bots/mcts.py,bots/greedy.py,bots/greedy.py,bots/greedy.py
   alhambra-ai tournament --out runs/a --resume
 """
 
@@ -66,6 +67,10 @@ Examples:
 @click.argument("bot_files", nargs=-1, type=click.Path(dir_okay=False))
 @click.option("--config", "config_file", type=click.Path(dir_okay=False), metavar="FILE",
               help="A ready definition (TOML), e.g. tournaments/quick.toml; options given here override it.")
+@click.option("--lineup", metavar="A,B,...",
+              help="Instead of BOT_FILEs: one fixed lineup of bot files, seat by seat, played in every seat "
+              "rotation; a file may appear several times (bots/mcts.py,bots/greedy.py,bots/greedy.py): its "
+              "seats are named greedy, greedy#2, ... and each runs in its own process.")
 @click.option("--seats", metavar="N|LO-HI",
               help="Seats per game: 2, or a range like 2-4 (each count is played; 2-6). "
               f"[default: {D.seats}]")
@@ -93,8 +98,8 @@ Examples:
 @click.option("--require-sandbox", is_flag=True, default=None,
               help="Refuse to run unless every isolation mechanism for bots is available "
               "(README 'Security model').")
-def tournament_command(bot_files, config_file, seats, games, seed, move_time, time_bank, memory, setup_time,
-                       jobs, out, resume, progress, require_sandbox):
+def tournament_command(bot_files, config_file, lineup, seats, games, seed, move_time, time_bank, memory,
+                       setup_time, jobs, out, resume, progress, require_sandbox):
     from .runner import run_tournament
 
     try:
@@ -103,7 +108,9 @@ def tournament_command(bot_files, config_file, seats, games, seed, move_time, ti
             raise BadInput("--resume needs --out DIR (the directory of the run to continue)")
         if resume and not bot_files and not config_file:
             definition = stored_definition(Path(out))
-        settings = make_settings(definition, bots=tuple(bot_files), seats=seats, games=games, seed=seed,
+        lineup_files = tuple(p.strip() for p in lineup.split(",")) if lineup else ()
+        settings = make_settings(definition, bots=tuple(bot_files), lineup=lineup_files, seats=seats,
+                                 games=games, seed=seed,
                                  move_time=move_time, time_bank=time_bank, memory=memory,
                                  setup_time=setup_time, jobs=jobs, out=out, require_sandbox=require_sandbox)
         if settings.out is None:
@@ -131,6 +138,9 @@ def stored_definition(directory: Path) -> dict:
     if stored is None:
         raise BadInput(f"nothing to resume in {directory} (no tournament.json); give the bot files")
     seats = stored["seats"]
+    if "lineup" in stored:  # seat names in lineup order -> their files
+        return {"lineup": tuple(stored["bots"][name]["path"] for name in stored["lineup"]),
+                **{k: stored[k] for k in ("games", "seed", "move_time", "time_bank", "memory", "setup_time")}}
     return {"bots": tuple(b["path"] for b in stored["bots"].values()),
             "seats": f"{seats[0]}-{seats[-1]}" if len(seats) > 1 else str(seats[0]),
             **{k: stored[k] for k in ("games", "seed", "move_time", "time_bank", "memory", "setup_time")}}

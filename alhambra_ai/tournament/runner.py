@@ -17,7 +17,7 @@ from .config import BadInput, Settings, check_settings
 from .process import BotFailure, BotProcess, BotSource, kill_all
 from .ratings import Ratings, compute_standings, format_table, write_standings
 from .referee import Heartbeat, Limits, run_game
-from .schedule import ScheduledGame, make_schedule, new_master_seed
+from .schedule import ScheduledGame, make_lineup_schedule, make_schedule, new_master_seed
 from .store import ResultStore, StoreError, settings_difference
 
 WATCHDOG_GRACE = 30.0  # seconds beyond the longest legitimate step before a referee counts as stalled
@@ -121,9 +121,12 @@ def tournament_settings_record(s: Settings, hashes: dict[str, str], total: int) 
     """What a resume must match (jobs and the output directory may change)."""
     bots = {name: {"path": str(Path(path).resolve()), "sha256": hashes[name]}
             for name, path in sorted(s.paths().items())}
-    return {"format": "alhambra-ai-tournament", "version": 1, "bots": bots,
-            "seats": s.seat_counts, "games": s.games, "seed": s.seed, "move_time": s.move_time,
-            "time_bank": s.time_bank, "memory": s.memory, "setup_time": s.setup_time, "total_games": total}
+    record = {"format": "alhambra-ai-tournament", "version": 1, "bots": bots,
+              "seats": s.seat_counts, "games": s.games, "seed": s.seed, "move_time": s.move_time,
+              "time_bank": s.time_bank, "memory": s.memory, "setup_time": s.setup_time, "total_games": total}
+    if s.lineup:
+        record["lineup"] = s.seat_names()
+    return record
 
 
 def run_tournament(s: Settings, resume: bool = False, progress: bool = True, out: TextIO | None = None,
@@ -143,7 +146,10 @@ def run_tournament(s: Settings, resume: bool = False, progress: bool = True, out
     paths = s.paths()
     sources = {name: BotSource.from_file(p) for name, p in paths.items()}  # read once; workers get copies
     hashes = {name: source.sha256 for name, source in sources.items()}
-    games = make_schedule(list(paths), s.seat_counts, s.games, s.seed)
+    if s.lineup:
+        games = make_lineup_schedule(s.seat_names(), s.games, s.seed)
+    else:
+        games = make_schedule(list(paths), s.seat_counts, s.games, s.seed)
     wanted = tournament_settings_record(s, hashes, len(games))
     if old is not None and not resume:
         raise BadInput(f"{directory} already holds a tournament: add --resume to continue it, "
@@ -161,7 +167,8 @@ def run_tournament(s: Settings, resume: bool = False, progress: bool = True, out
 
     if old is None:
         store.save_settings({**wanted, "isolation": isolation.to_record()})
-    print(f"{len(games)} games: {', '.join(sorted(paths))}; seats {s.seats}; master seed {s.seed}; "
+    seats = len(s.lineup) if s.lineup else s.seats
+    print(f"{len(games)} games: {', '.join(sorted(paths))}; seats {seats}; master seed {s.seed}; "
           f"results in {directory}", file=log)
     results = run_games(games, sources, hashes, s.limits, store, s.jobs, progress=progress, log=log)
     standings = compute_standings(results, sorted(paths))
