@@ -23,6 +23,7 @@ from typing import Any
 
 import click
 
+from alhambra_ai.botapi import bot_file_problem
 from alhambra_ai.playtext import InputError, describe, narrate, resolve
 from alhambra_ai.render import (
     COMPACT_HEIGHT,
@@ -80,6 +81,8 @@ def resolve_bot(spec: str) -> Path:
     """A bot file from a path or a bare name (``mcts`` -> ``bots/mcts.py``). Raises ValueError if missing."""
     path = Path(spec).expanduser()
     if path.is_file():
+        if bot_file_problem(path):
+            raise ValueError(bot_file_problem(path))
         return path
     for candidate in (bots_dir() / spec, bots_dir() / f"{spec}.py"):
         if candidate.is_file():
@@ -111,13 +114,15 @@ class SeatBot:
                  time_bank: float = 10.0):
         from alhambra_ai.tournament.process import BotProcess
         from alhambra_ai.tournament.referee import Limits, Seat
+        from alhambra_ai.tournament.schedule import seat_seed
 
         self.name = path.stem
         self.limits = Limits(move_time=move_time, time_bank=time_bank)
         self.seat = Seat(self.name, self.limits.time_bank)
         self.path = path
         self.seat.proc = BotProcess(path, self.limits.memory_mb)  # loads while the other seats start
-        self.config = {"seat": seat, "num_players": num_players, "options": dict(options), "seed": seed,
+        self.config = {"seat": seat, "num_players": num_players, "options": dict(options),
+                       "seed": seat_seed(seed, seat),  # as in a tournament: not the game's seed itself
                        "move_time": move_time, "time_bank": self.limits.time_bank}
 
     def start(self) -> SeatBot:
