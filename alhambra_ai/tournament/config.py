@@ -42,15 +42,15 @@ def default_jobs() -> int:
 @dataclass(frozen=True)
 class Settings:
     """The defaults are the README's main job: the four built-in bots in about a minute on 2 cores (24
-    two-seat games at 0.09 s per move); tournaments/ holds longer definitions."""
+    two-seat games at 0.06 s per move, a 2 s bank); tournaments/ holds longer definitions."""
 
     bots: tuple[str, ...] = ()
     lineup: tuple[str, ...] = ()  # bot files seat by seat (repeats allowed): replaces bots and seats
     seats: str = "2"
     games: int = 2
     seed: int | None = None  # None: a random master seed, chosen (and stored) when the run starts
-    move_time: float = 0.09
-    time_bank: float = 5.0
+    move_time: float = 0.06
+    time_bank: float = 2.0
     memory: int = 2048
     setup_time: float = 10.0
     jobs: int = field(default_factory=default_jobs)
