@@ -265,6 +265,10 @@ class BotProcess:
             os.close(self._lifeline)
             self._lifeline = -1
             sandbox.give_cpu(self._own_cpu)
+        try:
+            os.chmod(os.path.join(self.private, "bot"), 0o700)  # made read-only by the worker
+        except OSError:
+            pass
         shutil.rmtree(self.private, ignore_errors=True)
 
 

@@ -166,8 +166,7 @@ def launch(plan: Isolation, private: str, memory_mb: int | None, lifeline: int,
     ``cpu`` the one CPU it may use."""
     with _lock:
         protected = sorted(_protected)
-    config = {"private": private, "protected": protected, "read": read_paths(),
-              "write": [private, "/dev/null"],
+    config = {"private": private, "protected": protected, "read": read_paths(), "write": ["/dev/null"],
               "namespaces": plan.namespaces, "landlock": bool(plan.landlock), "seccomp": plan.seccomp,
               "memory_mb": memory_mb, "cpu": cpu, "lifeline": lifeline, "private_mb": PRIVATE_MB,
               "file_mb": FILE_MB, "open_files": OPEN_FILES}
