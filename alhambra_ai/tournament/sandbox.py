@@ -6,8 +6,9 @@ Every bot file is hostile. A worker is started as
         --propagation private PYTHON -I -B -c BOOT PACKAGE_PARENT CONFIG
 
 (util-linux's ``unshare``: new user, PID, mount and network namespaces; no root needed where the kernel
-allows unprivileged user namespaces), with a scrubbed environment, an empty private directory as its
-cwd, HOME and TMPDIR, and a lifeline pipe. The interpreter runs isolated (``-I``: no environment
+allows unprivileged user namespaces), with a scrubbed environment, an empty private directory (the
+worker puts the bot's file in ``bot/``, read-only, and makes ``work/`` its cwd, HOME and TMPDIR) and a
+lifeline pipe. The interpreter runs isolated (``-I``: no environment
 variables, no user site, no script directory) and finds the package by the explicit path it is given.
 worker.py then confines itself with confine.py before it reads the bot's source from the referee.
 
