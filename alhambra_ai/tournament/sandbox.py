@@ -78,6 +78,7 @@ class Isolation:
 _protected: set[str] = set()
 _cpu_users = dict.fromkeys(sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else [], 0)
 _lock = threading.Lock()
+_probe_lock = threading.Lock()
 _isolation: Isolation | None = None
 
 
@@ -132,22 +133,28 @@ def isolation() -> Isolation:
     """The isolation every worker of this process gets, found once by starting a worker that confines
     itself as far as the machine allows (and reports what took effect)."""
     global _isolation
-    if _isolation is None:
-        from .process import BotFailure, BotProcess, BotSource
-
-        want = offered()
-        probe = BotSource("probe", b"class Bot:\n    def act(self, obs):\n        return 0\n")
-        for attempt in (want, Isolation(False, want.landlock, want.seccomp), Isolation(False, 0, False)):
-            try:
-                with BotProcess(probe, plan=attempt) as proc:
-                    proc.request(None, 30)
-                    _isolation = proc.isolation
-                    break
-            except (BotFailure, SandboxError):
-                continue
-        else:
-            _isolation = Isolation(False, 0, False)
+    with _probe_lock:
+        if _isolation is None:
+            _isolation = _probe()
     return _isolation
+
+
+def _probe() -> Isolation:
+    from .process import BotFailure, BotProcess, BotSource
+
+    want = offered()
+    probe = BotSource("probe", b"class Bot:\n    def act(self, obs):\n        return 0\n")
+    # The strongest first: most mechanisms; then Landlock + seccomp before namespaces (they leave less open).
+    attempts = {Isolation(ns, ll, sc) for ns in {want.namespaces, False} for ll in {want.landlock, 0}
+                for sc in {want.seccomp, False}}
+    for attempt in sorted(attempts, key=lambda a: (-len(a.missing()), a.landlock, a.seccomp), reverse=True):
+        try:
+            with BotProcess(probe, plan=attempt) as proc:
+                proc.request(None, 30)
+                return proc.isolation
+        except (BotFailure, SandboxError):
+            continue
+    return Isolation(False, 0, False)
 
 
 def read_paths() -> list[str]:
