@@ -30,6 +30,7 @@ from alhambra_ai.botapi import bot_name
 from . import sandbox
 from .sandbox import Isolation, SandboxError
 
+MAX_BOT_BYTES = 16 << 20  # a bot file larger than this is refused before any worker starts
 MAX_LINE = 1 << 20  # a reply longer than this is a protocol error, not a reason to eat all memory
 STDERR_TAIL = 2000
 WORKER_REASONS = ("load error", "raises", "exits", "exceeds memory", "prints to stdout")  # see worker.py
