@@ -166,11 +166,15 @@ def isolate(config: dict) -> dict:
 
 def lock(config: dict, applied: dict, bot_dir: str, work: str) -> None:
     """The last steps, once the bot's file is in place: Landlock (the bot's own file read-only, ``work``
-    read-write) and seccomp; then ``work`` becomes its cwd, HOME and TMPDIR."""
+    read-write) and seccomp; then ``work`` becomes its cwd, HOME and TMPDIR. Raises OSError if a step asked
+    for is not in force: no bot code runs with less than the referee planned (its report could be forged)."""
     if config["landlock"]:
         applied["landlock"] = confine.landlock([*config["read"], bot_dir], [*config["write"], work])
-    if config["seccomp"]:
-        applied["seccomp"] = confine.seccomp()
+        if not applied["landlock"]:
+            raise OSError("Landlock was asked for but is not available")
+    if config["seccomp"] and not confine.seccomp():
+        raise OSError("seccomp was asked for but libseccomp is not available")
+    applied["seccomp"] = bool(config["seccomp"])
     os.chdir(work)
     os.environ.update(HOME=work, TMPDIR=work)
     tempfile.tempdir = work
