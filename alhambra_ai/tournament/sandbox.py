@@ -25,6 +25,7 @@ to see or test the degraded modes.
 
 from __future__ import annotations
 
+import ctypes.util
 import json
 import os
 import shutil
@@ -122,8 +123,6 @@ def offered() -> Isolation:
                                         timeout=10).returncode == 0
         except (OSError, subprocess.TimeoutExpired):
             namespaces = False
-    import ctypes.util
-
     seccomp = sys.platform.startswith("linux") and ctypes.util.find_library("seccomp") is not None
     landlock = landlock_abi() if sys.platform.startswith("linux") else 0
     return Isolation(namespaces, 0 if "landlock" in off else landlock, seccomp and "seccomp" not in off)
@@ -173,7 +172,7 @@ def launch(plan: Isolation, private: str, memory_mb: int | None, lifeline: int,
     """The worker's command line and environment for ``plan``; ``private`` is its own empty directory,
     ``cpu`` the one CPU it may use."""
     with _lock:
-        protected = sorted(_protected)
+        protected = sorted(d for d in _protected if os.path.isdir(d))
     config = {"private": private, "protected": protected, "read": read_paths(), "write": ["/dev/null"],
               "namespaces": plan.namespaces, "landlock": bool(plan.landlock), "seccomp": plan.seccomp,
               "memory_mb": memory_mb, "cpu": cpu, "lifeline": lifeline, "private_mb": PRIVATE_MB,
