@@ -214,3 +214,8 @@ class Bot:
 """
     result = play(BotSource("scratch", code))
     assert result["forfeits"] == []
+
+
+def test_the_probe_gets_all_that_the_machine_offers():
+    """A sandbox that silently fell back (a bug in a confinement step) would skip the tests above."""
+    assert FULL.missing() == sandbox.offered().missing()
