@@ -7,6 +7,7 @@ to show the attack is real and the test can fail.
 
 import os
 import tempfile
+import time
 from dataclasses import replace
 
 import pytest
@@ -80,8 +81,11 @@ def survivors(tmp_path) -> list[str]:
     return found
 
 
-def kill_survivors(tmp_path) -> list[str]:
-    found = survivors(tmp_path)
+def kill_survivors(tmp_path, grace: float = 3.0) -> list[str]:
+    """Processes of this test still alive after ``grace`` seconds (time for SIGKILLed ones to end): killed."""
+    deadline = time.monotonic() + grace
+    while (found := survivors(tmp_path)) and time.monotonic() < deadline:
+        time.sleep(0.1)
     for pid in found:
         try:
             os.kill(int(pid), 9)
@@ -117,7 +121,7 @@ def test_a_daemon_escapes_only_without_the_sandbox(out, tmp_path, monkeypatch):
         assert kill_survivors(tmp_path) == []
     monkeypatch.setattr(sandbox, "_isolation", Isolation(False, 0, False))
     play(attacker("daemon", out))
-    assert kill_survivors(tmp_path), "without the sandbox the daemon should have survived its game"
+    assert kill_survivors(tmp_path, grace=0), "without the sandbox the daemon should have survived its game"
 
 
 @needs_full_sandbox
