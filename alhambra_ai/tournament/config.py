@@ -6,6 +6,7 @@ A definition file holds the same settings as the command line options, e.g.::
     seats = "2-3"
     games = 2
     move_time = 0.5
+    backend = "ray"        # optional: play on a Ray cluster (see README "Tournaments on a cluster")
 
 Options given on the command line override the file.
 """
@@ -23,6 +24,8 @@ from alhambra_ai.botapi import bot_name
 
 from .referee import Limits
 from .schedule import MAX_SEATS, MIN_SEATS, parse_seats
+
+BACKENDS = ("local", "ray")
 
 
 class BadInput(Exception):
@@ -45,6 +48,8 @@ class Settings:
     setup_time: float = 10.0
     jobs: int = field(default_factory=default_jobs)
     out: str | None = None
+    backend: str = "local"  # where games run: "local" (this machine, --jobs at once) or "ray" (a cluster)
+    address: str | None = None  # the Ray cluster (None: one running on this machine, else a new local one)
 
     @property
     def seat_counts(self) -> list[int]:
@@ -119,6 +124,10 @@ def check_settings(s: Settings) -> None:
             raise BadInput(f"{name} must be a positive number of seconds, not {value!r}")
     if not isinstance(s.memory, int) or s.memory < 0 or 0 < s.memory < 64:
         raise BadInput(f"memory must be a number of MB >= 64 (0 = no cap), not {s.memory!r}")
+    if s.backend not in BACKENDS:
+        raise BadInput(f"backend must be one of {', '.join(BACKENDS)}, not {s.backend!r}")
+    if s.address is not None and (s.backend != "ray" or not isinstance(s.address, str)):
+        raise BadInput("address is the Ray cluster's (auto or HOST:PORT) and needs backend ray")
 
 
 def default_out() -> str:

@@ -1,0 +1,227 @@
+"""Games on a Ray cluster (``--backend ray``): one Ray task per game, the driver the only writer.
+
+Each game is a Ray task that writes the bot files it was sent (content + sha256, checked on the node)
+into a private directory and calls the very function the local backend calls (``referee.run_game``
+for ``tournament``, ``strength.play_game`` for ``strength``), so the same seed gives the same games on
+any backend and cluster size. The driver ships its own ``alhambra_ai`` package with the job (a Ray
+runtime_env), so every node runs the driver's engine and referee; nodes need Python and Ray of the
+driver's versions (and what the bots import).
+
+A game asks for one CPU per seat (each seat's bot is a process) and ``seats x --memory`` of memory, so
+Ray never puts more games on a node than it has room for. A game lost with its Ray worker or node (a
+kill, the node's OOM killer, the node dying) is played again from the start, at most ``MAX_RERUNS``
+times; only the copy that finishes is returned, so it is counted once.
+
+Ray is optional (``pip install -e ".[ray]"``): nothing here imports it before a backend is made.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import shutil
+import tempfile
+import time
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+import alhambra_ai
+
+from .config import BadInput
+from .referee import Limits, run_game
+from .schedule import ScheduledGame
+
+INSTALL = 'the ray backend needs Ray, which is not installed: pip install -e ".[ray]" (or pip install ray)'
+MAX_RERUNS = 3  # a game lost more often than this stops the run (resume continues it)
+
+
+class ClusterError(BadInput):
+    """The cluster cannot play the games (unreachable, too small, losing games): one line for the user."""
+
+
+def import_ray():
+    """The ``ray`` module, or BadInput saying how to install it."""
+    try:
+        import ray
+    except ImportError:
+        raise BadInput(INSTALL) from None
+    return ray
+
+
+@dataclass(frozen=True)
+class BotFile:
+    """A bot file as it travels to the nodes: its name there, its bytes and their sha256."""
+
+    filename: str
+    data: bytes
+    sha256: str
+
+
+def pack_bot_files(paths: dict[str, str], hashes: dict[str, str] | None = None) -> dict[str, BotFile]:
+    """Each bot's file content, read once here; with ``hashes``, a file that no longer matches is refused.
+
+    >>> import tempfile, os; d = tempfile.mkdtemp(); p = os.path.join(d, "b.py"); _ = open(p, "w").write("x")
+    >>> pack_bot_files({"b": p})["b"].sha256[:12]
+    '2d711642b726'
+    """
+    files = {}
+    for name, path in paths.items():
+        data = Path(path).read_bytes()
+        digest = hashlib.sha256(data).hexdigest()
+        if hashes is not None and hashes.get(name, digest) != digest:
+            raise BadInput(f"bot file {path} changed since the run started (sha256 differs)")
+        files[name] = BotFile(Path(path).name, data, digest)
+    return files
+
+
+@contextmanager
+def materialized(files: dict[str, BotFile]) -> Iterator[dict[str, str]]:
+    """Write ``files`` into a fresh private directory on this node; yield the path of each; remove them.
+
+    Each bot gets its own subdirectory, so two files of the same name never meet, and its content is
+    checked against the sha256 it was sent with before anything runs.
+    """
+    root = Path(tempfile.mkdtemp(prefix="alhambra-bots-"))  # mode 0700: this user only
+    try:
+        paths = {}
+        for k, (name, f) in enumerate(sorted(files.items())):
+            if hashlib.sha256(f.data).hexdigest() != f.sha256:
+                raise ValueError(f"bot {name}: the file arrived damaged on this node (sha256 differs)")
+            path = root / str(k) / Path(f.filename).name
+            path.parent.mkdir(mode=0o700)
+            path.write_bytes(f.data)
+            paths[name] = str(path)
+        yield paths
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+
+
+def run_on_node(fn: Callable, files: dict[str, BotFile], item, *args):
+    """The body of every Ray task: ``fn(item, paths, *args)`` with the bot files materialized here."""
+    with materialized(files) as paths:
+        return fn(item, paths, *args)
+
+
+def job_runtime_env(extra: dict | None = None) -> dict:
+    """The Ray runtime_env of a job: this ``alhambra_ai`` package travels with it (plus ``extra``)."""
+    env = dict(extra or {})
+    env["py_modules"] = [str(Path(alhambra_ai.__file__).resolve().parent), *env.get("py_modules", [])]
+    env.setdefault("excludes", ["__pycache__/"])
+    return env
+
+
+def game_resources(num_players: int, memory_mb: int | None) -> dict:
+    """A game's request: a CPU per seat (each bot is a process) and the seats' memory caps."""
+    request: dict = {"num_cpus": num_players}
+    if memory_mb:
+        request["memory"] = num_players * memory_mb * 1024 * 1024
+    return request
+
+
+class RayBackend:
+    """Play games as Ray tasks on the cluster at ``address`` (``auto``, ``HOST:PORT``; None: the cluster
+    running on this machine if any, else a new one here). A context manager: it connects on entry and
+    disconnects on exit, unless this process was connected to Ray already (then it uses that job).
+
+    ``runtime_env`` adds to the job's Ray runtime_env (the tests use it to make the nodes play a toy game).
+    """
+
+    def __init__(self, address: str | None = None, runtime_env: dict | None = None) -> None:
+        self.ray = import_ray()
+        self.address, self.extra_env = address, runtime_env
+        self.connected_here = False
+        self._window, self._window_at = 0, 0.0
+
+    def __enter__(self) -> RayBackend:
+        ray = self.ray
+        if not ray.is_initialized():
+            try:
+                ray.init(address=self.address, runtime_env=job_runtime_env(self.extra_env),
+                         logging_level=logging.WARNING, log_to_driver=False)
+            except (ConnectionError, RuntimeError, ValueError) as e:
+                where = self.address or "this machine"
+                first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+                raise ClusterError(f"cannot start or reach the Ray cluster at {where}: {first}") from None
+            self.connected_here = True
+        self.remote = ray.remote(max_retries=0)(run_on_node)  # lost games are re-run by map(), visibly
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self.connected_here:
+            self.ray.shutdown()
+            self.connected_here = False
+
+    def check(self, games: list[ScheduledGame], limits: Limits) -> None:
+        """Refuse games no node can hold (Ray would wait for such a node forever)."""
+        self.check_fits([game_resources(n, limits.memory_mb) for n in sorted({g.num_players for g in games})])
+
+    def check_fits(self, requests: Iterable[dict]) -> None:
+        nodes = [n["Resources"] for n in self.ray.nodes() if n.get("Alive")]
+        for req in requests:
+            cpus, memory = req["num_cpus"], req.get("memory", 0)
+            if not any(r.get("CPU", 0) >= cpus and r.get("memory", 0) >= memory for r in nodes):
+                most_cpu = max((r.get("CPU", 0) for r in nodes), default=0)
+                most_mb = max((r.get("memory", 0) for r in nodes), default=0) // 2**20
+                want = f"{cpus:g} CPUs" + (f" and {memory // 2**20} MB of memory" if memory else "")
+                raise ClusterError(f"a game here needs {want} on one node, and no Ray node has that "
+                                   f"(largest: {most_cpu:g} CPUs, {most_mb:g} MB); start bigger nodes "
+                                   "(ray start --num-cpus N) or lower --memory")
+
+    def play(self, games: list[ScheduledGame], paths: dict[str, str], hashes: dict[str, str], limits: Limits,
+             note: Callable[[str], None]) -> Iterator[tuple[ScheduledGame, dict, dict]]:
+        """The runner's backend interface: ``referee.run_game`` per game on the cluster."""
+        files = pack_bot_files(paths, hashes)
+        for game, (result, record) in self.map(run_game, games, files, (limits,),
+                                               lambda g: game_resources(g.num_players, limits.memory_mb),
+                                               note, label=lambda g: f"game {g.id}"):
+            yield game, result, record
+
+    def map(self, fn: Callable, items: list, files: dict[str, BotFile], args: tuple,
+            resources: Callable[[object], dict], note: Callable[[str], None],
+            label: Callable[[object], str] = str) -> Iterator[tuple[object, object]]:
+        """Yield ``(item, fn(item, paths, *args))`` as the tasks finish, ``paths`` the materialized files.
+
+        Tasks are submitted in order, a few more than the cluster can run at once; closing the iterator
+        (an interrupt) cancels every task still running, killing its processes.
+        """
+        ray = self.ray
+        lost_errors = (ray.exceptions.WorkerCrashedError, ray.exceptions.NodeDiedError,
+                       ray.exceptions.OutOfMemoryError, ray.exceptions.ObjectLostError)
+        files_ref = ray.put(files)  # sent once to each node that plays a game
+        queue, running, lost = deque(items), {}, {}
+        try:
+            while queue or running:
+                while queue and len(running) < self.window():
+                    item = queue.popleft()
+                    ref = self.remote.options(**resources(item)).remote(fn, files_ref, item, *args)
+                    running[ref] = item
+                finished, _ = ray.wait(list(running), num_returns=1, timeout=1.0)
+                for ref in finished:
+                    item = running.pop(ref)
+                    try:
+                        value = ray.get(ref)
+                    except lost_errors as e:
+                        name = label(item)
+                        lost[name] = lost.get(name, 0) + 1
+                        why = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+                        if lost[name] > MAX_RERUNS:
+                            raise ClusterError(f"{name} was lost {lost[name]} times (last: {why}); "
+                                               "stopping: check the cluster, then resume") from None
+                        note(f"{name} lost ({type(e).__name__}: {why}); playing it again")
+                        queue.appendleft(item)
+                        continue
+                    yield item, value
+        except BaseException:  # an interrupt, an error, or the consumer closed us (GeneratorExit)
+            for ref in running:
+                ray.cancel(ref, force=True)
+            raise
+
+    def window(self) -> int:
+        """Tasks kept submitted: twice the cluster's CPUs (rechecked every 10 s: nodes come and go)."""
+        if time.monotonic() - self._window_at > 10:
+            cpus = self.ray.cluster_resources().get("CPU", 0)
+            self._window, self._window_at = max(4, int(2 * cpus)), time.monotonic()
+        return self._window
