@@ -17,9 +17,11 @@ import json
 import math
 import multiprocessing
 import os
+import sys
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 from alhambra_ai.botapi import Observation, load_bot
@@ -53,14 +55,14 @@ class GameSpec:
     config: dict = field(default_factory=dict)  # per bot name: extra config (move_time, iterations, ...)
 
 
-def play_game(spec: GameSpec) -> dict:
+def play_game(spec: GameSpec, paths: dict[str, str] | None = None) -> dict:
     """Play one game in-process; every bot sees only its observations. Returns scores and per-seat move
-    times."""
+    times. The bots' files are ``paths[name]`` (default: ``bot_path(name)``)."""
     from alhambra_ai import new_game
 
     n = len(spec.seats)
     state = new_game(n, seed=spec.seed)
-    classes = {name: load_bot(bot_path(name)) for name in set(spec.seats)}
+    classes = {name: load_bot(paths[name] if paths else bot_path(name)) for name in set(spec.seats)}
     bots = []
     for seat, name in enumerate(spec.seats):
         bot = classes[name]()
@@ -228,41 +230,66 @@ def report(path: str | Path) -> tuple[dict, list[MatchResult]]:
     return head["settings"], [summarize(*m.split(":"), p, rs) for (m, p), rs in groups.items()]
 
 
-def _play_indexed(item: tuple[int, GameSpec]) -> tuple[int, dict]:
-    return item[0], play_game(item[1])
+def _play_keyed(item: tuple[tuple, GameSpec], paths: dict[str, str] | None = None) -> tuple[tuple, dict]:
+    return item[0], play_game(item[1], paths)
 
 
-def run_strength(matches: Iterable[str] = DEFAULT_MATCHES, players: Iterable[int] = (2, 4), games: int = 20,
-                 seed: int = 1, move_time: float | None = 0.1, iterations: int | None = None, jobs: int = 1,
-                 echo=print, out: str | Path | None = None, progress=None) -> list[MatchResult]:
-    """Run every match at every player count; ``iterations`` (MCTS iterations, expectimax samples / 10)
-    replaces the time budget and makes the run deterministic. With ``out``, finished games are kept in that
-    file and a rerun with the same settings plays only the missing ones. ``progress(done, total)`` is called
-    after every game."""
-    config = bot_config(move_time, iterations)
-    log = ResultLog(out, {"seed": seed, "move_time": move_time, "iterations": iterations})
-    out_rows = []
-    pool = multiprocessing.get_context("fork").Pool(jobs) if jobs > 1 else None
+def play_games(todo: list[tuple[tuple, GameSpec]], jobs: int = 1, backend: str = "local",
+               address: str | None = None, note=print) -> Iterator[tuple[tuple, dict]]:
+    """Play ``(key, spec)`` items; yield ``(key, result)`` as games finish: in ``jobs`` local processes, or
+    as Ray tasks (``backend="ray"``, the cluster at ``address``: one CPU per game, whose bots share one
+    process; the bot files travel by content)."""
+    if backend == "ray":
+        from alhambra_ai.tournament.ray_backend import RayBackend, pack_bot_files
+
+        names = sorted({name for _, spec in todo for name in spec.seats})
+        files = pack_bot_files({name: str(bot_path(name)) for name in names})
+        with RayBackend(address) as ray:
+            ray.check_fits([{"num_cpus": 1}])
+            for _, played in ray.map(_play_keyed, todo, files, (), lambda _: {"num_cpus": 1}, note,
+                                     label=lambda item: "game {} {}p #{}".format(*item[0])):
+                yield played
+        return
+    pool = multiprocessing.get_context("fork").Pool(jobs) if jobs > 1 and len(todo) > 1 else None
     try:
-        for m in matches:
-            a, b = m.split(":")
-            for p in players:
-                specs = match_specs(a, b, p, games, seed, config)
-                todo = [(g, s) for g, s in enumerate(specs) if (m, p, g) not in log.done]
-                played = (pool.imap_unordered(_play_indexed, todo, chunksize=1) if pool
-                          else map(_play_indexed, todo))
-                for g, r in played:
-                    log.add(m, p, g, r)
-                    if progress:
-                        progress(m, p, sum(1 for k in log.done if k[:2] == (m, p) and k[2] < games), games)
-                results = [log.done[(m, p, g)] for g in range(games)]
-                res = summarize(a, b, p, results)
-                echo(res.row())
-                out_rows.append(res)
+        yield from (pool.imap_unordered(_play_keyed, todo, chunksize=1) if pool else map(_play_keyed, todo))
     finally:
         if pool:
             pool.close()
             pool.join()
+
+
+def run_strength(matches: Iterable[str] = DEFAULT_MATCHES, players: Iterable[int] = (2, 4), games: int = 20,
+                 seed: int = 1, move_time: float | None = 0.1, iterations: int | None = None, jobs: int = 1,
+                 echo=print, out: str | Path | None = None, progress=None, backend: str = "local",
+                 address: str | None = None) -> list[MatchResult]:
+    """Run every match at every player count; ``iterations`` (MCTS iterations, expectimax samples / 10)
+    replaces the time budget and makes the run deterministic. With ``out``, finished games are kept in that
+    file and a rerun with the same settings plays only the missing ones. ``progress(match, players, done,
+    total)`` is called after every game. Every game is in flight at once (``jobs`` processes, or a Ray
+    cluster: see ``play_games``); each match's row is echoed, in order, once its games are done."""
+    config = bot_config(move_time, iterations)
+    log = ResultLog(out, {"seed": seed, "move_time": move_time, "iterations": iterations})
+    groups = [(m, p) for m in matches for p in players]
+    todo = [((m, p, g), spec) for m, p in groups
+            for g, spec in enumerate(match_specs(*m.split(":"), p, games, seed, config))
+            if (m, p, g) not in log.done]
+    out_rows: list[MatchResult] = []
+
+    def echo_finished_rows() -> None:
+        while len(out_rows) < len(groups):
+            m, p = groups[len(out_rows)]
+            if not all((m, p, g) in log.done for g in range(games)):
+                return
+            out_rows.append(summarize(*m.split(":"), p, [log.done[(m, p, g)] for g in range(games)]))
+            echo(out_rows[-1].row())
+
+    echo_finished_rows()
+    for (m, p, g), r in play_games(todo, jobs, backend, address, partial(print, file=sys.stderr)):
+        log.add(m, p, g, r)
+        if progress:
+            progress(m, p, sum(1 for k in log.done if k[:2] == (m, p) and k[2] < games), games)
+        echo_finished_rows()
     return out_rows
 
 
@@ -282,7 +309,12 @@ def _strength_command():
     @click.option("--iterations", type=int, default=None,
                   help="MCTS iterations per move (expectimax: a tenth as many samples) instead of the time "
                        "budget: a deterministic run.")
-    @click.option("--jobs", "-j", default=1, show_default=True, help="Games in parallel (processes).")
+    @click.option("--jobs", "-j", default=1, show_default=True,
+                  help="Games in parallel (processes; local backend).")
+    @click.option("--backend", type=click.Choice(["local", "ray"]), default="local", show_default=True,
+                  help='Where games run: this machine, or a Ray cluster (needs pip install -e ".[ray]").')
+    @click.option("--address", metavar="auto|HOST:PORT", default=None,
+                  help="The Ray cluster (--backend ray). [default: the one running here, else a new one]")
     @click.option("--out", type=click.Path(dir_okay=False), default=None,
                   help="Keep finished games in this JSON-lines file; rerunning with the same file and "
                        "settings plays only the missing games (a long run can be stopped and resumed).")
@@ -290,8 +322,12 @@ def _strength_command():
                   help="A progress line on stderr.")
     @click.option("--report", "report_file", type=click.Path(dir_okay=False), default=None,
                   help="Only summarize the games an --out file holds so far (plays nothing).")
-    def strength(matches, players, games, seed, move_time, iterations, jobs, out, progress, report_file):
+    def strength(matches, players, games, seed, move_time, iterations, jobs, backend, address, out, progress,
+                 report_file):
         """Win rates of the built-in bots against each other, with 95% Wilson intervals."""
+        from alhambra_ai.tournament.command import InputError
+        from alhambra_ai.tournament.config import BadInput
+
         if report_file:
             try:
                 settings, rows = report(report_file)
@@ -317,15 +353,26 @@ def _strength_command():
                                          param_hint="--match")
         if games < 1 or jobs < 1:
             raise click.BadParameter("--games and --jobs must be at least 1")
+        if address and backend != "ray":
+            raise InputError("--address is the Ray cluster's (auto or HOST:PORT) and needs --backend ray")
+        if backend == "ray":
+            from alhambra_ai.tournament.ray_backend import import_ray
+
+            try:
+                import_ray()
+            except BadInput as e:
+                raise InputError(str(e)) from None
         click.echo(f"strength: {games} games per match, players {counts}, seed {seed}, "
                    + (f"{iterations} iterations per move" if iterations else f"{move_time} s per move")
-                   + f", jobs {jobs}")
+                   + (f", jobs {jobs}" if backend == "local" else f", on Ray at {address or 'this machine'}"))
         def show(match, p, done, total):
             click.echo(f"\r{match} {p}p: {done}/{total} games", nl=done == total, err=True)
 
         try:
             run_strength(matches or DEFAULT_MATCHES, counts, games, seed, move_time, iterations, jobs,
-                         click.echo, out, show if progress else None)
+                         click.echo, out, show if progress else None, backend, address)
+        except BadInput as e:
+            raise InputError(str(e)) from None
         except ValueError as e:
             raise click.UsageError(str(e)) from None
 
