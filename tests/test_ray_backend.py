@@ -102,7 +102,7 @@ def bot_worker_parents(session_dir: str) -> set[int]:
         try:
             if b"alhambra_ai.tournament.worker" in (proc / "cmdline").read_bytes() and \
                     session_dir.encode() in (proc / "environ").read_bytes():
-                parents.add(int((proc / "stat").read_text().rsplit(")", 1)[1].split()[1]))
+                parents.add(parent_of(int(proc.name)))
         except (OSError, ValueError, IndexError):
             pass
     return parents
@@ -145,6 +145,7 @@ run_tournament(s, progress=False, backend=RayBackend({address!r}, runtime_env={e
 """
 
 
+@pytest.mark.slow  # a second driver: a new Ray job with its own workers
 def test_sigkill_of_the_driver_then_resume_gives_the_same_standings(cluster, local_run, tmp_path):
     s = settings(tmp_path / "part", backend="ray")
     fields = {k: getattr(s, k) for k in ("bots", "seats", "games", "seed", "move_time", "time_bank", "memory",
@@ -170,6 +171,40 @@ def test_sigkill_of_the_driver_then_resume_gives_the_same_standings(cluster, loc
     while bot_worker_parents(cluster.head_node.get_session_dir_path()) and time.monotonic() < deadline:
         time.sleep(0.2)
     assert not bot_worker_parents(cluster.head_node.get_session_dir_path())
+
+
+@pytest.mark.slow
+def test_a_node_dying_mid_run_loses_only_its_games_which_are_played_again(cluster, local_run, tmp_path):
+    node = cluster.add_node(num_cpus=2, object_store_memory=80 * 2**20)
+    cluster.wait_for_nodes()
+    session = cluster.head_node.get_session_dir_path()
+    node_workers = []
+
+    def kill_the_node():  # once a game runs on the new node (its raylet's child), remove the whole node
+        deadline = time.monotonic() + 60
+        raylet = node.all_processes["raylet"][0].process.pid
+        while time.monotonic() < deadline:
+            node_workers[:] = [pid for pid in bot_worker_parents(session) if parent_of(pid) == raylet]
+            if node_workers:
+                cluster.remove_node(node, allow_graceful=False)
+                return
+            time.sleep(0.02)
+
+    killer = threading.Thread(target=kill_the_node)
+    killer.start()
+    log = io.StringIO()
+    run(settings(tmp_path / "ray"), backend="ray", log=log)
+    killer.join()
+    assert node_workers, "no game was seen running on the second node"
+    again = [line for line in log.getvalue().splitlines() if "playing it again" in line]
+    assert again, log.getvalue()  # the game running there, and any queued there
+    ids = [json.loads(line)["game"] for line in (tmp_path / "ray" / RESULTS).read_bytes().splitlines()]
+    assert sorted(ids) == sorted(set(ids)) and len(ids) == 12
+    assert stored(tmp_path / "ray") == stored(local_run)
+
+
+def parent_of(pid: int) -> int:
+    return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
 
 
 def test_a_game_no_node_can_hold_is_refused_before_any_game(cluster, tmp_path):

@@ -132,11 +132,12 @@ class RayBackend:
     def __init__(self, address: str | None = None, runtime_env: dict | None = None) -> None:
         self.ray = import_ray()
         self.address, self.extra_env = address, runtime_env
-        self.connected_here = False
+        self.connected_here, self.depth = False, 0
         self._window, self._window_at = 0, 0.0
 
     def __enter__(self) -> RayBackend:
         ray = self.ray
+        self.depth += 1  # re-entrant: a caller may hold the connection across several tournaments
         if not ray.is_initialized():
             try:
                 ray.init(address=self.address, runtime_env=job_runtime_env(self.extra_env),
@@ -144,13 +145,15 @@ class RayBackend:
             except (ConnectionError, RuntimeError, ValueError) as e:
                 where = self.address or "this machine"
                 first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+                self.depth -= 1
                 raise ClusterError(f"cannot start or reach the Ray cluster at {where}: {first}") from None
             self.connected_here = True
         self.remote = ray.remote(max_retries=0)(run_on_node)  # lost games are re-run by map(), visibly
         return self
 
     def __exit__(self, *exc) -> None:
-        if self.connected_here:
+        self.depth -= 1
+        if self.connected_here and self.depth == 0:
             self.ray.shutdown()
             self.connected_here = False
 
