@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import io
 import os
+import shutil
 import tempfile
 import time
 from dataclasses import replace
@@ -55,6 +56,7 @@ def main() -> None:
     from ray.cluster_utils import Cluster
 
     t = time.monotonic()  # a Ray node on this machine, as `ray start --head` runs one
+    os.environ["RAY_TMPDIR"] = str(root)  # the node's files go with the run's
     head = {"num_cpus": os.cpu_count(), "include_dashboard": False}
     cluster = Cluster(initialize_head=True, head_node_args=head)
     print(f"Ray node start-up (once per cluster, like ray start): {time.monotonic() - t:.1f} s")
@@ -89,6 +91,7 @@ def main() -> None:
                       f"outside the games {walls[backend][-1][1]:.1f} s")
     finally:
         cluster.shutdown()
+        shutil.rmtree(root, ignore_errors=True)
     local_wall, ray_wall = (sum(w for w, _ in walls[b]) for b in ("local", "ray"))
     in_games = sum(w - o for w, o in walls["local"]) / (n * args.rounds)
     print(f"0.1 s/move games ({args.rounds} x {n} x mcts vs expectimax): wall local {local_wall:.1f} s, "

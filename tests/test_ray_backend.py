@@ -8,9 +8,11 @@ same small game as the local runs they are compared with.
 import io
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from dataclasses import replace
@@ -46,17 +48,21 @@ def cluster():
 
     from alhambra_ai.tournament.ray_backend import job_runtime_env
 
+    temp = tempfile.mkdtemp(prefix="ray", dir="/tmp")  # short: Ray's socket paths must fit in 107 bytes
     small = {"num_cpus": 2, "object_store_memory": 80 * 2**20}
-    c = Cluster(initialize_head=True, head_node_args={**small, "include_dashboard": False})
-    c.add_node(**small)
-    c.wait_for_nodes()
-    ray.init(address=c.address, runtime_env=job_runtime_env(TOY_ENV), log_to_driver=False,
-             logging_level="warning")
-    try:
-        yield c
-    finally:
-        ray.shutdown()
-        c.shutdown()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("RAY_TMPDIR", temp)  # the cluster's files (and its address) stay out of /tmp/ray
+        c = Cluster(initialize_head=True, head_node_args={**small, "include_dashboard": False})
+        try:
+            c.add_node(**small)
+            c.wait_for_nodes()
+            ray.init(address=c.address, runtime_env=job_runtime_env(TOY_ENV), log_to_driver=False,
+                     logging_level="warning")
+            yield c
+        finally:
+            ray.shutdown()
+            c.shutdown()
+            shutil.rmtree(temp, ignore_errors=True)
 
 
 def settings(out, **kw):
