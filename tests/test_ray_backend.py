@@ -24,7 +24,8 @@ from tournament_support import GOOD, HERE, use_toy_game
 
 from alhambra_ai.cli import main
 from alhambra_ai.tournament.config import BadInput, Settings, check_settings, load_definition
-from alhambra_ai.tournament.ray_backend import BotFile, ClusterError, materialized, pack_bot_files
+from alhambra_ai.tournament.process import BotSource
+from alhambra_ai.tournament.ray_backend import ClusterError, DamagedInTransit, node_cpu, pack_bots, received
 from alhambra_ai.tournament.runner import run_tournament
 from alhambra_ai.tournament.store import RESULTS, load_results
 
@@ -49,7 +50,7 @@ def cluster():
     from alhambra_ai.tournament.ray_backend import job_runtime_env
 
     temp = tempfile.mkdtemp(prefix="ray", dir="/tmp")  # short: Ray's socket paths must fit in 107 bytes
-    small = {"num_cpus": 2, "object_store_memory": 80 * 2**20}
+    small = {"num_cpus": 1, "object_store_memory": 80 * 2**20}  # a game per node at a time
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("RAY_TMPDIR", temp)  # the cluster's files (and its address) stay out of /tmp/ray
         c = Cluster(initialize_head=True, head_node_args={**small, "include_dashboard": False})
@@ -102,13 +103,16 @@ def test_ray_gives_the_results_of_local_jobs(cluster, local_run, tmp_path):
 
 
 def bot_worker_parents(session_dir: str) -> set[int]:
-    """Pids of the processes (Ray workers) whose children are bot workers of this cluster."""
+    """Pids of the Ray workers running games of this cluster: the parents of its bot workers (whose
+    command line names the package the job shipped into the cluster's session directory)."""
     parents = set()
     for proc in Path("/proc").glob("[0-9]*"):
         try:
-            if b"alhambra_ai.tournament.worker" in (proc / "cmdline").read_bytes() and \
-                    session_dir.encode() in (proc / "environ").read_bytes():
-                parents.add(parent_of(int(proc.name)))
+            line = (proc / "cmdline").read_bytes()
+            if b"alhambra_ai.tournament.worker" in line and session_dir.encode() in line:
+                parent = parent_of(int(proc.name))
+                if Path(f"/proc/{parent}/cmdline").read_bytes().startswith(b"ray::"):
+                    parents.add(parent)
         except (OSError, ValueError, IndexError):
             pass
     return parents
@@ -181,7 +185,7 @@ def test_sigkill_of_the_driver_then_resume_gives_the_same_standings(cluster, loc
 
 @pytest.mark.slow
 def test_a_node_dying_mid_run_loses_only_its_games_which_are_played_again(cluster, local_run, tmp_path):
-    node = cluster.add_node(num_cpus=2, object_store_memory=80 * 2**20)
+    node = cluster.add_node(num_cpus=1, object_store_memory=80 * 2**20)
     cluster.wait_for_nodes()
     session = cluster.head_node.get_session_dir_path()
     node_workers = []
@@ -203,7 +207,7 @@ def test_a_node_dying_mid_run_loses_only_its_games_which_are_played_again(cluste
     killer.join()
     assert node_workers, "no game was seen running on the second node"
     again = [line for line in log.getvalue().splitlines() if "playing it again" in line]
-    assert again, log.getvalue()  # the game running there, and any queued there
+    assert again, log.getvalue()  # the game running there (and any queued there)
     ids = [json.loads(line)["game"] for line in (tmp_path / "ray" / RESULTS).read_bytes().splitlines()]
     assert sorted(ids) == sorted(set(ids)) and len(ids) == 12
     assert stored(tmp_path / "ray") == stored(local_run)
@@ -214,8 +218,8 @@ def parent_of(pid: int) -> int:
 
 
 def test_a_game_no_node_can_hold_is_refused_before_any_game(cluster, tmp_path):
-    with pytest.raises(ClusterError, match="needs 3 CPUs and 768 MB of memory on one node"):
-        run(settings(tmp_path / "big", seats="3"), backend="ray")
+    with pytest.raises(ClusterError, match="needs 1 CPU and 4000000 MB of memory on one node"):
+        run(settings(tmp_path / "big", memory=2_000_000), backend="ray")
     assert not (tmp_path / "big" / RESULTS).exists()
 
 
@@ -228,10 +232,10 @@ def test_strength_on_ray_gives_the_local_results(cluster, tmp_path):
 
     def games(name):
         lines = (tmp_path / name).read_text().splitlines()[1:]
-        return sorted((r["game"], r["seats"], r["scores"]) for r in map(json.loads, lines))
+        return sorted((r["game"], r["bots"], r["scores"], r["forfeits"]) for r in map(json.loads, lines))
 
     assert len(games("ray.jsonl")) == 2 and games("ray.jsonl") == games("local.jsonl")
-    row = [r.output.splitlines()[-1].split("max move")[0] for r in (local, ray)]  # win rate, scores
+    row = [r.output.splitlines()[-1].split("move mean")[0] for r in (local, ray)]  # win rate, scores
     assert "games    2" in row[0] and row[0] == row[1]
 
 
@@ -258,15 +262,30 @@ def test_backend_and_address_in_a_definition(tmp_path):
         check_settings(settings(tmp_path, address="auto"))
 
 
-def test_bot_files_travel_by_content_and_are_checked_on_the_node(tmp_path):
-    files = pack_bot_files({"first": str(BOTS[0]), "seeded": str(BOTS[1])})
-    with materialized(files) as paths:
-        assert Path(paths["first"]).read_bytes() == BOTS[0].read_bytes()
-        assert Path(paths["first"]).name == "first.py"
-        assert Path(paths["first"]).parent.parent.stat().st_mode & 0o077 == 0  # private to this user
-    assert not Path(paths["first"]).exists()  # removed after the game
-    damaged = {"first": BotFile("first.py", b"class Bot: pass\n", files["first"].sha256)}
-    with pytest.raises(ValueError, match="arrived damaged"), materialized(damaged):
-        pass
+def test_bot_files_travel_by_content_and_are_checked_on_the_node():
+    files = pack_bots({"first": str(BOTS[0]), "seeded": BotSource.from_file(BOTS[1])})
+    assert received(files)["first"].code == BOTS[0].read_bytes()
+    damaged = {"first": (BotSource("first", b"class Bot: pass\n"), files["first"][1])}
+    with pytest.raises(DamagedInTransit, match="bot first arrived on this node damaged"):
+        received(damaged)
     with pytest.raises(BadInput, match="changed since the run started"):
-        pack_bot_files({"first": str(BOTS[0])}, {"first": "0" * 64})
+        pack_bots({"first": str(BOTS[0])}, {"first": "0" * 64})
+
+
+def test_games_on_one_machine_hold_different_cpus():
+    cpus = sorted(os.sched_getaffinity(0))
+    with node_cpu() as first:
+        assert os.sched_getaffinity(0) == {first}
+        done = []
+        thread = threading.Thread(target=lambda: done.append(claim_in_a_thread(cpus)))
+        thread.start()
+        thread.join()
+        if len(cpus) > 1:
+            assert done[0] not in (first, None)
+    assert sorted(os.sched_getaffinity(0)) == cpus  # given back
+
+
+def claim_in_a_thread(cpus):
+    os.sched_setaffinity(0, cpus)  # a thread starts with its creator's CPUs: widen them again
+    with node_cpu() as cpu:
+        return cpu

@@ -10,6 +10,8 @@ from pathlib import Path
 import click
 
 from .config import BadInput, Settings, default_out, load_definition, make_settings
+from .runner import RefereeStalled
+from .sandbox import SandboxError
 from .store import ResultStore, StoreError
 
 D = Settings()  # the defaults shown in --help
@@ -36,10 +38,12 @@ sits in each seat equally often, on the same deal), and that is repeated --games
 Seeds come from --seed and the game, so results never depend on --jobs or --backend.
 
 \b
-Every bot runs in its own process and sees only its own observations. A bot forfeits a game
-when it raises, exceeds the time (--move-time per move, plus the --time-bank drawn on by
-slower moves), exceeds --memory, exits or crashes, prints to stdout, or returns an illegal
-or malformed action. Its seat is then played by the referee's stand-in (first legal action),
+Every bot runs in its own sandboxed process (namespaces, Landlock, seccomp, rlimits: README
+"Security model"; the isolation in force is printed and stored, --require-sandbox refuses
+to run with less) and sees only its own observations. A bot forfeits a game when it
+raises, exceeds the time (--move-time per move, plus the --time-bank drawn on by slower
+moves), exceeds --memory, exits or crashes, prints to stdout, or returns an illegal or
+malformed action. Its seat is then played by the referee's stand-in (first legal action),
 it is ranked last in that game, the reason is counted on the leaderboard, and the
 tournament goes on.
 
@@ -54,6 +58,7 @@ Examples:
   alhambra-ai tournament bots/random.py bots/greedy.py
   alhambra-ai tournament bots/*.py --seats 2-4 --games 4 --jobs 2 --out runs/a
   alhambra-ai tournament --config tournaments/quick.toml
+  alhambra-ai tournament --lineup bots/mcts.py,bots/greedy.py,bots/greedy.py,bots/greedy.py
   alhambra-ai tournament --out runs/a --resume
   alhambra-ai tournament bots/*.py --seats 2-4 --backend ray --address auto
 """
@@ -63,12 +68,17 @@ Examples:
 @click.argument("bot_files", nargs=-1, type=click.Path(dir_okay=False))
 @click.option("--config", "config_file", type=click.Path(dir_okay=False), metavar="FILE",
               help="A ready definition (TOML), e.g. tournaments/quick.toml; options given here override it.")
+@click.option("--lineup", metavar="A,B,...",
+              help="Instead of BOT_FILEs: one fixed lineup of bot files, seat by seat, played in every seat "
+              "rotation; a file may appear several times (bots/mcts.py,bots/greedy.py,bots/greedy.py): its "
+              "seats are named greedy, greedy#2, ... and each runs in its own process.")
 @click.option("--seats", metavar="N|LO-HI",
               help="Seats per game: 2, or a range like 2-4 (each count is played; 2-6). "
               f"[default: {D.seats}]")
 @click.option("--games", type=int, metavar="N",
               help=f"Repeats of each combination's full seat rotation. [default: {D.games}]")
-@click.option("--seed", type=int, help=f"Master seed of all games. [default: {D.seed}]")
+@click.option("--seed", type=int, help="Master seed of all games (keep it secret while bots play). "
+              "[default: random; printed and stored in DIR/tournament.json]")
 @click.option("--move-time", type=float, metavar="SECONDS", help=f"Time per move. [default: {D.move_time}]")
 @click.option("--time-bank", type=float, metavar="SECONDS",
               help="Extra time per game and seat, drawn on by moves over --move-time. "
@@ -91,8 +101,11 @@ Examples:
               help="Continue the run in --out DIR (bots and settings must match; without BOT_FILEs they are "
               "taken from DIR).")
 @click.option("--progress/--no-progress", default=True, help="Show the progress bar on stderr.")
-def tournament_command(bot_files, config_file, seats, games, seed, move_time, time_bank, memory, setup_time,
-                       jobs, backend, address, out, resume, progress):
+@click.option("--require-sandbox", is_flag=True, default=None,
+              help="Refuse to run unless every isolation mechanism for bots is available "
+              "(README 'Security model').")
+def tournament_command(bot_files, config_file, lineup, seats, games, seed, move_time, time_bank, memory,
+                       setup_time, jobs, backend, address, out, resume, progress, require_sandbox):
     from .runner import run_tournament
 
     try:
@@ -101,9 +114,12 @@ def tournament_command(bot_files, config_file, seats, games, seed, move_time, ti
             raise BadInput("--resume needs --out DIR (the directory of the run to continue)")
         if resume and not bot_files and not config_file:
             definition = stored_definition(Path(out))
-        settings = make_settings(definition, bots=tuple(bot_files), seats=seats, games=games, seed=seed,
+        lineup_files = tuple(p.strip() for p in lineup.split(",")) if lineup else ()
+        settings = make_settings(definition, bots=tuple(bot_files), lineup=lineup_files, seats=seats,
+                                 games=games, seed=seed,
                                  move_time=move_time, time_bank=time_bank, memory=memory,
-                                 setup_time=setup_time, jobs=jobs, backend=backend, address=address, out=out)
+                                 setup_time=setup_time, jobs=jobs, backend=backend, address=address, out=out,
+                                 require_sandbox=require_sandbox)
         if settings.out is None:
             settings = replace(settings, out=default_out())
         _sigterm_as_interrupt()
@@ -114,8 +130,10 @@ def tournament_command(bot_files, config_file, seats, games, seed, move_time, ti
             click.echo(f"\ninterrupted after {done} stored games; continue with: "
                        f"alhambra-ai tournament --out {settings.out} --resume", err=True)
             sys.exit(130)
-    except (BadInput, StoreError) as e:
+    except (BadInput, StoreError, SandboxError) as e:
         raise InputError(str(e)) from None
+    except RefereeStalled as e:
+        raise click.ClickException(str(e)) from None
 
 
 def stored_definition(directory: Path) -> dict:
@@ -127,6 +145,9 @@ def stored_definition(directory: Path) -> dict:
     if stored is None:
         raise BadInput(f"nothing to resume in {directory} (no tournament.json); give the bot files")
     seats = stored["seats"]
+    if "lineup" in stored:  # seat names in lineup order -> their files
+        return {"lineup": tuple(stored["bots"][name]["path"] for name in stored["lineup"]),
+                **{k: stored[k] for k in ("games", "seed", "move_time", "time_bank", "memory", "setup_time")}}
     return {"bots": tuple(b["path"] for b in stored["bots"].values()),
             "seats": f"{seats[0]}-{seats[-1]}" if len(seats) > 1 else str(seats[0]),
             **{k: stored[k] for k in ("games", "seed", "move_time", "time_bank", "memory", "setup_time")}}

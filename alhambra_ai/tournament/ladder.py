@@ -13,7 +13,6 @@ bots/random.py as its first entrant, so the first submission has an opponent.
 from __future__ import annotations
 
 import json
-import shutil
 import sys
 import time
 from pathlib import Path
@@ -22,14 +21,16 @@ from typing import TextIO
 import alhambra_ai
 from alhambra_ai.botapi import bot_name
 
+from . import sandbox
 from .config import BadInput
+from .process import BotSource
 from .ratings import compute_standings, format_table, write_standings
 from .referee import Limits, run_game
 from .runner import check_bot, run_games
-from .schedule import ScheduledGame, stable_seed
-from .store import ResultStore, StoreError, file_sha256, write_json_atomic
+from .schedule import ScheduledGame, derive_seed, new_master_seed
+from .store import ResultStore, StoreError, write_json_atomic
 
-DEFAULTS = {"games": 2, "seed": 1, "move_time": 1.0, "time_bank": 10.0, "memory": 2048, "setup_time": 10.0}
+DEFAULTS = {"games": 2, "seed": None, "move_time": 1.0, "time_bank": 10.0, "memory": 2048, "setup_time": 10.0}
 RANDOM_BOT = Path(alhambra_ai.__file__).resolve().parent.parent / "bots" / "random.py"
 
 
@@ -53,8 +54,8 @@ class Ladder:
             except ValueError:
                 raise StoreError(f"{path} is damaged") from None
         else:
-            self.data = {"format": "alhambra-ai-ladder", "version": 1, "settings": dict(DEFAULTS),
-                         "entrants": []}
+            self.data = {"format": "alhambra-ai-ladder", "version": 1,
+                         "settings": dict(DEFAULTS, seed=new_master_seed()), "entrants": []}
 
     @property
     def settings(self) -> dict:
@@ -67,15 +68,30 @@ class Ladder:
     def paths(self) -> dict[str, str]:
         return {e["name"]: str(self.dir / e["file"]) for e in self.entrants}
 
-    def enter(self, path: Path) -> int:
-        """Copy the bot in and register it; returns its entrant index."""
-        name = bot_name(path)
+    def sources(self) -> dict[str, BotSource]:
+        """Every entrant's stored file, checked against the hash recorded when it entered."""
+        sources = {}
+        for e in self.entrants:
+            path = self.dir / e["file"]
+            try:
+                source = BotSource(e["name"], path.read_bytes())
+            except OSError as err:
+                raise StoreError(f"ladder entrant {e['name']}: cannot read {path}: {err}") from None
+            if source.sha256 != e["sha256"]:
+                raise StoreError(f"ladder entrant {e['name']}: {path} changed since it entered "
+                                 "(sha256 differs); restore it")
+            sources[e["name"]] = source
+        return sources
+
+    def enter(self, source: BotSource) -> int:
+        """Store the bot's (validated) content and register it; returns its entrant index."""
+        name = source.name
         target = self.dir / "bots" / f"{name}.py"
         target.parent.mkdir(parents=True, exist_ok=True)
         tmp = target.with_suffix(".py.tmp")
-        shutil.copyfile(path, tmp)
+        tmp.write_bytes(source.code)
         tmp.replace(target)
-        self.entrants.append({"name": name, "sha256": file_sha256(target), "file": f"bots/{name}.py",
+        self.entrants.append({"name": name, "sha256": source.sha256, "file": f"bots/{name}.py",
                               "entered": time.strftime("%Y-%m-%dT%H:%M:%S")})
         write_json_atomic(self.dir / "ladder.json", self.data)
         return len(self.entrants) - 1
@@ -86,23 +102,23 @@ class Ladder:
         games = []
         for j, old in enumerate(self.entrants[:index]):
             for r in range(1, self.settings["games"] + 1):
-                seed = stable_seed(self.settings["seed"], "ladder", new, old["name"], r)
+                seed = derive_seed(self.settings["seed"], "ladder", new, old["name"], r)
                 for k, seated in enumerate([(new, old["name"]), (old["name"], new)]):
                     games.append(ScheduledGame(f"e{index:03d}-o{j:03d}-r{r}-s{k}", seated, seed))
         return games
 
 
-def validate(path: Path, limits: Limits, log: TextIO) -> dict:
+def validate(source: BotSource, limits: Limits, log: TextIO) -> dict:
     """Load the bot in a worker and play one game against bots/random.py; Refused if it fails."""
-    problem = check_bot(str(path), limits)
+    name = source.name
+    problem = check_bot(source, limits)
     if problem:
-        raise Refused(f"{bot_name(path)} refused: {problem.strip().splitlines()[0]}")
+        raise Refused(f"{name} refused: {problem.strip().splitlines()[0]}")
     if not RANDOM_BOT.is_file():
         raise BadInput(f"cannot validate: {RANDOM_BOT} not found")
-    name = bot_name(path)
     opponent = "random" if name != "random" else "random-baseline"
-    game = ScheduledGame("validation", (name, opponent), stable_seed("validation", name))
-    result, _ = run_game(game, {name: str(path), opponent: str(RANDOM_BOT)}, limits)
+    game = ScheduledGame("validation", (name, opponent), derive_seed(new_master_seed(), "validation"))
+    result, _ = run_game(game, {name: source, opponent: BotSource(opponent, RANDOM_BOT.read_bytes())}, limits)
     for f in result["forfeits"]:
         if f["seat"] == 0:
             first = f["detail"].strip().splitlines()[0] if f["detail"].strip() else ""
@@ -123,28 +139,32 @@ def submit(path: str | Path, directory: str | Path, jobs: int = 1, progress: boo
     if not path.is_file():
         raise BadInput(f"bot file not found: {path}")
     name = bot_name(path)
+    if not name.isprintable():
+        raise BadInput(f"bot name {name!r} has unprintable characters; rename the file")
+    source = BotSource.from_file(path)  # read once: what is validated is what enters
+    print(sandbox.isolation().summary(), file=log)
     ladder = Ladder(directory)
     limits = _limits(ladder.settings)
     known = {e["name"]: i for i, e in enumerate(ladder.entrants)}
     if name in known:
-        if ladder.entrants[known[name]]["sha256"] != file_sha256(path):
+        if ladder.entrants[known[name]]["sha256"] != source.sha256:
             raise BadInput(f"a different bot named {name!r} is already in the ladder; "
                            "rename the file to enter it")
         index = known[name]
         print(f"{name} is already in the ladder; finishing its games", file=log)
     else:
-        validate(path, limits, log)
+        validate(source, limits, log)
         if not ladder.entrants and RANDOM_BOT.is_file() and name != "random":
-            ladder.enter(RANDOM_BOT)
-        index = ladder.enter(path)
+            ladder.enter(BotSource.from_file(RANDOM_BOT))
+        index = ladder.enter(source)
     games = ladder.games_for(index)
-    paths = ladder.paths()
+    sources = ladder.sources()
     hashes = {e["name"]: e["sha256"] for e in ladder.entrants}
     if games:
         print(f"{name}: {len(games)} ladder games against {index} entrants", file=log)
-        run_games(games, paths, hashes, limits, ladder.store, jobs, progress=progress, log=log)
+        run_games(games, sources, hashes, limits, ladder.store, jobs, progress=progress, log=log)
     results = ladder.store.results()
-    standings = compute_standings(results, list(paths))
+    standings = compute_standings(results, list(sources))
     write_standings(ladder.dir, standings, len(results))
     print(format_table(standings), file=out)
     rank = 1 + [s.name for s in standings].index(name)

@@ -1,37 +1,39 @@
 """Games on a Ray cluster (``--backend ray``): one Ray task per game, the driver the only writer.
 
-Each game is a Ray task that writes the bot files it was sent (content + sha256, checked on the node)
-into a private directory and calls the very function the local backend calls (``referee.run_game``
-for ``tournament``, ``strength.play_game`` for ``strength``), so the same seed gives the same games on
-any backend and cluster size. The driver ships its own ``alhambra_ai`` package with the job (a Ray
-runtime_env), so every node runs the driver's engine and referee; nodes need Python and Ray of the
-driver's versions (and what the bots import).
+Each game is a Ray task that checks the bots it was sent (content + sha256) and calls the very function
+the local backend calls (``referee.run_game``, for ``tournament`` and ``strength`` alike, under the same
+watchdog), so the same seed gives the same games on any backend and cluster size. The driver ships its
+own ``alhambra_ai`` package with the job (a Ray runtime_env), so every node runs the driver's engine and
+referee; nodes need Python and Ray of the driver's versions (and what the bots import).
 
-A game asks for one CPU per seat (each seat's bot is a process) and ``seats x --memory`` of memory, so
-Ray never puts more games on a node than it has room for. A game lost with its Ray worker or node (a
-kill, the node's OOM killer, the node dying) is played again from the start, at most ``MAX_RERUNS``
-times; only the copy that finishes is returned, so it is counted once.
+A game asks for one CPU (the sandbox runs a game's bot workers on one CPU, one move at a time) and
+``seats x --memory`` of memory, so Ray never puts more games on a node than it has room for; on the node
+it takes a CPU no other game holds. A game lost with its Ray worker or node (a kill, the node's OOM
+killer, the node dying) is played again from the start, at most ``MAX_RERUNS`` times; only the copy
+that finishes is returned, so it is counted once.
 
 Ray is optional (``pip install -e ".[ray]"``): nothing here imports it before a backend is made.
 """
 
 from __future__ import annotations
 
-import hashlib
+import fcntl
 import logging
-import shutil
+import os
 import tempfile
+import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 
 import alhambra_ai
 
 from .config import BadInput
-from .referee import Limits, run_game
+from .process import BotSource, kill_all
+from .referee import Heartbeat, Limits, run_game
+from .runner import WATCHDOG_GRACE, check_heartbeats
 from .schedule import ScheduledGame
 
 INSTALL = 'the ray backend needs Ray, which is not installed: pip install -e ".[ray]" (or pip install ray)'
@@ -51,58 +53,103 @@ def import_ray():
     return ray
 
 
-@dataclass(frozen=True)
-class BotFile:
-    """A bot file as it travels to the nodes: its name there, its bytes and their sha256."""
-
-    filename: str
-    data: bytes
-    sha256: str
+class DamagedInTransit(Exception):
+    """A bot file's content reached a node with another sha256: that game is lost and played again."""
 
 
-def pack_bot_files(paths: dict[str, str], hashes: dict[str, str] | None = None) -> dict[str, BotFile]:
-    """Each bot's file content, read once here; with ``hashes``, a file that no longer matches is refused.
+def pack_bots(bots: dict[str, BotSource | str], hashes: dict[str, str] | None = None
+              ) -> dict[str, tuple[BotSource, str]]:
+    """Each bot's content (read once here) with its sha256, as it travels to the nodes; with ``hashes``,
+    a file that no longer matches them is refused.
 
     >>> import tempfile, os; d = tempfile.mkdtemp(); p = os.path.join(d, "b.py"); _ = open(p, "w").write("x")
-    >>> pack_bot_files({"b": p})["b"].sha256[:12]
+    >>> pack_bots({"b": p})["b"][1][:12]
     '2d711642b726'
     """
-    files = {}
-    for name, path in paths.items():
-        data = Path(path).read_bytes()
-        digest = hashlib.sha256(data).hexdigest()
+    packed = {}
+    for name, bot in bots.items():
+        source = bot if isinstance(bot, BotSource) else BotSource.from_file(bot)
+        digest = source.sha256
         if hashes is not None and hashes.get(name, digest) != digest:
-            raise BadInput(f"bot file {path} changed since the run started (sha256 differs)")
-        files[name] = BotFile(Path(path).name, data, digest)
-    return files
+            raise BadInput(f"bot file {source.origin or name} changed since the run started (sha256 differs)")
+        packed[name] = (source, digest)
+    return packed
+
+
+def received(bots: dict[str, tuple[BotSource, str]]) -> dict[str, BotSource]:
+    """The bots as they arrived on this node, each checked against the sha256 it was sent with. (Nothing
+    is written to disk: the referee hands each worker its bot's source over the protocol.)"""
+    for name, (source, digest) in bots.items():
+        if source.sha256 != digest:
+            raise DamagedInTransit(f"bot {name} arrived on this node damaged (sha256 differs)")
+    return {name: source for name, (source, _) in bots.items()}
 
 
 @contextmanager
-def materialized(files: dict[str, BotFile]) -> Iterator[dict[str, str]]:
-    """Write ``files`` into a fresh private directory on this node; yield the path of each; remove them.
+def node_cpu() -> Iterator[int | None]:
+    """Hold a CPU of this machine that no other game holds, and narrow this thread to it (the referee, and
+    through ``sandbox.take_cpu`` the game's bot workers, then run there). Ray counts a node's CPUs but
+    does not say which one a task may use; a lock file per CPU, freed when its holder ends, does."""
+    if not hasattr(os, "sched_getaffinity"):
+        yield None
+        return
+    before = os.sched_getaffinity(0)
+    locks = Path(tempfile.gettempdir()) / f"alhambra-ai-cpus-{os.getuid()}"
+    locks.mkdir(mode=0o700, exist_ok=True)
+    for cpu in sorted(before):
+        fd = os.open(locks / str(cpu), os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            continue
+        try:
+            os.sched_setaffinity(0, {cpu})
+            yield cpu
+        finally:
+            os.sched_setaffinity(0, before)
+            os.close(fd)  # frees the lock
+        return
+    yield None  # every CPU is held: the node declared more CPUs than the machine has; run unpinned
 
-    Each bot gets its own subdirectory, so two files of the same name never meet, and its content is
-    checked against the sha256 it was sent with before anything runs.
-    """
-    root = Path(tempfile.mkdtemp(prefix="alhambra-bots-"))  # mode 0700: this user only
+
+def run_on_node(fn: Callable, bots: dict[str, tuple[BotSource, str]], item, *args):
+    """The body of every Ray task: ``fn(item, bots, *args)`` with the bots checked, on a CPU of its own."""
+    checked = received(bots)
+    with node_cpu():
+        return fn(item, checked, *args)
+
+
+def referee_with_watchdog(game: ScheduledGame, bots: dict[str, BotSource], limits: Limits,
+                          more: dict | None = None) -> tuple[dict, dict]:
+    """``referee.run_game`` (``more``: its keyword arguments bot_limits, bot_config) under the local runner's
+    watchdog: a referee that stops making progress raises RefereeStalled (the run stops, naming the game)
+    instead of holding its node forever."""
+    beat, stop, outcome = Heartbeat(), threading.Event(), {}
+    more = more or {}
+
+    def play() -> None:
+        try:
+            outcome["value"] = run_game(game, bots, limits, stop, beat, **more)
+        except BaseException as e:  # handed to the task's thread
+            outcome["error"] = e
+
+    thread = threading.Thread(target=play, daemon=True)
+    thread.start()
+    allowed = max(Heartbeat.longest_step(lim) for lim in [limits, *more.get("bot_limits", {}).values()])
+    allowed += WATCHDOG_GRACE
     try:
-        paths = {}
-        for k, (name, f) in enumerate(sorted(files.items())):
-            if hashlib.sha256(f.data).hexdigest() != f.sha256:
-                raise ValueError(f"bot {name}: the file arrived damaged on this node (sha256 differs)")
-            path = root / str(k) / Path(f.filename).name
-            path.parent.mkdir(mode=0o700)
-            path.write_bytes(f.data)
-            paths[name] = str(path)
-        yield paths
-    finally:
-        shutil.rmtree(root, ignore_errors=True)
-
-
-def run_on_node(fn: Callable, files: dict[str, BotFile], item, *args):
-    """The body of every Ray task: ``fn(item, paths, *args)`` with the bot files materialized here."""
-    with materialized(files) as paths:
-        return fn(item, paths, *args)
+        while thread.is_alive():
+            thread.join(0.5)
+            if thread.is_alive():
+                check_heartbeats({game.id: beat}, allowed)
+    except BaseException:
+        stop.set()
+        kill_all()
+        raise
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["value"]
 
 
 def job_runtime_env(extra: dict | None = None) -> dict:
@@ -114,8 +161,9 @@ def job_runtime_env(extra: dict | None = None) -> dict:
 
 
 def game_resources(num_players: int, memory_mb: int | None) -> dict:
-    """A game's request: a CPU per seat (each bot is a process) and the seats' memory caps."""
-    request: dict = {"num_cpus": num_players}
+    """A game's request: one CPU (the sandbox runs all of a game's bot workers on one CPU and stops each
+    between its moves, so a seat never computes on another's clock) and the seats' memory caps."""
+    request: dict = {"num_cpus": 1}
     if memory_mb:
         request["memory"] = num_players * memory_mb * 1024 * 1024
     return request
@@ -168,31 +216,32 @@ class RayBackend:
             if not any(r.get("CPU", 0) >= cpus and r.get("memory", 0) >= memory for r in nodes):
                 most_cpu = max((r.get("CPU", 0) for r in nodes), default=0)
                 most_mb = max((r.get("memory", 0) for r in nodes), default=0) // 2**20
-                want = f"{cpus:g} CPUs" + (f" and {memory // 2**20} MB of memory" if memory else "")
+                want = f"{cpus:g} CPU" + ("s" if cpus != 1 else "") + (
+                    f" and {memory // 2**20} MB of memory" if memory else "")
                 raise ClusterError(f"a game here needs {want} on one node, and no Ray node has that "
                                    f"(largest: {most_cpu:g} CPUs, {most_mb:g} MB); start bigger nodes "
                                    "(ray start --num-cpus N) or lower --memory")
 
-    def play(self, games: list[ScheduledGame], paths: dict[str, str], hashes: dict[str, str], limits: Limits,
-             note: Callable[[str], None]) -> Iterator[tuple[ScheduledGame, dict, dict]]:
+    def play(self, games: list[ScheduledGame], bots: dict[str, BotSource | str], hashes: dict[str, str],
+             limits: Limits, note: Callable[[str], None]) -> Iterator[tuple[ScheduledGame, dict, dict]]:
         """The runner's backend interface: ``referee.run_game`` per game on the cluster."""
-        files = pack_bot_files(paths, hashes)
-        for game, (result, record) in self.map(run_game, games, files, (limits,),
+        files = pack_bots(bots, hashes)
+        for game, (result, record) in self.map(referee_with_watchdog, games, files, (limits,),
                                                lambda g: game_resources(g.num_players, limits.memory_mb),
                                                note, label=lambda g: f"game {g.id}"):
             yield game, result, record
 
-    def map(self, fn: Callable, items: list, files: dict[str, BotFile], args: tuple,
+    def map(self, fn: Callable, items: list, files: dict[str, tuple[BotSource, str]], args: tuple,
             resources: Callable[[object], dict], note: Callable[[str], None],
             label: Callable[[object], str] = str) -> Iterator[tuple[object, object]]:
-        """Yield ``(item, fn(item, paths, *args))`` as the tasks finish, ``paths`` the materialized files.
+        """Yield ``(item, fn(item, bots, *args))`` as the tasks finish, ``bots`` the checked ``files``.
 
         Tasks are submitted in order, a few more than the cluster can run at once; closing the iterator
         (an interrupt) cancels every task still running, killing its processes.
         """
         ray = self.ray
         lost_errors = (ray.exceptions.WorkerCrashedError, ray.exceptions.NodeDiedError,
-                       ray.exceptions.OutOfMemoryError, ray.exceptions.ObjectLostError)
+                       ray.exceptions.OutOfMemoryError, ray.exceptions.ObjectLostError, DamagedInTransit)
         files_ref = ray.put(files)  # sent once to each node that plays a game
         queue, running, lost = deque(items), {}, {}
         try:
@@ -216,6 +265,8 @@ class RayBackend:
                         note(f"{name} lost ({type(e).__name__}: {why}); playing it again")
                         queue.appendleft(item)
                         continue
+                    except ray.exceptions.RayTaskError as e:  # the game's own error: as with local jobs
+                        raise (e.cause if isinstance(e.cause, BaseException) else e) from None
                     yield item, value
         except BaseException:  # an interrupt, an error, or the consumer closed us (GeneratorExit)
             for ref in running:
