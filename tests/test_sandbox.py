@@ -191,11 +191,17 @@ def test_concurrent_games_get_different_cpus():
             sandbox.give_cpu(cpu)
 
 
-def test_a_bot_may_use_its_scratch_space_and_threads():
+def test_a_bot_may_use_its_scratch_space_and_threads_but_not_change_its_file():
     code = b"""
 import os, tempfile, threading
 class Bot:
     def setup(self, config):
+        try:
+            open(__file__, "a").close()
+        except OSError:
+            pass
+        else:
+            raise RuntimeError("ESCAPED: its own file is writable")
         with open("notes.txt", "w") as f:
             f.write("x" * 100000)
         with tempfile.TemporaryFile() as f:
@@ -208,3 +214,8 @@ class Bot:
 """
     result = play(BotSource("scratch", code))
     assert result["forfeits"] == []
+
+
+def test_the_probe_gets_all_that_the_machine_offers():
+    """A sandbox that silently fell back (a bug in a confinement step) would skip the tests above."""
+    assert FULL.missing() == sandbox.offered().missing()

@@ -27,6 +27,7 @@ import tomllib
 
 from alhambra_ai.botapi import bot_name
 
+from .process import MAX_BOT_BYTES
 from .referee import Limits
 from .schedule import MAX_SEATS, MIN_SEATS, lineup_names, parse_seats
 
@@ -122,6 +123,8 @@ def check_settings(s: Settings) -> None:
     for p in s.bots:
         if not Path(p).is_file():
             raise BadInput(f"bot file not found: {p}")
+        if Path(p).stat().st_size > MAX_BOT_BYTES:
+            raise BadInput(f"bot file {p} is larger than {MAX_BOT_BYTES >> 20} MB")
     names = [bot_name(p) for p in s.bots]
     for name in names:
         if not name.isprintable():

@@ -23,7 +23,7 @@ from alhambra_ai.botapi import bot_name
 
 from . import sandbox
 from .config import BadInput
-from .process import BotSource
+from .process import MAX_BOT_BYTES, BotSource
 from .ratings import compute_standings, format_table, write_standings
 from .referee import Limits, run_game
 from .runner import check_bot, run_games
@@ -138,6 +138,8 @@ def submit(path: str | Path, directory: str | Path, jobs: int = 1, progress: boo
     path = Path(path)
     if not path.is_file():
         raise BadInput(f"bot file not found: {path}")
+    if path.stat().st_size > MAX_BOT_BYTES:
+        raise BadInput(f"bot file {path} is larger than {MAX_BOT_BYTES >> 20} MB")
     name = bot_name(path)
     if not name.isprintable():
         raise BadInput(f"bot name {name!r} has unprintable characters; rename the file")
