@@ -103,13 +103,15 @@ class SeatBot:
                  time_bank: float = 10.0):
         from alhambra_ai.tournament.process import BotProcess
         from alhambra_ai.tournament.referee import Limits, Seat
+        from alhambra_ai.tournament.schedule import seat_seed
 
         self.name = path.stem
         self.limits = Limits(move_time=move_time, time_bank=time_bank)
         self.seat = Seat(self.name, self.limits.time_bank)
         self.path = path
         self.seat.proc = BotProcess(path, self.limits.memory_mb)  # loads while the other seats start
-        self.config = {"seat": seat, "num_players": num_players, "options": dict(options), "seed": seed,
+        self.config = {"seat": seat, "num_players": num_players, "options": dict(options),
+                       "seed": seat_seed(seed, seat),  # as in a tournament: not the game's seed itself
                        "move_time": move_time, "time_bank": self.limits.time_bank}
 
     def start(self) -> SeatBot:

@@ -35,7 +35,7 @@ TOURNAMENT_HELP = """Play every combination of BOT_FILEs against each other and 
 \b
 Each combination of bots for a seat count is played in every cyclic seat rotation (each bot
 sits in each seat equally often, on the same deal), and that is repeated --games times.
-Seeds come from --seed and the game, so results never depend on --jobs.
+Seeds come from --seed and the game, so results never depend on --jobs or --backend.
 
 \b
 Every bot runs in its own sandboxed process (namespaces, Landlock, seccomp, rlimits: README
@@ -58,7 +58,9 @@ Examples:
   alhambra-ai tournament bots/random.py bots/greedy.py
   alhambra-ai tournament bots/*.py --seats 2-4 --games 4 --jobs 2 --out runs/a
   alhambra-ai tournament --config tournaments/quick.toml
+  alhambra-ai tournament --lineup bots/mcts.py,bots/greedy.py,bots/greedy.py,bots/greedy.py
   alhambra-ai tournament --out runs/a --resume
+  alhambra-ai tournament bots/*.py --seats 2-4 --backend ray --address auto
 """
 
 
@@ -66,6 +68,10 @@ Examples:
 @click.argument("bot_files", nargs=-1, type=click.Path(dir_okay=False))
 @click.option("--config", "config_file", type=click.Path(dir_okay=False), metavar="FILE",
               help="A ready definition (TOML), e.g. tournaments/quick.toml; options given here override it.")
+@click.option("--lineup", metavar="A,B,...",
+              help="Instead of BOT_FILEs: one fixed lineup of bot files, seat by seat, played in every seat "
+              "rotation; a file may appear several times (bots/mcts.py,bots/greedy.py,bots/greedy.py): its "
+              "seats are named greedy, greedy#2, ... and each runs in its own process.")
 @click.option("--seats", metavar="N|LO-HI",
               help="Seats per game: 2, or a range like 2-4 (each count is played; 2-6). "
               f"[default: {D.seats}]")
@@ -83,7 +89,12 @@ Examples:
               help="Time to start a bot process and run its setup (not charged to the bank). "
               f"[default: {D.setup_time}]")
 @click.option("--jobs", "-j", type=int, metavar="N",
-              help="Games played at once. [default: half the CPU cores]")
+              help="Games played at once (local backend). [default: half the CPU cores]")
+@click.option("--backend", type=click.Choice(["local", "ray"]),
+              help="Where games run: this machine, or a Ray cluster (a game per task, a CPU per seat; "
+              'needs pip install -e ".[ray]"). [default: local]')
+@click.option("--address", metavar="auto|HOST:PORT",
+              help="The Ray cluster (--backend ray). [default: the one running here, else a new one here]")
 @click.option("--out", type=click.Path(file_okay=False), metavar="DIR",
               help="Output directory. [default: ./tournament-DATE-TIME]")
 @click.option("--resume", is_flag=True,
@@ -93,8 +104,8 @@ Examples:
 @click.option("--require-sandbox", is_flag=True, default=None,
               help="Refuse to run unless every isolation mechanism for bots is available "
               "(README 'Security model').")
-def tournament_command(bot_files, config_file, seats, games, seed, move_time, time_bank, memory, setup_time,
-                       jobs, out, resume, progress, require_sandbox):
+def tournament_command(bot_files, config_file, lineup, seats, games, seed, move_time, time_bank, memory,
+                       setup_time, jobs, backend, address, out, resume, progress, require_sandbox):
     from .runner import run_tournament
 
     try:
@@ -103,9 +114,12 @@ def tournament_command(bot_files, config_file, seats, games, seed, move_time, ti
             raise BadInput("--resume needs --out DIR (the directory of the run to continue)")
         if resume and not bot_files and not config_file:
             definition = stored_definition(Path(out))
-        settings = make_settings(definition, bots=tuple(bot_files), seats=seats, games=games, seed=seed,
+        lineup_files = tuple(p.strip() for p in lineup.split(",")) if lineup else ()
+        settings = make_settings(definition, bots=tuple(bot_files), lineup=lineup_files, seats=seats,
+                                 games=games, seed=seed,
                                  move_time=move_time, time_bank=time_bank, memory=memory,
-                                 setup_time=setup_time, jobs=jobs, out=out, require_sandbox=require_sandbox)
+                                 setup_time=setup_time, jobs=jobs, backend=backend, address=address, out=out,
+                                 require_sandbox=require_sandbox)
         if settings.out is None:
             settings = replace(settings, out=default_out())
         _sigterm_as_interrupt()
@@ -131,6 +145,9 @@ def stored_definition(directory: Path) -> dict:
     if stored is None:
         raise BadInput(f"nothing to resume in {directory} (no tournament.json); give the bot files")
     seats = stored["seats"]
+    if "lineup" in stored:  # seat names in lineup order -> their files
+        return {"lineup": tuple(stored["bots"][name]["path"] for name in stored["lineup"]),
+                **{k: stored[k] for k in ("games", "seed", "move_time", "time_bank", "memory", "setup_time")}}
     return {"bots": tuple(b["path"] for b in stored["bots"].values()),
             "seats": f"{seats[0]}-{seats[-1]}" if len(seats) > 1 else str(seats[0]),
             **{k: stored[k] for k in ("games", "seed", "move_time", "time_bank", "memory", "setup_time")}}

@@ -71,15 +71,22 @@ class Seat:
 
 
 def run_game(game: ScheduledGame, paths: dict[str, BotSource | str], limits: Limits,
-             stop: threading.Event | None = None, heartbeat: Heartbeat | None = None) -> tuple[dict, dict]:
+             stop: threading.Event | None = None, heartbeat: Heartbeat | None = None,
+             bot_limits: dict[str, Limits] | None = None,
+             bot_config: dict[str, dict] | None = None) -> tuple[dict, dict]:
     """Play ``game`` and return (result, record); see store.py for their fields. ``paths`` gives each bot
     as its content (BotSource, read once by the caller) or a file path. ``stop`` abandons the game;
-    ``heartbeat`` is told of every step."""
+    ``heartbeat`` is told of every step.
+
+    ``bot_limits`` (per bot name) replaces ``limits`` for that bot's seats, e.g. one bot at 1 s per move
+    against another at 0.1 s (``alhambra-ai strength``); ``bot_config`` adds keys to a bot's setup config
+    (e.g. an iteration budget) without replacing the referee's own (seat, seed, move_time, ...)."""
     beat = heartbeat.beat if heartbeat is not None else (lambda: None)
     beat()
     started = time.monotonic()
     state = new_game(game.num_players, game.seed)
-    seats = [Seat(bot, limits.time_bank) for bot in game.bots]
+    seat_limits = [(bot_limits or {}).get(bot, limits) for bot in game.bots]
+    seats = [Seat(bot, lim.time_bank) for bot, lim in zip(game.bots, seat_limits, strict=True)]
     forfeits: list[dict] = []
     moves = 0
 
@@ -95,16 +102,18 @@ def run_game(game: ScheduledGame, paths: dict[str, BotSource | str], limits: Lim
     try:
         if stop is not None and stop.is_set():
             raise GameInterrupted(game.id)
-        for seat in seats:  # start all workers first: they load in parallel
-            seat.proc = BotProcess(paths[seat.bot], limits.memory_mb, cpu)
-        for k, seat in enumerate(seats):
+        # start all workers first: they load in parallel
+        for seat, lim in zip(seats, seat_limits, strict=True):
+            seat.proc = BotProcess(paths[seat.bot], lim.memory_mb, cpu)
+        for k, (seat, lim) in enumerate(zip(seats, seat_limits, strict=True)):
             beat()
-            config = {"seat": k, "num_players": game.num_players, "options": state.options,
-                      "seed": seat_seed(game.seed, k), "move_time": limits.move_time,
-                      "time_bank": limits.time_bank}
+            config = {**(bot_config or {}).get(seat.bot, {}),
+                      "seat": k, "num_players": game.num_players, "options": state.options,
+                      "seed": seat_seed(game.seed, k), "move_time": lim.move_time,
+                      "time_bank": lim.time_bank}
             try:
-                seat.proc.request(None, limits.setup_time)  # hello
-                seat.proc.request({"cmd": "setup", "config": config}, limits.setup_time)
+                seat.proc.request(None, lim.setup_time)  # hello
+                seat.proc.request({"cmd": "setup", "config": config}, lim.setup_time)
             except BotFailure as failure:
                 forfeit(k, failure)
 
@@ -117,7 +126,7 @@ def run_game(game: ScheduledGame, paths: dict[str, BotSource | str], limits: Lim
             action = None
             if seats[k].proc is not None:
                 try:
-                    action = ask(state, k, seats[k], legal, limits)
+                    action = ask(state, k, seats[k], legal, seat_limits[k])
                 except BotFailure as failure:
                     forfeit(k, failure)
             if action is None:

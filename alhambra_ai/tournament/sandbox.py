@@ -77,7 +77,7 @@ class Isolation:
 
 
 _protected: set[str] = set()
-_cpu_users = dict.fromkeys(sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else [], 0)
+_cpu_users: dict[int, int] = {}  # games using each CPU, in this process
 _lock = threading.Lock()
 _probe_lock = threading.Lock()
 _isolation: Isolation | None = None
@@ -85,12 +85,14 @@ _isolation: Isolation | None = None
 
 def take_cpu() -> int | None:
     """The least used CPU, for the workers of one game (only one of them computes at a time, so games
-    on different CPUs never slow each other down); give it back with ``give_cpu``."""
+    on different CPUs never slow each other down); give it back with ``give_cpu``. Chosen among the CPUs
+    the calling thread may use now (a Ray game narrows them to the CPU its node gave it)."""
     with _lock:
-        if not _cpu_users:
+        allowed = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
+        if not allowed:
             return None
-        cpu = min(_cpu_users, key=lambda c: (_cpu_users[c], c))
-        _cpu_users[cpu] += 1
+        cpu = min(allowed, key=lambda c: (_cpu_users.get(c, 0), c))
+        _cpu_users[cpu] = _cpu_users.get(cpu, 0) + 1
         return cpu
 
 

@@ -102,3 +102,33 @@ def make_schedule(bots: list[str], seats: list[int], repeats: int, master_seed: 
                 plan += [(combo[k:] + combo[:k], seed) for k in range(n)]
     width = max(5, len(str(len(plan))))  # ids sort as text in schedule order
     return [ScheduledGame(f"g{i:0{width}d}", seated, seed) for i, (seated, seed) in enumerate(plan, 1)]
+
+
+def lineup_names(names: list[str]) -> list[str]:
+    """Seat names for a lineup that may repeat a bot: the first keeps its name, later ones are numbered.
+
+    >>> lineup_names(["mcts", "greedy", "greedy", "greedy"])
+    ['mcts', 'greedy', 'greedy#2', 'greedy#3']
+    """
+    seen: dict[str, int] = {}
+    out = []
+    for name in names:
+        seen[name] = seen.get(name, 0) + 1
+        out.append(name if seen[name] == 1 else f"{name}#{seen[name]}")
+    return out
+
+
+def make_lineup_schedule(names: list[str], repeats: int, master_seed: int) -> list[ScheduledGame]:
+    """The games of a fixed lineup (seat names, see lineup_names): every cyclic rotation, ``repeats`` times;
+    the rotations of a repeat share a deal, as in make_schedule.
+
+    >>> [g.bots for g in make_lineup_schedule(["a", "b", "b#2"], 1, 1)]
+    [('a', 'b', 'b#2'), ('b', 'b#2', 'a'), ('b#2', 'a', 'b')]
+    """
+    n = len(names)
+    plan = []
+    for repeat in range(1, repeats + 1):
+        seed = derive_seed(master_seed, f"r{repeat}", n, ",".join(names))
+        plan += [(tuple(names[k:] + names[:k]), seed) for k in range(n)]
+    width = max(5, len(str(len(plan))))
+    return [ScheduledGame(f"g{i:0{width}d}", seated, seed) for i, (seated, seed) in enumerate(plan, 1)]
