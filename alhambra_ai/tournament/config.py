@@ -25,7 +25,7 @@ from pathlib import Path
 
 import tomllib
 
-from alhambra_ai.botapi import bot_name
+from alhambra_ai.botapi import bot_file_problem, bot_name
 
 from .process import MAX_BOT_BYTES
 from .referee import Limits
@@ -39,17 +39,21 @@ class BadInput(Exception):
 
 
 def default_jobs() -> int:
-    return max(1, (os.cpu_count() or 2) // 2)
+    """One game per core: a game runs one bot move at a time, so each game keeps about one core busy."""
+    return max(1, os.cpu_count() or 1)
 
 
 @dataclass(frozen=True)
 class Settings:
+    """The defaults are the README's main job: the four built-in bots in about a minute on 2 cores (24
+    two-seat games at 0.09 s per move); tournaments/ holds longer definitions."""
+
     bots: tuple[str, ...] = ()
     lineup: tuple[str, ...] = ()  # bot files seat by seat (repeats allowed): replaces bots and seats
     seats: str = "2"
     games: int = 2
     seed: int | None = None  # None: a random master seed, chosen (and stored) when the run starts
-    move_time: float = 0.5
+    move_time: float = 0.09
     time_bank: float = 5.0
     memory: int = 2048
     setup_time: float = 10.0
@@ -121,8 +125,8 @@ def check_settings(s: Settings) -> None:
     if not s.bots:
         raise BadInput("no bot files given (alhambra-ai tournament BOT_FILE... or --config FILE)")
     for p in s.bots:
-        if not Path(p).is_file():
-            raise BadInput(f"bot file not found: {p}")
+        if bot_file_problem(p):
+            raise BadInput(bot_file_problem(p))
         if Path(p).stat().st_size > MAX_BOT_BYTES:
             raise BadInput(f"bot file {p} is larger than {MAX_BOT_BYTES >> 20} MB")
     names = [bot_name(p) for p in s.bots]
@@ -149,8 +153,8 @@ def _check_lineup(s: Settings) -> None:
     if not MIN_SEATS <= len(s.lineup) <= MAX_SEATS:
         raise BadInput(f"a lineup has {MIN_SEATS}-{MAX_SEATS} seats, not {len(s.lineup)}")
     for p in s.lineup:
-        if not Path(p).is_file():
-            raise BadInput(f"bot file not found: {p}")
+        if bot_file_problem(p):
+            raise BadInput(bot_file_problem(p))
     names = [bot_name(p) for p in s.lineup]
     files = {n: {str(Path(p).resolve()) for p, m in zip(s.lineup, names, strict=True) if m == n}
              for n in names}

@@ -17,7 +17,7 @@ from tqdm import tqdm
 from . import sandbox
 from .config import BadInput, Settings, check_settings
 from .process import BotFailure, BotProcess, BotSource, kill_all
-from .ratings import Ratings, compute_standings, format_table, write_standings
+from .ratings import Ratings, format_report, format_table, write_standings
 from .referee import Heartbeat, Limits, run_game
 from .schedule import ScheduledGame, make_lineup_schedule, make_schedule, new_master_seed
 from .store import ResultStore, StoreError, settings_difference
@@ -119,7 +119,7 @@ def make_backend(s: Settings) -> Backend:
 def run_games(games: list[ScheduledGame], paths: dict[str, BotSource | str], hashes: dict[str, str],
               limits: Limits, store: ResultStore, jobs: int, progress: bool = True,
               report_every: int | None = None, log: TextIO | None = None,
-              backend: Backend | None = None) -> list[dict]:
+              backend: Backend | None = None, width: int = 100) -> list[dict]:
     """Play the games that have no stored result yet; return all stored results (game-id order).
 
     Results are stored as games finish (any order), here only: the backend (default: ``jobs`` local
@@ -151,8 +151,8 @@ def run_games(games: list[ScheduledGame], paths: dict[str, BotSource | str], has
                     bar.set_postfix_str(f"leader {leader.name} {leader.conservative:.1f}", refresh=False)
                 since_report += 1
                 if bar.n < len(games) and (since_report >= every or time.monotonic() - last_report > 300):
-                    standings = compute_standings(store.results(), sorted(paths))
-                    bar.write(format_table(standings), file=log)
+                    standings = write_standings(store.dir, store.results(), sorted(paths))
+                    bar.write(format_table(standings, width, legend=False), file=log)
                     since_report, last_report = 0, time.monotonic()
     finally:
         bar.close()
@@ -182,10 +182,12 @@ def tournament_settings_record(s: Settings, hashes: dict[str, str], total: int) 
 
 
 def run_tournament(s: Settings, resume: bool = False, progress: bool = True, out: TextIO | None = None,
-                   log: TextIO | None = None, backend: Backend | None = None) -> list:
+                   log: TextIO | None = None, backend: Backend | None = None, width: int = 100) -> list:
     """Check everything, then play (or continue) the tournament in ``s.out``; return the standings.
 
-    The games are played by ``backend``, by default the one the settings name (``make_backend``)."""
+    The games are played by ``backend``, by default the one the settings name (``make_backend``).
+    However the run stops (finished, Ctrl-C, SIGTERM, an error), DIR/standings.* are rewritten from the
+    stored games first, and the leaderboard with the head-to-head table is printed (``width`` columns)."""
     out = out or sys.stdout
     log = log or sys.stderr
     check_settings(s)
@@ -226,9 +228,13 @@ def run_tournament(s: Settings, resume: bool = False, progress: bool = True, out
         seats = len(s.lineup) if s.lineup else s.seats
         print(f"{len(games)} games: {', '.join(sorted(paths))}; seats {seats}; master seed {s.seed}; "
               f"results in {directory}", file=log)
-        results = run_games(games, sources, hashes, s.limits, store, s.jobs, progress=progress, log=log,
-                            backend=backend)
-    standings = compute_standings(results, sorted(paths))
-    write_standings(directory, standings, len(results))
-    print(format_table(standings), file=out)
+        try:
+            run_games(games, sources, hashes, s.limits, store, s.jobs, progress=progress, log=log,
+                      backend=backend, width=width)
+        finally:
+            results = store.results()
+            standings = write_standings(directory, results, sorted(paths))
+            if len(results) < len(games):
+                print(f"standings of the {len(results)} stored games of {len(games)}:", file=out)
+            print(format_report(results, sorted(paths), width), file=out)
     return standings
