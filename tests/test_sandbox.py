@@ -7,6 +7,7 @@ to show the attack is real and the test can fail.
 
 import os
 import tempfile
+import time
 from dataclasses import replace
 
 import pytest
@@ -80,8 +81,11 @@ def survivors(tmp_path) -> list[str]:
     return found
 
 
-def kill_survivors(tmp_path) -> list[str]:
-    found = survivors(tmp_path)
+def kill_survivors(tmp_path, grace: float = 3.0) -> list[str]:
+    """Processes of this test still alive after ``grace`` seconds (time for SIGKILLed ones to end): killed."""
+    deadline = time.monotonic() + grace
+    while (found := survivors(tmp_path)) and time.monotonic() < deadline:
+        time.sleep(0.1)
     for pid in found:
         try:
             os.kill(int(pid), 9)
@@ -117,7 +121,7 @@ def test_a_daemon_escapes_only_without_the_sandbox(out, tmp_path, monkeypatch):
         assert kill_survivors(tmp_path) == []
     monkeypatch.setattr(sandbox, "_isolation", Isolation(False, 0, False))
     play(attacker("daemon", out))
-    assert kill_survivors(tmp_path), "without the sandbox the daemon should have survived its game"
+    assert kill_survivors(tmp_path, grace=0), "without the sandbox the daemon should have survived its game"
 
 
 @needs_full_sandbox
@@ -191,11 +195,17 @@ def test_concurrent_games_get_different_cpus():
             sandbox.give_cpu(cpu)
 
 
-def test_a_bot_may_use_its_scratch_space_and_threads():
+def test_a_bot_may_use_its_scratch_space_and_threads_but_not_change_its_file():
     code = b"""
 import os, tempfile, threading
 class Bot:
     def setup(self, config):
+        try:
+            open(__file__, "a").close()
+        except OSError:
+            pass
+        else:
+            raise RuntimeError("ESCAPED: its own file is writable")
         with open("notes.txt", "w") as f:
             f.write("x" * 100000)
         with tempfile.TemporaryFile() as f:
@@ -208,3 +218,8 @@ class Bot:
 """
     result = play(BotSource("scratch", code))
     assert result["forfeits"] == []
+
+
+def test_the_probe_gets_all_that_the_machine_offers():
+    """A sandbox that silently fell back (a bug in a confinement step) would skip the tests above."""
+    assert FULL.missing() == sandbox.offered().missing()

@@ -35,7 +35,7 @@ TOURNAMENT_HELP = """Play every combination of BOT_FILEs against each other and 
 \b
 Each combination of bots for a seat count is played in every cyclic seat rotation (each bot
 sits in each seat equally often, on the same deal), and that is repeated --games times.
-Seeds come from --seed and the game, so results never depend on --jobs.
+Seeds come from --seed and the game, so results never depend on --jobs or --backend.
 
 \b
 Every bot runs in its own sandboxed process (namespaces, Landlock, seccomp, rlimits: README
@@ -63,6 +63,7 @@ Examples:
   alhambra-ai tournament --config tournaments/quick.toml
   alhambra-ai tournament --lineup bots/mcts.py,bots/greedy.py,bots/greedy.py,bots/greedy.py
   alhambra-ai tournament --out runs/a --resume
+  alhambra-ai tournament bots/*.py --seats 2-4 --backend ray --address auto
 """
 
 
@@ -91,7 +92,12 @@ Examples:
               help="Time to start a bot process and run its setup (not charged to the bank). "
               f"[default: {D.setup_time}]")
 @click.option("--jobs", "-j", type=int, metavar="N",
-              help="Games played at once. [default: the number of CPU cores]")
+              help="Games played at once (local backend). [default: the number of CPU cores]")
+@click.option("--backend", type=click.Choice(["local", "ray"]),
+              help="Where games run: this machine, or a Ray cluster (a game per task, a CPU per seat; "
+              'needs pip install -e ".[ray]"). [default: local]')
+@click.option("--address", metavar="auto|HOST:PORT",
+              help="The Ray cluster (--backend ray). [default: the one running here, else a new one here]")
 @click.option("--out", type=click.Path(file_okay=False), metavar="DIR",
               help="Output directory. [default: ./tournament-DATE-TIME]")
 @click.option("--resume", is_flag=True,
@@ -104,7 +110,7 @@ Examples:
 @click.option("--width", type=click.IntRange(min=1), metavar="COLUMNS",
               help="Fit the tables to this many columns (at least 80). [default: the terminal's]")
 def tournament_command(bot_files, config_file, lineup, seats, games, seed, move_time, time_bank, memory,
-                       setup_time, jobs, out, resume, progress, require_sandbox, width):
+                       setup_time, jobs, backend, address, out, resume, progress, require_sandbox, width):
     from .runner import run_tournament
 
     try:
@@ -117,7 +123,8 @@ def tournament_command(bot_files, config_file, lineup, seats, games, seed, move_
         settings = make_settings(definition, bots=tuple(bot_files), lineup=lineup_files, seats=seats,
                                  games=games, seed=seed,
                                  move_time=move_time, time_bank=time_bank, memory=memory,
-                                 setup_time=setup_time, jobs=jobs, out=out, require_sandbox=require_sandbox)
+                                 setup_time=setup_time, jobs=jobs, backend=backend, address=address, out=out,
+                                 require_sandbox=require_sandbox)
         if settings.out is None:
             settings = replace(settings, out=default_out())
         _sigterm_as_interrupt()

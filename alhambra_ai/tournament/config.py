@@ -6,6 +6,7 @@ A definition file holds the same settings as the command line options, e.g.::
     seats = "2-3"
     games = 2
     move_time = 0.5
+    backend = "ray"        # optional: play on a Ray cluster (see README "Tournaments on a cluster")
 
 or, for one fixed lineup played in every seat rotation (a bot file may be seated several times; its seats
 are named ``greedy``, ``greedy#2``, ... and each is its own process)::
@@ -26,8 +27,11 @@ import tomllib
 
 from alhambra_ai.botapi import bot_file_problem, bot_name
 
+from .process import MAX_BOT_BYTES
 from .referee import Limits
 from .schedule import MAX_SEATS, MIN_SEATS, lineup_names, parse_seats
+
+BACKENDS = ("local", "ray")
 
 
 class BadInput(Exception):
@@ -56,6 +60,8 @@ class Settings:
     jobs: int = field(default_factory=default_jobs)
     out: str | None = None
     require_sandbox: bool = False  # refuse to run unless every isolation mechanism is available
+    backend: str = "local"  # where games run: "local" (this machine, --jobs at once) or "ray" (a cluster)
+    address: str | None = None  # the Ray cluster (None: one running on this machine, else a new local one)
 
     @property
     def seat_counts(self) -> list[int]:
@@ -121,6 +127,8 @@ def check_settings(s: Settings) -> None:
     for p in s.bots:
         if bot_file_problem(p):
             raise BadInput(bot_file_problem(p))
+        if Path(p).stat().st_size > MAX_BOT_BYTES:
+            raise BadInput(f"bot file {p} is larger than {MAX_BOT_BYTES >> 20} MB")
     names = [bot_name(p) for p in s.bots]
     for name in names:
         if not name.isprintable():
@@ -170,6 +178,10 @@ def _check_numbers(s: Settings) -> None:
             raise BadInput(f"{name} must be a positive number of seconds, not {value!r}")
     if not isinstance(s.memory, int) or s.memory < 0 or 0 < s.memory < 64:
         raise BadInput(f"memory must be a number of MB >= 64 (0 = no cap), not {s.memory!r}")
+    if s.backend not in BACKENDS:
+        raise BadInput(f"backend must be one of {', '.join(BACKENDS)}, not {s.backend!r}")
+    if s.address is not None and (s.backend != "ray" or not isinstance(s.address, str)):
+        raise BadInput("address is the Ray cluster's (auto or HOST:PORT) and needs backend ray")
 
 
 def default_out() -> str:

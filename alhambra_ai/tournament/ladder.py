@@ -25,7 +25,7 @@ from alhambra_ai.botapi import bot_file_problem, bot_name
 
 from . import sandbox
 from .config import BadInput
-from .process import BotSource
+from .process import MAX_BOT_BYTES, BotSource
 from .ratings import format_report, write_standings
 from .referee import Limits, run_game
 from .runner import check_bot, run_games
@@ -142,6 +142,8 @@ def submit(path: str | Path, directory: str | Path, jobs: int = 1, progress: boo
     path = Path(path)
     if bot_file_problem(path):
         raise BadInput(bot_file_problem(path))
+    if path.stat().st_size > MAX_BOT_BYTES:
+        raise BadInput(f"bot file {path} is larger than {MAX_BOT_BYTES >> 20} MB")
     name = bot_name(path)
     if not name.isprintable():
         raise BadInput(f"bot name {name!r} has unprintable characters; rename the file")

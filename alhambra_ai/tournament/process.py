@@ -30,6 +30,7 @@ from alhambra_ai.botapi import bot_name
 from . import sandbox
 from .sandbox import Isolation, SandboxError
 
+MAX_BOT_BYTES = 16 << 20  # a bot file larger than this is refused before any worker starts
 MAX_LINE = 1 << 20  # a reply longer than this is a protocol error, not a reason to eat all memory
 STDERR_TAIL = 2000
 WORKER_REASONS = ("load error", "raises", "exits", "exceeds memory", "prints to stdout")  # see worker.py
@@ -265,6 +266,10 @@ class BotProcess:
             os.close(self._lifeline)
             self._lifeline = -1
             sandbox.give_cpu(self._own_cpu)
+        try:
+            os.chmod(os.path.join(self.private, "bot"), 0o700)  # made read-only by the worker
+        except OSError:
+            pass
         shutil.rmtree(self.private, ignore_errors=True)
 
 
