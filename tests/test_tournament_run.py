@@ -224,7 +224,10 @@ def test_ctrl_c_stops_cleanly(tmp_path):
             "--out", tmp_path / "run"]
     proc = subprocess.Popen(cli(*args), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             env=marked_env(tmp_path))
-    time.sleep(3)  # games against "hangs" wait for 5 s: some are in progress now
+    started = ""
+    while " games: " not in started and proc.poll() is None:  # the games start after the bots' checks
+        started = proc.stderr.readline()
+    time.sleep(2)  # games against "hangs" wait for 5 s: some are in progress now
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130
