@@ -104,7 +104,8 @@ def viewer_html(record: dict, title: str | None = None, back: str | None = None)
     data = viewer_data(record)
     title = title or "Alhambra game, seed {}: {}".format(record["seed"], ", ".join(data["seats"]))
     return _env.get_template("viewer.html").render(
-        title=title, back=back, data=_json_for_script(data), colours=TYPE_COLOURS, seat_colours=SEAT_COLOURS,
+        title=title, back=back, data=_json_for_script(data), forfeits=data["forfeits"], seats=data["seats"],
+        colours=TYPE_COLOURS, seat_colours=SEAT_COLOURS,
         types=[*TYPE_NAMES, "fountain"], script=_static("viewer.js"), style=_static("style.css"))
 
 

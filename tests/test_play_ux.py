@@ -124,3 +124,17 @@ def test_replay_html_writes_the_viewer(tmp_path):
     assert (tmp_path / "g.html").read_text().startswith("<!DOCTYPE html>")
     result = CliRunner().invoke(main, ["replay", str(path), "--html", str(tmp_path / "no" / "g.html")])
     assert result.exit_code == 2 and "cannot write" in result.stderr
+
+
+def test_viewer_names_the_forfeits(tmp_path):
+    from alhambra_ai.report import viewer_html
+
+    record = make_record(random_game(2, 3), ["good", "bad"], forfeits=[{"seat": 1, "bot": "bad",
+                                                                       "reason": "times out", "move": 7}])
+    assert "Seat 2 (bad) forfeited at move 8: times out" in viewer_html(record)
+
+
+def test_the_compact_screen_in_play():
+    result = play(["--bot", RANDOM_BOT, "--seed", "5", "--width", "80", "--compact"], ["1"] * 40 + ["quit"])
+    out = result.stdout
+    assert "(city N to see it)" in out and "walls: #" not in out
