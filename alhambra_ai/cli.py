@@ -22,7 +22,13 @@ class UsageLine(click.ClickException):
     exit_code = 2
 
 
-def _one_line(error: click.UsageError) -> UsageLine:
+_HELP_ERRORS = tuple(getattr(click.exceptions, name) for name in ("NoArgsIsHelpError",)
+                     if hasattr(click.exceptions, name))
+
+
+def _one_line(error: click.UsageError) -> click.UsageError:
+    if isinstance(error, _HELP_ERRORS):  # no command given: the help itself is the answer
+        return error
     message = " ".join(error.format_message().split())
     ctx = error.ctx
     if ctx is not None:

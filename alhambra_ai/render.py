@@ -58,11 +58,15 @@ ABBREV = {name: name[:3] for name in TYPE_NAMES}       # pav ser arc cha gar tow
 
 
 def screen_size(width: int | None = None, tty: bool = True) -> tuple[int, int]:
-    """The columns and lines to draw for: the terminal's when ``tty`` (``COLUMNS`` / ``LINES`` or the
-    terminal itself), else 100 x 50; ``width`` overrides the columns; never fewer than 80 columns."""
+    """The columns and lines to draw for: ``COLUMNS`` / ``LINES`` if set, else the terminal's when ``tty``,
+    else 100 x 50; ``width`` overrides the columns; never fewer than 80 columns."""
+    import os
     import shutil
 
-    cols, lines = shutil.get_terminal_size((WIDTH, 50)) if tty else (WIDTH, 50)
+    if tty or "COLUMNS" in os.environ or "LINES" in os.environ:
+        cols, lines = shutil.get_terminal_size((WIDTH, 50))
+    else:
+        cols, lines = WIDTH, 50
     return max(MIN_WIDTH, width or cols), lines
 
 
