@@ -31,8 +31,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
 
-__all__ = ["Action", "BotLoadError", "Observation", "Tile", "bot_name", "decode_action", "load_bot",
-           "tile_facts"]
+__all__ = ["Action", "BotLoadError", "Observation", "Tile", "bot_file_problem", "bot_name", "decode_action",
+           "load_bot", "tile_facts"]
 
 _module_ids = itertools.count()
 
@@ -50,16 +50,31 @@ def bot_name(path: str | Path) -> str:
     return Path(path).stem
 
 
+def bot_file_problem(path: str | Path) -> str | None:
+    """Why ``path`` cannot be a bot file, seen before reading it (missing, not a .py file), else None.
+
+    >>> bot_file_problem("README.md")
+    'README.md: not a Python file (a bot is a .py file defining a class Bot)'
+    """
+    path = Path(path)
+    if path.suffix != ".py" and path.is_file():
+        return f"{path}: not a Python file (a bot is a .py file defining a class Bot)"
+    if not path.is_file():
+        return f"bot file not found: {path}"
+    return None
+
+
 def load_bot(path: str | Path) -> type:
     """Load the bot file at ``path`` as a fresh module and return its ``Bot`` class.
 
     Each call executes the file again in a new module, so two loads never share module state.
-    Raises ``BotLoadError`` for a missing file, a syntax error (with its line), an error while the
-    file runs (e.g. a failed import), a missing ``Bot`` class, or a ``Bot`` without ``act``.
+    Raises ``BotLoadError`` for a missing file, a file not named .py, a syntax error (with its line), an
+    error while the file runs (e.g. a failed import), a missing ``Bot`` class, or a ``Bot`` without ``act``.
     """
     path = Path(path)
-    if not path.is_file():
-        raise BotLoadError(f"bot file not found: {path}")
+    problem = bot_file_problem(path)
+    if problem:
+        raise BotLoadError(problem)
     try:
         source = path.read_bytes()
         code = compile(source, str(path), "exec")

@@ -24,8 +24,10 @@ from __future__ import annotations
 import json
 import math
 import os
+import sys
 import threading
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
+from contextlib import closing, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -324,27 +326,40 @@ def check_match(text: str) -> None:
 def run_strength(matches=DEFAULT_MATCHES, players=(2, 4), games: int = 20, seed: int = 1,
                  move_time: float | None = 0.1, iterations: int | None = None, jobs: int = 1,
                  echo=print, out: str | Path | None = None, progress=None,
-                 time_bank: float = 5.0) -> list[MatchResult]:
+                 time_bank: float = 5.0, backend: str = "local",
+                 address: str | None = None) -> list[MatchResult]:
     """Run every match at every player count; ``iterations`` (MCTS iterations, expectimax samples / 10)
     replaces the search bots' time budget and makes the run deterministic (the referee's time limits stay).
     With ``out``, finished games are kept in that file and a rerun with the same settings plays only the
-    missing ones. ``progress(match, players, done, total)`` is called after every game."""
+    missing ones. ``progress(match, players, done, total)`` is called after every game. ``backend="ray"``
+    plays the games as Ray tasks on the cluster at ``address`` (README "Tournaments on a cluster")."""
     for m in matches:
         check_match(m)
     log = ResultLog(out, {"seed": seed, "move_time": move_time, "iterations": iterations,
                           "time_bank": time_bank, "format": FORMAT_VERSION})
     rows = []
-    for m in matches:
-        match = Match(m, move_time, time_bank, iterations)
-        for p in [match.fixed_players] if match.fixed_players else players:
-            specs = match.games(p, games, seed)
-            todo = [(g, s) for g, s in enumerate(specs) if (m, p, g) not in log.done]
-            _play(todo, match, p, jobs, lambda g, r, m=m, p=p: _store(log, m, p, g, r, games, progress))
-            results = [log.done[(m, p, g)] for g in range(games)]
-            res = summarize(match.lineup(p)[0], match.opponents(p), p, results)
-            echo(res.row())
-            rows.append(res)
+    with _cluster(backend, address) as ray:
+        for m in matches:
+            match = Match(m, move_time, time_bank, iterations)
+            for p in [match.fixed_players] if match.fixed_players else players:
+                specs = match.games(p, games, seed)
+                todo = [(g, s) for g, s in enumerate(specs) if (m, p, g) not in log.done]
+                store = lambda g, r, m=m, p=p: _store(log, m, p, g, r, games, progress)  # noqa: E731
+                _play(todo, match, p, jobs, store, ray)
+                results = [log.done[(m, p, g)] for g in range(games)]
+                res = summarize(match.lineup(p)[0], match.opponents(p), p, results)
+                echo(res.row())
+                rows.append(res)
     return rows
+
+
+def _cluster(backend: str, address: str | None):
+    """The Ray backend for ``backend="ray"`` (connected for the whole run), else nothing."""
+    if backend != "ray":
+        return nullcontext(None)
+    from alhambra_ai.tournament.ray_backend import RayBackend
+
+    return RayBackend(address)
 
 
 def _store(log: ResultLog, m: str, p: int, g: int, result: dict, games: int, progress) -> None:
@@ -353,9 +368,10 @@ def _store(log: ResultLog, m: str, p: int, g: int, result: dict, games: int, pro
         progress(m, p, sum(1 for k in log.done if k[:2] == (m, p) and k[2] < games), games)
 
 
-def _play(todo: list, match: Match, players: int, jobs: int, done) -> None:
-    """Referee the games of ``todo`` ((index, ScheduledGame)), ``jobs`` at a time; ``done(index, result)``
-    as each finishes. Interrupted (Ctrl-C): every worker is killed and the games in progress are dropped."""
+def _play(todo: list, match: Match, players: int, jobs: int, done, ray=None) -> None:
+    """Referee the games of ``todo`` ((index, ScheduledGame)), ``jobs`` at a time (or on the Ray backend
+    ``ray``); ``done(index, result)`` as each finishes. Interrupted (Ctrl-C): every worker is killed and
+    the games in progress are dropped."""
     if not todo:
         return
     paths = match.paths(players)
@@ -363,12 +379,27 @@ def _play(todo: list, match: Match, players: int, jobs: int, done) -> None:
     config = match.bot_config(players)
     stop = threading.Event()
 
-    def one(item):
-        g, spec = item
-        result, record = run_game(spec, paths, limits, stop, bot_limits=own, bot_config=config)
+    def entry(g: int, result: dict, record: dict) -> tuple[int, dict]:
         result["id"] = result.pop("game")  # "game" is the game's index in the match here
         result["actions"] = record["actions"]
         return g, result
+
+    if ray is not None:
+        from alhambra_ai.tournament.ray_backend import game_resources, pack_bots, referee_with_watchdog
+
+        index = {spec.id: g for g, spec in todo}
+        with closing(ray.map(referee_with_watchdog, [spec for _, spec in todo], pack_bots(paths),
+                             (limits, {"bot_limits": own, "bot_config": config}),
+                             lambda spec: game_resources(spec.num_players, limits.memory_mb),
+                             lambda text: print(text, file=sys.stderr),
+                             label=lambda spec: f"game {spec.id}")) as played:
+            for spec, (result, record) in played:
+                done(*entry(index[spec.id], result, record))
+        return
+
+    def one(item):
+        g, spec = item
+        return entry(g, *run_game(spec, paths, limits, stop, bot_limits=own, bot_config=config))
 
     pool = ThreadPoolExecutor(max(1, jobs), thread_name_prefix="strength")
     pending: dict = {}
@@ -395,6 +426,8 @@ def _play(todo: list, match: Match, players: int, jobs: int, done) -> None:
 def _strength_command():
     import click
 
+    from alhambra_ai.tournament.config import BadInput
+
     class InputError(click.ClickException):
         exit_code = 2
 
@@ -416,7 +449,11 @@ def _strength_command():
     @click.option("--iterations", type=int, default=None,
                   help="MCTS iterations per move (expectimax: a tenth as many samples) instead of their time "
                        "budget: a deterministic run.")
-    @click.option("--jobs", "-j", default=1, show_default=True, help="Games in parallel.")
+    @click.option("--jobs", "-j", default=1, show_default=True, help="Games in parallel (local backend).")
+    @click.option("--backend", type=click.Choice(["local", "ray"]), default="local", show_default=True,
+                  help='Where games run: this machine, or a Ray cluster (needs pip install -e ".[ray]").')
+    @click.option("--address", metavar="auto|HOST:PORT", default=None,
+                  help="The Ray cluster (--backend ray). [default: the one running here, else a new one]")
     @click.option("--out", type=click.Path(dir_okay=False), default=None,
                   help="Keep finished games in this JSON-lines file; rerunning with the same file and "
                        "settings plays only the missing games (a long run can be stopped and resumed).")
@@ -424,8 +461,8 @@ def _strength_command():
                   help="A progress line on stderr.")
     @click.option("--report", "report_file", type=click.Path(dir_okay=False), default=None,
                   help="Only summarize the games an --out file holds so far (plays nothing).")
-    def strength(matches, lineups, players, games, seed, move_time, time_bank, iterations, jobs, out,
-                 progress, report_file):
+    def strength(matches, lineups, players, games, seed, move_time, time_bank, iterations, jobs, backend,
+                 address, out, progress, report_file):
         """Win rates of bots against each other, with 95% Wilson intervals.
 
         Every game is refereed as in `alhambra-ai tournament`: each seat its own process, the same setup
@@ -464,17 +501,27 @@ def _strength_command():
             raise click.BadParameter("--games and --jobs must be at least 1")
         if not move_time > 0 or time_bank < 0:
             raise click.BadParameter("--move-time must be > 0 and --time-bank >= 0")
+        if address and backend != "ray":
+            raise InputError("--address is the Ray cluster's (auto or HOST:PORT) and needs --backend ray")
+        if backend == "ray":
+            from alhambra_ai.tournament.ray_backend import import_ray
+
+            try:
+                import_ray()
+            except BadInput as e:
+                raise InputError(str(e)) from None
         click.echo(f"strength: {games} games per match, players {counts}, seed {seed}, "
                    + (f"{iterations} iterations per move" if iterations else f"{move_time} s per move")
-                   + f", time bank {time_bank} s, jobs {jobs}")
+                   + f", time bank {time_bank} s, "
+                   + (f"jobs {jobs}" if backend == "local" else f"on Ray at {address or 'this machine'}"))
 
         def show(match, p, done, total):
             click.echo(f"\r{match} {p}p: {done}/{total} games", nl=done == total, err=True)
 
         try:
             run_strength((*matches, *lineups) or DEFAULT_MATCHES, counts, games, seed, move_time, iterations,
-                         jobs, click.echo, out, show if progress else None, time_bank)
-        except ValueError as e:
+                         jobs, click.echo, out, show if progress else None, time_bank, backend, address)
+        except (ValueError, BadInput) as e:
             raise InputError(str(e)) from None
 
     return strength

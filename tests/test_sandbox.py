@@ -7,6 +7,7 @@ to show the attack is real and the test can fail.
 
 import os
 import tempfile
+import time
 from dataclasses import replace
 
 import pytest
@@ -80,8 +81,11 @@ def survivors(tmp_path) -> list[str]:
     return found
 
 
-def kill_survivors(tmp_path) -> list[str]:
-    found = survivors(tmp_path)
+def kill_survivors(tmp_path, grace: float = 3.0) -> list[str]:
+    """Processes of this test still alive after ``grace`` seconds (time for SIGKILLed ones to end): killed."""
+    deadline = time.monotonic() + grace
+    while (found := survivors(tmp_path)) and time.monotonic() < deadline:
+        time.sleep(0.1)
     for pid in found:
         try:
             os.kill(int(pid), 9)
@@ -117,7 +121,7 @@ def test_a_daemon_escapes_only_without_the_sandbox(out, tmp_path, monkeypatch):
         assert kill_survivors(tmp_path) == []
     monkeypatch.setattr(sandbox, "_isolation", Isolation(False, 0, False))
     play(attacker("daemon", out))
-    assert kill_survivors(tmp_path), "without the sandbox the daemon should have survived its game"
+    assert kill_survivors(tmp_path, grace=0), "without the sandbox the daemon should have survived its game"
 
 
 @needs_full_sandbox
@@ -160,15 +164,23 @@ def test_honest_results_are_those_of_a_run_without_attackers(tmp_path):
     assert kill_survivors(tmp_path) == [] and live_count() == 0
 
 
+DEGRADED = {  # what each layer alone leaves open (the README's "Security model")
+    "no namespaces": (Isolation(False, FULL.landlock, FULL.seccomp), {"disk"}),  # private dir on disk
+    "namespaces only": (Isolation(True, 0, False), {"tamper", "plant", "forkbomb", "memsplit"}),
+}
+
+
 @pytest.mark.slow
-@pytest.mark.skipif(not (FULL.landlock and FULL.seccomp), reason=f"this machine's {FULL.summary()}")
+@needs_full_sandbox
+@pytest.mark.parametrize("mode", sorted(DEGRADED))
 @pytest.mark.parametrize("name", ATTACKS)
-def test_without_namespaces_only_the_disk_is_open(name, out, tmp_path, monkeypatch):
-    """The degraded mode without user namespaces (Landlock + seccomp + rlimits): every attack but filling
-    the disk is still contained (the private directory is then on disk, not a capped tmpfs)."""
-    monkeypatch.setattr(sandbox, "_isolation", Isolation(False, FULL.landlock, FULL.seccomp))
+def test_what_each_layer_alone_leaves_open(name, mode, out, tmp_path, monkeypatch):
+    """Without user namespaces (Landlock + seccomp + rlimits) only filling the disk works; with namespaces
+    alone, writing files the user may write and starting processes (which still die with the namespace)."""
+    plan, open_attacks = DEGRADED[mode]
+    monkeypatch.setattr(sandbox, "_isolation", plan)
     result = play(attacker(name, out))
-    assert bool(escapes(result)) == (name == "disk"), result["forfeits"]
+    assert bool(escapes(result)) == (name in open_attacks), result["forfeits"]
     assert all(f["seat"] == 0 for f in result["forfeits"])
     assert kill_survivors(tmp_path) == []
 
@@ -181,3 +193,33 @@ def test_concurrent_games_get_different_cpus():
     finally:
         for cpu in taken:
             sandbox.give_cpu(cpu)
+
+
+def test_a_bot_may_use_its_scratch_space_and_threads_but_not_change_its_file():
+    code = b"""
+import os, tempfile, threading
+class Bot:
+    def setup(self, config):
+        try:
+            open(__file__, "a").close()
+        except OSError:
+            pass
+        else:
+            raise RuntimeError("ESCAPED: its own file is writable")
+        with open("notes.txt", "w") as f:
+            f.write("x" * 100000)
+        with tempfile.TemporaryFile() as f:
+            f.write(b"y" * 100000)
+        t = threading.Thread(target=sum, args=(range(1000),))
+        t.start()
+        t.join()
+    def act(self, obs):
+        return obs.legal_actions[0]
+"""
+    result = play(BotSource("scratch", code))
+    assert result["forfeits"] == []
+
+
+def test_the_probe_gets_all_that_the_machine_offers():
+    """A sandbox that silently fell back (a bug in a confinement step) would skip the tests above."""
+    assert FULL.missing() == sandbox.offered().missing()

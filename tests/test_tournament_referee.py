@@ -11,6 +11,7 @@ import time
 import pytest
 from tournament_support import GOOD, HOSTILE, use_toy_game
 
+from alhambra_ai.tournament import sandbox
 from alhambra_ai.tournament.process import live_count
 from alhambra_ai.tournament.referee import Limits, final_ranks, run_game
 from alhambra_ai.tournament.schedule import ScheduledGame
@@ -130,14 +131,18 @@ def test_workers_die_with_their_referee():
               "a.request(None, 30); b.request(None, 30)\n"
               "try: a.request({'cmd': 'act', 'obs': {}}, 0.5)\n"
               "except BotFailure: pass\n"
-              "print(a.proc.pid, b.proc.pid, b._worker_pid or b.proc.pid, flush=True); os._exit(0)")
+              "print(a.proc.pid, b.proc.pid, b._worker_pid or b.proc.pid, a.private, b.private, flush=True); "
+              "os._exit(0)")
     child = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
-    pids = [int(p) for p in child.stdout.split()]
+    *pids, private_a, private_b = child.stdout.split()
+    pids = [int(p) for p in pids]
     assert len(pids) == 3, child.stderr
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline:
         alive = [p for p in pids if _running(p)]
         if not alive:
+            if sandbox.isolation().namespaces:  # the namespace's init removes the private directories
+                assert not os.path.exists(private_a) and not os.path.exists(private_b)
             return
         time.sleep(0.1)
     for p in alive:

@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 from tournament_support import GOOD, ToyGame, use_toy_game
 
-from alhambra_ai.tournament import referee, runner, sandbox
+from alhambra_ai.tournament import config, referee, runner, sandbox
 from alhambra_ai.tournament.command import tournament_command
 from alhambra_ai.tournament.config import BadInput, Settings
 from alhambra_ai.tournament.ladder import Ladder
@@ -136,3 +136,9 @@ def test_a_stalled_referee_stops_the_run_and_names_the_game(tmp_path, monkeypatc
     with pytest.raises(RefereeStalled, match=r"the referee of game g0000\d made no progress"):
         run(replace(BASE, out=str(tmp_path / "r")))
     assert time.monotonic() - started < 5 + 20 and live_count() == 0
+
+
+def test_an_oversized_bot_file_is_refused_before_any_worker(tmp_path, monkeypatch):
+    monkeypatch.setattr(config, "MAX_BOT_BYTES", 10)
+    with pytest.raises(BadInput, match=r"first\.py is larger than 0 MB"):
+        run(replace(BASE, out=str(tmp_path / "big")))

@@ -13,7 +13,8 @@ own observations.
     store.py      results.jsonl, game records, settings (kill-safe)
     ratings.py    TrueSkill standings recomputed from the stored results
     config.py     settings, TOML definitions, input checks
-    runner.py     a whole tournament: checks, parallel games, progress, standings
+    runner.py     a whole tournament: checks, the backend that plays the games, progress, standings
+    ray_backend.py  --backend ray: each game a Ray task on a cluster (optional: needs Ray)
     ladder.py     `alhambra-ai submit`: validation and the persistent ladder
     replay.py     `alhambra-ai replay`: a stored game in text
     command.py    the click commands

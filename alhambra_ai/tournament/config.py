@@ -6,6 +6,7 @@ A definition file holds the same settings as the command line options, e.g.::
     seats = "2-3"
     games = 2
     move_time = 0.5
+    backend = "ray"        # optional: play on a Ray cluster (see README "Tournaments on a cluster")
 
 or, for one fixed lineup played in every seat rotation (a bot file may be seated several times; its seats
 are named ``greedy``, ``greedy#2``, ... and each is its own process)::
@@ -24,10 +25,13 @@ from pathlib import Path
 
 import tomllib
 
-from alhambra_ai.botapi import bot_name
+from alhambra_ai.botapi import bot_file_problem, bot_name
 
+from .process import MAX_BOT_BYTES
 from .referee import Limits
 from .schedule import MAX_SEATS, MIN_SEATS, lineup_names, parse_seats
+
+BACKENDS = ("local", "ray")
 
 
 class BadInput(Exception):
@@ -35,23 +39,29 @@ class BadInput(Exception):
 
 
 def default_jobs() -> int:
-    return max(1, (os.cpu_count() or 2) // 2)
+    """One game per core: a game runs one bot move at a time, so each game keeps about one core busy."""
+    return max(1, os.cpu_count() or 1)
 
 
 @dataclass(frozen=True)
 class Settings:
+    """The defaults are the README's main job: the four built-in bots in about a minute on 2 cores (24
+    two-seat games at 0.09 s per move); tournaments/ holds longer definitions."""
+
     bots: tuple[str, ...] = ()
     lineup: tuple[str, ...] = ()  # bot files seat by seat (repeats allowed): replaces bots and seats
     seats: str = "2"
     games: int = 2
     seed: int | None = None  # None: a random master seed, chosen (and stored) when the run starts
-    move_time: float = 0.5
+    move_time: float = 0.09
     time_bank: float = 5.0
     memory: int = 2048
     setup_time: float = 10.0
     jobs: int = field(default_factory=default_jobs)
     out: str | None = None
     require_sandbox: bool = False  # refuse to run unless every isolation mechanism is available
+    backend: str = "local"  # where games run: "local" (this machine, --jobs at once) or "ray" (a cluster)
+    address: str | None = None  # the Ray cluster (None: one running on this machine, else a new local one)
 
     @property
     def seat_counts(self) -> list[int]:
@@ -115,8 +125,10 @@ def check_settings(s: Settings) -> None:
     if not s.bots:
         raise BadInput("no bot files given (alhambra-ai tournament BOT_FILE... or --config FILE)")
     for p in s.bots:
-        if not Path(p).is_file():
-            raise BadInput(f"bot file not found: {p}")
+        if bot_file_problem(p):
+            raise BadInput(bot_file_problem(p))
+        if Path(p).stat().st_size > MAX_BOT_BYTES:
+            raise BadInput(f"bot file {p} is larger than {MAX_BOT_BYTES >> 20} MB")
     names = [bot_name(p) for p in s.bots]
     for name in names:
         if not name.isprintable():
@@ -141,8 +153,8 @@ def _check_lineup(s: Settings) -> None:
     if not MIN_SEATS <= len(s.lineup) <= MAX_SEATS:
         raise BadInput(f"a lineup has {MIN_SEATS}-{MAX_SEATS} seats, not {len(s.lineup)}")
     for p in s.lineup:
-        if not Path(p).is_file():
-            raise BadInput(f"bot file not found: {p}")
+        if bot_file_problem(p):
+            raise BadInput(bot_file_problem(p))
     names = [bot_name(p) for p in s.lineup]
     files = {n: {str(Path(p).resolve()) for p, m in zip(s.lineup, names, strict=True) if m == n}
              for n in names}
@@ -166,6 +178,10 @@ def _check_numbers(s: Settings) -> None:
             raise BadInput(f"{name} must be a positive number of seconds, not {value!r}")
     if not isinstance(s.memory, int) or s.memory < 0 or 0 < s.memory < 64:
         raise BadInput(f"memory must be a number of MB >= 64 (0 = no cap), not {s.memory!r}")
+    if s.backend not in BACKENDS:
+        raise BadInput(f"backend must be one of {', '.join(BACKENDS)}, not {s.backend!r}")
+    if s.address is not None and (s.backend != "ray" or not isinstance(s.address, str)):
+        raise BadInput("address is the Ray cluster's (auto or HOST:PORT) and needs backend ray")
 
 
 def default_out() -> str:

@@ -42,7 +42,7 @@ SCOPE_ABSTRACT_UNIX_SOCKET, SCOPE_SIGNAL = 1 << 0, 1 << 1
 
 PR_SET_PDEATHSIG, PR_SET_DUMPABLE, PR_CAPBSET_DROP, PR_SET_NO_NEW_PRIVS, PR_CAP_AMBIENT = 1, 4, 24, 38, 47
 PR_CAP_AMBIENT_CLEAR_ALL = 4
-MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC = 1, 2, 4, 8
+MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MNT_DETACH = 1, 2, 4, 8, 2
 CLONE_THREAD = 0x00010000
 AF_UNIX = 1
 
@@ -69,17 +69,18 @@ def mount_private(private_dir: str, size_mb: int, protected: list[str]) -> None:
     """Mount the private tmpfs and hide the protected directories (needs CAP_SYS_ADMIN in the namespace)."""
     opts = f"size={size_mb}m,mode=0700".encode()
     _check(_libc.mount(b"tmpfs", private_dir.encode(), b"tmpfs", MS_NOSUID | MS_NODEV, opts), "mount tmpfs")
+    os.chdir(private_dir)  # the cwd was the directory under the mount: enter the tmpfs
     for d in protected:
         if os.path.isdir(d):
             _check(_libc.mount(b"tmpfs", d.encode(), b"tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC,
                                b"size=4k,mode=0500"), f"hide {d}")
 
 
-def become_init(lifeline: int | None) -> None:
+def become_init(lifeline: int | None, private_dir: str) -> None:
     """Fork; return in the child (the worker). The parent never returns: as the PID namespace's init it
     waits for the worker and exits with its status (128 + signal if killed), killing it first if the
     referee's end of ``lifeline`` closes (the referee died); the kernel then kills the rest of the
-    namespace."""
+    namespace. It removes the (empty) private directory, which a referee that died cannot."""
     pid = os.fork()
     if pid == 0:
         _libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
@@ -99,6 +100,11 @@ def become_init(lifeline: int | None) -> None:
         pass
     _, status = os.waitpid(pid, 0)
     code = os.waitstatus_to_exitcode(status)
+    if _libc.umount2(private_dir.encode(), MNT_DETACH) == 0:
+        try:
+            os.rmdir(private_dir)
+        except OSError:
+            pass
     os._exit(code if code >= 0 else 128 - code)
 
 

@@ -6,8 +6,10 @@ LADDER/results.jsonl, LADDER/games/, LADDER/standings.*   as for a tournament (s
 
 A new entrant plays every earlier entrant at 2 seats, both rotations, ``games`` times. Game ids
 (``e003-o001-r1-s0``: entrant 3 vs entrant 1, repeat 1, rotation 0) and seeds are fixed, so an
-interrupted submission continues when the same file is submitted again. A new ladder starts with
-bots/random.py as its first entrant, so the first submission has an opponent.
+interrupted submission continues when the same file is submitted again. A new ladder starts with the
+built-in bots (bots/random.py, greedy.py, expectimax.py, mcts.py) as its first entrants, so the first
+submission is measured against known rungs at once (the built-ins do not play each other: their ratings
+come from their games against the bots submitted later).
 """
 
 from __future__ import annotations
@@ -19,19 +21,21 @@ from pathlib import Path
 from typing import TextIO
 
 import alhambra_ai
-from alhambra_ai.botapi import bot_name
+from alhambra_ai.botapi import bot_file_problem, bot_name
 
 from . import sandbox
 from .config import BadInput
-from .process import BotSource
-from .ratings import compute_standings, format_table, write_standings
+from .process import MAX_BOT_BYTES, BotSource
+from .ratings import format_report, write_standings
 from .referee import Limits, run_game
 from .runner import check_bot, run_games
 from .schedule import ScheduledGame, derive_seed, new_master_seed
 from .store import ResultStore, StoreError, write_json_atomic
 
 DEFAULTS = {"games": 2, "seed": None, "move_time": 1.0, "time_bank": 10.0, "memory": 2048, "setup_time": 10.0}
-RANDOM_BOT = Path(alhambra_ai.__file__).resolve().parent.parent / "bots" / "random.py"
+BOTS_DIR = Path(alhambra_ai.__file__).resolve().parent.parent / "bots"
+RANDOM_BOT = BOTS_DIR / "random.py"
+BUILTIN_BOTS = [BOTS_DIR / f"{name}.py" for name in ("random", "greedy", "expectimax", "mcts")]
 
 
 class Refused(BadInput):
@@ -136,8 +140,10 @@ def submit(path: str | Path, directory: str | Path, jobs: int = 1, progress: boo
     """Validate and enter ``path`` into the ladder in ``directory``; returns (rank, entrants)."""
     out, log = out or sys.stdout, log or sys.stderr
     path = Path(path)
-    if not path.is_file():
-        raise BadInput(f"bot file not found: {path}")
+    if bot_file_problem(path):
+        raise BadInput(bot_file_problem(path))
+    if path.stat().st_size > MAX_BOT_BYTES:
+        raise BadInput(f"bot file {path} is larger than {MAX_BOT_BYTES >> 20} MB")
     name = bot_name(path)
     if not name.isprintable():
         raise BadInput(f"bot name {name!r} has unprintable characters; rename the file")
@@ -154,8 +160,10 @@ def submit(path: str | Path, directory: str | Path, jobs: int = 1, progress: boo
         print(f"{name} is already in the ladder; finishing its games", file=log)
     else:
         validate(source, limits, log)
-        if not ladder.entrants and RANDOM_BOT.is_file() and name != "random":
-            ladder.enter(BotSource.from_file(RANDOM_BOT))
+        if not ladder.entrants:
+            for builtin in BUILTIN_BOTS:
+                if builtin.is_file() and bot_name(builtin) != name:
+                    ladder.enter(BotSource.from_file(builtin))
         index = ladder.enter(source)
     games = ladder.games_for(index)
     sources = ladder.sources()
@@ -164,9 +172,8 @@ def submit(path: str | Path, directory: str | Path, jobs: int = 1, progress: boo
         print(f"{name}: {len(games)} ladder games against {index} entrants", file=log)
         run_games(games, sources, hashes, limits, ladder.store, jobs, progress=progress, log=log)
     results = ladder.store.results()
-    standings = compute_standings(results, list(sources))
-    write_standings(ladder.dir, standings, len(results))
-    print(format_table(standings), file=out)
+    standings = write_standings(ladder.dir, results, list(sources))
+    print(format_report(results, list(sources)), file=out)
     rank = 1 + [s.name for s in standings].index(name)
     me = standings[rank - 1]
     print(f"{name}: rating {me.conservative:.2f} (mu {me.mu:.2f}, sigma {me.sigma:.2f}), "

@@ -30,6 +30,7 @@ from alhambra_ai.botapi import bot_name
 from . import sandbox
 from .sandbox import Isolation, SandboxError
 
+MAX_BOT_BYTES = 16 << 20  # a bot file larger than this is refused before any worker starts
 MAX_LINE = 1 << 20  # a reply longer than this is a protocol error, not a reason to eat all memory
 STDERR_TAIL = 2000
 WORKER_REASONS = ("load error", "raises", "exits", "exceeds memory", "prints to stdout")  # see worker.py
@@ -234,7 +235,15 @@ class BotProcess:
             self.stderr_tail = (self.stderr_tail + chunk)[-STDERR_TAIL:]
 
     def close(self) -> None:
-        """Kill the worker's whole process group and reap it. Safe to call twice."""
+        """Kill the worker's whole process group and reap it; in a PID namespace also wait until the
+        namespace's init is gone (it outlives its parent while the kernel kills the rest).
+        Safe to call twice."""
+        init = None
+        if self.plan.namespaces and self.proc.returncode is None:
+            try:
+                init = os.pidfd_open(_only_child(self.proc.pid))
+            except (OSError, ValueError, AttributeError):
+                pass
         try:
             os.killpg(self.proc.pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
@@ -248,12 +257,19 @@ class BotProcess:
             self.proc.wait(timeout=10)
         except subprocess.TimeoutExpired:  # pragma: no cover - unkillable (D state); nothing more to do
             pass
+        if init is not None:
+            select.select([init], [], [], 10)  # readable once init has exited: the namespace is empty
+            os.close(init)
         with _live_lock:
             _live.discard(self)
         if self._lifeline >= 0:
             os.close(self._lifeline)
             self._lifeline = -1
             sandbox.give_cpu(self._own_cpu)
+        try:
+            os.chmod(os.path.join(self.private, "bot"), 0o700)  # made read-only by the worker
+        except OSError:
+            pass
         shutil.rmtree(self.private, ignore_errors=True)
 
 

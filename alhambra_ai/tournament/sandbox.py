@@ -6,8 +6,9 @@ Every bot file is hostile. A worker is started as
         --propagation private PYTHON -I -B -c BOOT PACKAGE_PARENT CONFIG
 
 (util-linux's ``unshare``: new user, PID, mount and network namespaces; no root needed where the kernel
-allows unprivileged user namespaces), with a scrubbed environment, an empty private directory as its
-cwd, HOME and TMPDIR, and a lifeline pipe. The interpreter runs isolated (``-I``: no environment
+allows unprivileged user namespaces), with a scrubbed environment, an empty private directory (the
+worker puts the bot's file in ``bot/``, read-only, and makes ``work/`` its cwd, HOME and TMPDIR) and a
+lifeline pipe. The interpreter runs isolated (``-I``: no environment
 variables, no user site, no script directory) and finds the package by the explicit path it is given.
 worker.py then confines itself with confine.py before it reads the bot's source from the referee.
 
@@ -24,6 +25,7 @@ to see or test the degraded modes.
 
 from __future__ import annotations
 
+import ctypes.util
 import json
 import os
 import shutil
@@ -75,19 +77,22 @@ class Isolation:
 
 
 _protected: set[str] = set()
-_cpu_users = dict.fromkeys(sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else [], 0)
+_cpu_users: dict[int, int] = {}  # games using each CPU, in this process
 _lock = threading.Lock()
+_probe_lock = threading.Lock()
 _isolation: Isolation | None = None
 
 
 def take_cpu() -> int | None:
     """The least used CPU, for the workers of one game (only one of them computes at a time, so games
-    on different CPUs never slow each other down); give it back with ``give_cpu``."""
+    on different CPUs never slow each other down); give it back with ``give_cpu``. Chosen among the CPUs
+    the calling thread may use now (a Ray game narrows them to the CPU its node gave it)."""
     with _lock:
-        if not _cpu_users:
+        allowed = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
+        if not allowed:
             return None
-        cpu = min(_cpu_users, key=lambda c: (_cpu_users[c], c))
-        _cpu_users[cpu] += 1
+        cpu = min(allowed, key=lambda c: (_cpu_users.get(c, 0), c))
+        _cpu_users[cpu] = _cpu_users.get(cpu, 0) + 1
         return cpu
 
 
@@ -120,8 +125,6 @@ def offered() -> Isolation:
                                         timeout=10).returncode == 0
         except (OSError, subprocess.TimeoutExpired):
             namespaces = False
-    import ctypes.util
-
     seccomp = sys.platform.startswith("linux") and ctypes.util.find_library("seccomp") is not None
     landlock = landlock_abi() if sys.platform.startswith("linux") else 0
     return Isolation(namespaces, 0 if "landlock" in off else landlock, seccomp and "seccomp" not in off)
@@ -131,22 +134,28 @@ def isolation() -> Isolation:
     """The isolation every worker of this process gets, found once by starting a worker that confines
     itself as far as the machine allows (and reports what took effect)."""
     global _isolation
-    if _isolation is None:
-        from .process import BotFailure, BotProcess, BotSource
-
-        want = offered()
-        probe = BotSource("probe", b"class Bot:\n    def act(self, obs):\n        return 0\n")
-        for attempt in (want, Isolation(False, want.landlock, want.seccomp), Isolation(False, 0, False)):
-            try:
-                with BotProcess(probe, plan=attempt) as proc:
-                    proc.request(None, 30)
-                    _isolation = proc.isolation
-                    break
-            except (BotFailure, SandboxError):
-                continue
-        else:
-            _isolation = Isolation(False, 0, False)
+    with _probe_lock:
+        if _isolation is None:
+            _isolation = _probe()
     return _isolation
+
+
+def _probe() -> Isolation:
+    from .process import BotFailure, BotProcess, BotSource
+
+    want = offered()
+    probe = BotSource("probe", b"class Bot:\n    def act(self, obs):\n        return 0\n")
+    # The strongest first: most mechanisms; then Landlock + seccomp before namespaces (they leave less open).
+    attempts = {Isolation(ns, ll, sc) for ns in {want.namespaces, False} for ll in {want.landlock, 0}
+                for sc in {want.seccomp, False}}
+    for attempt in sorted(attempts, key=lambda a: (-len(a.missing()), a.landlock, a.seccomp), reverse=True):
+        try:
+            with BotProcess(probe, plan=attempt) as proc:
+                proc.request(None, 30)
+                return proc.isolation
+        except (BotFailure, SandboxError):
+            continue
+    return Isolation(False, 0, False)
 
 
 def read_paths() -> list[str]:
@@ -165,9 +174,8 @@ def launch(plan: Isolation, private: str, memory_mb: int | None, lifeline: int,
     """The worker's command line and environment for ``plan``; ``private`` is its own empty directory,
     ``cpu`` the one CPU it may use."""
     with _lock:
-        protected = sorted(_protected)
-    config = {"private": private, "protected": protected, "read": read_paths(),
-              "write": [private, "/dev/null"],
+        protected = sorted(d for d in _protected if os.path.isdir(d))
+    config = {"private": private, "protected": protected, "read": read_paths(), "write": ["/dev/null"],
               "namespaces": plan.namespaces, "landlock": bool(plan.landlock), "seccomp": plan.seccomp,
               "memory_mb": memory_mb, "cpu": cpu, "lifeline": lifeline, "private_mb": PRIVATE_MB,
               "file_mb": FILE_MB, "open_files": OPEN_FILES}

@@ -1,10 +1,12 @@
 """The results of a tournament on disk, safe against being killed at any moment.
 
-DIR/tournament.json   the settings and the bots' file hashes (a resume must match them)
+DIR/tournament.json   the settings (the master seed too), the bots' file hashes (a resume must match them),
+                      and "isolation": the sandbox in force ({"namespaces", "landlock", "seccomp", "missing"})
 DIR/results.jsonl     one JSON line per finished game, appended with one write + fsync
 DIR/games/ID.json     each game's replayable record (docs/design.md "Game record"), tmp + rename
 DIR/standings.csv, DIR/standings.json   the leaderboard, rewritten at the end
 
+Only the referee reads or writes here: the directory is hidden from every bot worker (sandbox.protect).
 A result line is appended only after its record is in place, so every counted game has a record.
 A kill can leave at most a torn last line: ``load_results`` drops it (and truncates it away).
 

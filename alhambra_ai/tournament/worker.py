@@ -92,17 +92,18 @@ class Worker:
         if _StdoutTrap.printed or os.fstat(self.trap_fd).st_size > 0:
             self.fail("prints to stdout", "the bot wrote to stdout, which carries the referee protocol")
 
-    def receive_bot(self, private: str) -> str:
-        """Write the bot's source (sent by the referee) into the private directory, read-only."""
+    def receive_bot(self, bot_dir: str) -> str:
+        """Write the bot's source (sent by the referee) into ``bot_dir`` (read-only for the bot)."""
         msg = json.loads(self.proto_in.readline() or b"{}")
         if msg.get("cmd") != "load":
             os._exit(2)
         self.name = str(msg["name"])
-        path = os.path.join(private, SAFE_NAME.sub("_", self.name)[:100] + ".py")
+        path = os.path.join(bot_dir, SAFE_NAME.sub("_", self.name)[:100] + ".py")
         self.path, self.origin = path, str(msg.get("origin") or f"{self.name}.py")
         with open(path, "wb") as f:
             f.write(base64.b64decode(msg["source"]))
         os.chmod(path, 0o444)
+        os.chmod(bot_dir, 0o555)
         return path
 
     def guarded(self, fn, *args):
@@ -119,8 +120,7 @@ class Worker:
         self.check_stdout()
         return result
 
-    def run(self, private: str, isolation: dict) -> None:
-        path = self.receive_bot(private)
+    def run(self, path: str, isolation: dict) -> None:
         try:
             bot_class = load_bot(path)
         except BotLoadError as e:
@@ -148,47 +148,67 @@ class Worker:
                 break
 
 
-def confine_self(config: dict) -> dict:
-    """Apply the confinement ``config`` asks for (sandbox.launch); returns what is in force.
-
-    Raises OSError when a step fails: the worker then refuses to load any bot."""
+def isolate(config: dict) -> dict:
+    """The first confinement steps ``config`` asks for (sandbox.launch): namespaces (the private tmpfs, the
+    init), rlimits, no privileges. Returns what is in force; raises OSError when a step fails."""
     applied = {"namespaces": False, "landlock": 0, "seccomp": False}
     if config["namespaces"]:
         confine.mount_private(config["private"], config["private_mb"], config["protected"])
-        confine.become_init(config["lifeline"])  # from here on: the worker, child of the namespace's init
+        confine.become_init(config["lifeline"], config["private"])  # now the worker, the init's child
         applied["namespaces"] = True
     else:
         os.close(config["lifeline"])
         _die_with_parent(os.getppid())
     confine.limit(config["memory_mb"], config["file_mb"], config["open_files"], config["cpu"])
     confine.drop_privileges()
-    if config["landlock"]:
-        applied["landlock"] = confine.landlock(config["read"], config["write"])
-    if config["seccomp"]:
-        applied["seccomp"] = confine.seccomp()
     return applied
+
+
+def lock(config: dict, applied: dict, bot_dir: str, work: str) -> None:
+    """The last steps, once the bot's file is in place: Landlock (the bot's own file read-only, ``work``
+    read-write) and seccomp; then ``work`` becomes its cwd, HOME and TMPDIR. Raises OSError if a step asked
+    for is not in force: no bot code runs with less than the referee planned (its report could be forged)."""
+    if config["landlock"]:
+        applied["landlock"] = confine.landlock([*config["read"], bot_dir], [*config["write"], work])
+        if not applied["landlock"]:
+            raise OSError("Landlock was asked for but is not available")
+    if config["seccomp"] and not confine.seccomp():
+        raise OSError("seccomp was asked for but libseccomp is not available")
+    applied["seccomp"] = bool(config["seccomp"])
+    os.chdir(work)
+    os.environ.update(HOME=work, TMPDIR=work)
+    tempfile.tempdir = work
 
 
 def main(argv: list[str] | None = None) -> None:
     argv = sys.argv[1:] if argv is None else argv
     config = json.loads(argv[0])
     try:
-        isolation = confine_self(config)
+        applied = isolate(config)
     except OSError as e:
         os.write(1, json.dumps({"error": "sandbox error", "detail": str(e)}).encode() + b"\n")
         os._exit(0)
 
     # The protocol moves to private fds before any bot code runs.
+    bot_dir, work = os.path.join(config["private"], "bot"), os.path.join(config["private"], "work")
+    os.mkdir(bot_dir, 0o700)
+    os.mkdir(work, 0o700)
     proto_in = os.fdopen(os.dup(0), "rb")
     proto_out = os.fdopen(os.dup(1), "wb")
     devnull = os.open(os.devnull, os.O_RDONLY)
     os.dup2(devnull, 0)
-    trap = tempfile.TemporaryFile(dir=config["private"])
+    trap = tempfile.TemporaryFile(dir=work)
     os.dup2(trap.fileno(), 1)
     sys.stdin = open(os.devnull)  # noqa: SIM115 - lives as long as the process
     sys.stdout = _StdoutTrap()
     sys.__stdout__ = sys.stdout
-    Worker(proto_in, proto_out, trap.fileno()).run(config["private"], isolation)
+    worker = Worker(proto_in, proto_out, trap.fileno())
+    path = worker.receive_bot(bot_dir)
+    try:
+        lock(config, applied, bot_dir, work)
+    except OSError as e:
+        worker.fail("sandbox error", str(e))
+    worker.run(path, applied)
 
 
 if __name__ == "__main__":
