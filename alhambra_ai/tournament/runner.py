@@ -219,10 +219,10 @@ def run_tournament(s: Settings, resume: bool = False, progress: bool = True, out
         raise BadInput(f"--require-sandbox: this machine lacks {', '.join(isolation.missing())} "
                        f"({isolation.summary()}); see README 'Security model'")
     check_bots(list(paths.values()), s.limits, list(sources.values()))
-    print(isolation.summary(), file=log)
 
     with backend or make_backend(s) as backend:
         backend.check(games, s.limits)
+        print(isolation.summary(), file=log)  # once every check passed: an error stays one line
         if old is None:
             store.save_settings({**wanted, "isolation": isolation.to_record()})
         seats = len(s.lineup) if s.lineup else s.seats
