@@ -182,6 +182,7 @@ def test_mcts_beats_greedy_with_a_fixed_iteration_budget():
     move (a deterministic run, refereed like any other) wins most 2-player games against greedy."""
     from alhambra_ai.strength import run_strength
 
-    rows = run_strength(["mcts:greedy"], [2], 10, seed=5, move_time=2.0, iterations=1500, echo=lambda _l: None)
+    rows = run_strength(["mcts:greedy"], [2], 10, seed=5, move_time=2.0, iterations=1500,
+                        echo=lambda _l: None)
     assert rows[0].games == 10 and not rows[0].forfeits
     assert rows[0].wins >= 7, rows[0].row()

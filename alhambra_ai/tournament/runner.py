@@ -189,6 +189,7 @@ def run_tournament(s: Settings, resume: bool = False, progress: bool = True, out
     out = out or sys.stdout
     log = log or sys.stderr
     check_settings(s)
+    backend = backend or make_backend(s)  # before any output: a missing Ray is one line
     directory = Path(s.out)
     store = ResultStore(directory)
     try:
@@ -219,7 +220,7 @@ def run_tournament(s: Settings, resume: bool = False, progress: bool = True, out
     check_bots(list(paths.values()), s.limits, list(sources.values()))
     print(isolation.summary(), file=log)
 
-    with backend or make_backend(s) as backend:
+    with backend:
         backend.check(games, s.limits)
         if old is None:
             store.save_settings({**wanted, "isolation": isolation.to_record()})
