@@ -217,11 +217,10 @@ def run_tournament(s: Settings, resume: bool = False, progress: bool = True, out
     if s.require_sandbox and isolation.missing():
         raise BadInput(f"--require-sandbox: this machine lacks {', '.join(isolation.missing())} "
                        f"({isolation.summary()}); see README 'Security model'")
-    check_bots(list(paths.values()), s.limits, list(sources.values()))
-    print(isolation.summary(), file=log)
-
     with backend:
-        backend.check(games, s.limits)
+        backend.check(games, s.limits)  # the Ray backend starts its workers now, while the bots are checked
+        check_bots(list(paths.values()), s.limits, list(sources.values()))
+        print(isolation.summary(), file=log)
         if old is None:
             store.save_settings({**wanted, "isolation": isolation.to_record()})
         seats = len(s.lineup) if s.lineup else s.seats
