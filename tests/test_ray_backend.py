@@ -42,12 +42,10 @@ def toy(monkeypatch):
 
 
 @pytest.fixture(scope="module")
-def cluster():
-    """A head node and a second node on this machine; this process is the driver (the job)."""
+def ray_cluster():
+    """A head node and a second node on this machine, shared by the module's tests."""
     ray = pytest.importorskip("ray")
     from ray.cluster_utils import Cluster
-
-    from alhambra_ai.tournament.ray_backend import job_runtime_env
 
     temp = tempfile.mkdtemp(prefix="ray", dir="/tmp")  # short: Ray's socket paths must fit in 107 bytes
     small = {"num_cpus": 1, "object_store_memory": 80 * 2**20}  # a game per node at a time
@@ -57,13 +55,25 @@ def cluster():
         try:
             c.add_node(**small)
             c.wait_for_nodes()
-            ray.init(address=c.address, runtime_env=job_runtime_env(TOY_ENV), log_to_driver=False,
-                     logging_level="warning")
             yield c
         finally:
             ray.shutdown()
             c.shutdown()
             shutil.rmtree(temp, ignore_errors=True)
+
+
+@pytest.fixture
+def cluster(ray_cluster):
+    """The cluster, with this process connected to it as a job whose Ray workers play the ToyGame (the job
+    stays connected from test to test: its workers are started once)."""
+    import ray
+
+    from alhambra_ai.tournament.ray_backend import job_runtime_env
+
+    if not ray.is_initialized():
+        ray.init(address=ray_cluster.address, runtime_env=job_runtime_env(TOY_ENV), log_to_driver=False,
+                 logging_level="warning")
+    return ray_cluster
 
 
 def settings(out, **kw):
@@ -223,19 +233,25 @@ def test_a_game_no_node_can_hold_is_refused_before_any_game(cluster, tmp_path):
     assert not (tmp_path / "big" / RESULTS).exists()
 
 
-def test_strength_on_ray_gives_the_local_results(cluster, tmp_path):
+def test_strength_on_ray_gives_the_local_results(ray_cluster, tmp_path, monkeypatch):
+    import ray
+
+    monkeypatch.undo()  # the real game: here, and on the nodes through a job of the command's own
+    ray.shutdown()
     common = ["strength", "--match", "greedy:random", "--players", "2", "--games", "2", "--seed", "3",
               "--iterations", "10", "--no-progress"]
     local = CliRunner().invoke(main, [*common, "--out", str(tmp_path / "local.jsonl")])
-    ray = CliRunner().invoke(main, [*common, "--out", str(tmp_path / "ray.jsonl"), "--backend", "ray"])
-    assert local.exit_code == 0 and ray.exit_code == 0, local.output + ray.output
+    on_ray = CliRunner().invoke(main, [*common, "--out", str(tmp_path / "ray.jsonl"), "--backend", "ray",
+                                       "--address", ray_cluster.address])
+    assert local.exit_code == 0 and on_ray.exit_code == 0, local.output + on_ray.output
 
     def games(name):
         lines = (tmp_path / name).read_text().splitlines()[1:]
         return sorted((r["game"], r["bots"], r["scores"], r["forfeits"]) for r in map(json.loads, lines))
 
     assert len(games("ray.jsonl")) == 2 and games("ray.jsonl") == games("local.jsonl")
-    row = [r.output.splitlines()[-1].split("move mean")[0] for r in (local, ray)]  # win rate, scores
+    assert not any(forfeits for *_, forfeits in games("ray.jsonl"))
+    row = [r.output.splitlines()[-1].split("move mean")[0] for r in (local, on_ray)]  # win rate, scores
     assert "games    2" in row[0] and row[0] == row[1]
 
 

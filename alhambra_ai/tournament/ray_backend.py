@@ -120,6 +120,10 @@ def run_on_node(fn: Callable, bots: dict[str, tuple[BotSource, str]], item, *arg
         return fn(item, checked, *args)
 
 
+def _nothing(item, bots) -> None:
+    """A warm-up task: it only makes Ray start a worker for the job."""
+
+
 def referee_with_watchdog(game: ScheduledGame, bots: dict[str, BotSource], limits: Limits,
                           more: dict | None = None) -> tuple[dict, dict]:
     """``referee.run_game`` (``more``: its keyword arguments bot_limits, bot_config) under the local runner's
@@ -206,8 +210,12 @@ class RayBackend:
             self.connected_here = False
 
     def check(self, games: list[ScheduledGame], limits: Limits) -> None:
-        """Refuse games no node can hold (Ray would wait for such a node forever)."""
+        """Refuse games no node can hold (Ray would wait for such a node forever); then start the job's
+        workers, so that they are up when the first games come (the driver checks the bots meanwhile)."""
         self.check_fits([game_resources(n, limits.memory_mb) for n in sorted({g.num_players for g in games})])
+        cpus = int(self.ray.cluster_resources().get("CPU", 0))
+        self.warming = [self.remote.options(num_cpus=1).remote(_nothing, {}, None)
+                        for _ in range(min(cpus, len(games)))]
 
     def check_fits(self, requests: Iterable[dict]) -> None:
         nodes = [n["Resources"] for n in self.ray.nodes() if n.get("Alive")]

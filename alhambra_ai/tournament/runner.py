@@ -191,6 +191,7 @@ def run_tournament(s: Settings, resume: bool = False, progress: bool = True, out
     out = out or sys.stdout
     log = log or sys.stderr
     check_settings(s)
+    backend = backend or make_backend(s)  # before any output: a missing Ray is one line
     directory = Path(s.out)
     store = ResultStore(directory)
     try:
@@ -218,11 +219,10 @@ def run_tournament(s: Settings, resume: bool = False, progress: bool = True, out
     if s.require_sandbox and isolation.missing():
         raise BadInput(f"--require-sandbox: this machine lacks {', '.join(isolation.missing())} "
                        f"({isolation.summary()}); see README 'Security model'")
-    check_bots(list(paths.values()), s.limits, list(sources.values()))
-    print(isolation.summary(), file=log)
-
-    with backend or make_backend(s) as backend:
-        backend.check(games, s.limits)
+    with backend:
+        backend.check(games, s.limits)  # the Ray backend starts its workers now, while the bots are checked
+        check_bots(list(paths.values()), s.limits, list(sources.values()))
+        print(isolation.summary(), file=log)  # once every check passed: an error stays one line
         if old is None:
             store.save_settings({**wanted, "isolation": isolation.to_record()})
         seats = len(s.lineup) if s.lineup else s.seats
