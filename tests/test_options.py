@@ -5,7 +5,8 @@ from click.testing import CliRunner
 
 from alhambra_ai.cli import main
 from alhambra_ai.options import options_from_table, options_text, parse_options
-from alhambra_ai.strength import GameSpec, play_game
+from alhambra_ai.strength import Match
+from alhambra_ai.tournament import referee
 from alhambra_ai.tournament.config import BadInput, load_definition
 
 
@@ -39,6 +40,8 @@ def test_bad_options_are_usage_errors(args):
     assert r.exit_code == 2 and "wizard" in r.output
 
 
-def test_strength_games_use_the_options():
-    r = play_game(GameSpec(("random", "random"), 3, {}, {"falcons": True, "camps": True}))
-    assert len(r["scores"]) == 2
+def test_strength_and_tournament_games_carry_the_options():
+    game = Match("random:greedy", options=("camps", "falcons")).games(2, 1, 1)[0]
+    assert game.options == ("camps", "falcons")
+    state = referee.new_game(2, 5, dict.fromkeys(game.options, True))
+    assert state.options == {"dirk": True, "camps": True, "falcons": True}
