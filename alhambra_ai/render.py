@@ -450,11 +450,16 @@ def render_scoring(breakdown: Mapping | Sequence[Mapping], names: Sequence[str] 
         if entry.get("dirk"):
             rows.append(("Dirk", entry["dirk"]))
         w = max([len(title)] + [len(r[0]) for r in rows]) + 2
-        out.append(title.ljust(w) + "".join(f"{ABBREV[t]:>4}" for t in TYPE_NAMES) + "  wall  round")
+        # the modules' columns (camps, bazaars, falcons) appear in games with those modules only
+        extra = [(k, h) for k, h in (("camps", "camp"), ("bazaars", "bzr"), ("falcons", "flc"))
+                 if any(k in d for _n, d in rows)]
+        out.append(title.ljust(w) + "".join(f"{ABBREV[t]:>4}" for t in TYPE_NAMES) + "  wall"
+                   + "".join(f"{h:>5}" for _k, h in extra) + "  round")
         for name, d in rows:
             maj = d.get("majorities") or [0] * 6
             cells = "".join(f"{(str(p) if p else '.'):>4}" for p in maj)
             wall = d.get("wall")
             wall_txt = "-" if wall is None else str(wall)
-            out.append(name.ljust(w) + cells + f"{wall_txt:>6}{d.get('total', 0):>7}")
+            mods = "".join(f"{(str(d[k]) if k in d else '-'):>5}" for k, _h in extra)
+            out.append(name.ljust(w) + cells + f"{wall_txt:>6}" + mods + f"{d.get('total', 0):>7}")
     return "\n".join(out)

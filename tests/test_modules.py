@@ -321,3 +321,14 @@ def test_invariants_along_random_games_slow(options, n):
     from alhambra_ai import _core
 
     assert _core._invariant_games(n, 1000, 1_000_000 * n, options) > 0
+
+
+def test_play_screen_breakdown_shows_the_modules():
+    from alhambra_ai.render import render_scoring
+
+    s = new_game(3, 4, {"camps": True, "falcons": True})
+    s.random_playout(1)
+    text = render_scoring(s.score_breakdown()[-1])
+    assert "camp" in text and "flc" in text and "bzr" not in text
+    last = s.score_breakdown()[-1]["seats"][0]
+    assert text.splitlines()[1].split()[-3:] == [str(last["camps"]), str(last["falcons"]), str(last["total"])]
