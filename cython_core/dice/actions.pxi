@@ -385,8 +385,6 @@ cdef void dice_apply(DiceGame* g, int code, list log, uint8_t* faces=NULL):
         t = code >> 4
         take_item(g, g.ev_col, t)
         g.ev_rank += 1
-        if log is not None:
-            log.append(f"seat {row + 1} picks " + ("start" if t == START_ITEM else str(t)))
         if t == START_ITEM:
             g.phase = DP_NAME
             return

@@ -26,7 +26,7 @@ cdef enum:
     MAX_ITEMS = 12
     NSTACK = 20               # normal-backed bonus tiles: 4 stacks of 5
     NDARK = 6
-    ALC_BAG = 25
+    ALC_BAG = 56               # bag capacity (25 in a real game; positions set up for analysis may hold more)
     # phases
     DP_ROLL = 0               # the turn's first roll is due (or again after roll 1 was voided)
     DP_AFTER = 1              # after a roll: stop / re-roll / void / black die / (Alcazaba) rebuild
@@ -173,7 +173,7 @@ cdef void put_dirk_markers(DiceGame* g, int* cols, list log):
 
 cdef void start_round(DiceGame* g, list log):
     """Lay out the round's tiles (and the start-player tile), place Dirk's markers, start the first turn."""
-    cdef int c, k, i, t, cols[5]
+    cdef int c, k, i, t, m, cols[5]
     cdef int r = g.round - 1
     memset(g.field, EMPTY, sizeof(g.field))
     memset(g.fallen, 0, NROWS)
@@ -207,7 +207,8 @@ cdef void start_round(DiceGame* g, list log):
             c = TILE_TYPE[t]
             g.items[c][g.nitems[c]] = <uint8_t>t
             g.nitems[c] += 1
-        for k in range(5):
+        m = min(5, g.abag_n)                          # (a position set up with fewer tiles may run short)
+        for k in range(m):
             g.abag_n -= 1
             t = g.abag[g.abag_n]
             c = TILE_TYPE[t]
@@ -215,7 +216,7 @@ cdef void start_round(DiceGame* g, list log):
             g.nitems[c] += 1
         if log is not None:
             log.append("stack: " + " ".join(str(g.astack[r][i]) for i in range(NTYPES)))
-            log.append("bag: " + " ".join(str(g.abag[g.abag_n + 4 - k]) for k in range(5)))
+            log.append("bag: " + " ".join(str(g.abag[g.abag_n + m - 1 - k]) for k in range(m)))
         if g.round <= 4:
             c = rng_below(&g.b.rng, NTYPES)
             g.items[c][g.nitems[c]] = START_ITEM
