@@ -1,3 +1,5 @@
+cimport cython
+
 # Information in the dice games (D25): hidden are the unrevealed bonus stacks and dark tiles (basic game), the
 # unrevealed Alcazaba stacks (each known to hold one tile per type) and the bag order (its composition is known),
 # and the rng (future rolls). Everything else is public. The observation holds every public fact, so
@@ -63,6 +65,8 @@ def dice_observation(DiceState st, int row):
     return obs
 
 
+@cython.boundscheck(True)
+@cython.wraparound(True)
 def dice_determinize(obs, seed):
     """A full DiceState consistent with the observation: the public facts copied, the hidden parts (D25)
     sampled uniformly from what they can be, the rng seeded from ``seed`` (so future rolls are fresh)."""
@@ -141,6 +145,8 @@ def dice_determinize(obs, seed):
     return st
 
 
+@cython.boundscheck(True)
+@cython.wraparound(True)
 cdef void _determinize_bonus(DiceGame* g, object get) except *:
     """Basic game: the public bonus state, and the unrevealed stacks / dark tiles dealt from what is left."""
     cdef int k, row, c, t, i, r, nhid
@@ -179,6 +185,8 @@ cdef void _determinize_bonus(DiceGame* g, object get) except *:
     rng_shuffle_u8(&g.b.rng, g.dark, NDARK)
 
 
+@cython.boundscheck(True)
+@cython.wraparound(True)
 cdef void _determinize_alcazaba(DiceGame* g, object get) except *:
     """Alcazaba: cities, reserves, Dirk's tiles and the columns as observed; the unseen tiles dealt one per type
     into each unrevealed stack (reveal order shuffled), the rest into the bag (shuffled)."""
@@ -201,6 +209,8 @@ cdef void _determinize_alcazaba(DiceGame* g, object get) except *:
         mask_set(g.b.dirk_tiles, t)
         g.b.type_count[DIRK][TILE_TYPE[t]] += 1
         seen.add(t)
+    if len(get("aside_tiles")) > 60 or any(len(get("column_items")[c]) > MAX_ITEMS for c in range(NTYPES)):
+        raise ValueError("too many tiles in a column or aside")
     for c in range(NTYPES):
         for item in get("column_items")[c]:
             g.items[c][g.nitems[c]] = START_ITEM if item == "start" else item
