@@ -9,7 +9,7 @@ Config: seed, move_time (default budget when the observation gives none), iterat
 budget: deterministic), determinizations, rollout_turns (-1 = to the end), c_uct, max_candidates, stop_early
 (default on: the move is decided once the most visited action can no longer be overtaken)."""
 
-from alhambra_ai import search
+from alhambra_ai import dice_search, search
 
 
 class Bot:
@@ -32,6 +32,8 @@ class Bot:
         legal = obs.legal_actions
         if len(legal) == 1:
             return legal[0]
+        if dice_search.is_dice(obs):  # the dice games: alhambra_ai/dice_search.py
+            return dice_search.mcts_bot(obs, self.seed, self.config)
         seed = search.move_seed(self.seed, obs)
         dets = [search.determinize(obs, seed + k) for k in range(self.ndets)]
         # root candidates in the greedy evaluation's order (progressive widening admits them best first)
