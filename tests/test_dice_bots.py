@@ -31,3 +31,16 @@ def test_random_and_greedy_play_a_whole_game(game):
 def test_expectimax_and_mcts_play_a_whole_game(game):
     s = play(game, ["expectimax", "mcts"], seed=4, config={"iterations": 8})
     assert s.is_terminal()
+
+
+@pytest.mark.parametrize("game", ["dice", "alcazaba"])
+def test_records_store_the_game_and_replay(game):
+    from alhambra_ai.record import RecordError, make_record, replay
+    s = new_game(3, 6, game=game)
+    s.random_playout(6)
+    rec = make_record(s, ["a", "b", "c"])          # replays and compares the fingerprint
+    assert rec["game"] == game and replay(rec).scores() == s.scores()
+    with pytest.raises(RecordError, match="game must be one of"):
+        replay(dict(rec, game="chess"))
+    base = make_record(new_game(3, 6), ["a", "b", "c"])
+    assert "game" not in base

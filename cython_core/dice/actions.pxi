@@ -121,12 +121,15 @@ cdef int gen_city(DiceGame* g, bint place, int* out) noexcept nogil:
     cdef SeatView* sv = <SeatView*>calloc(1, sizeof(SeatView))
     cdef CityView* v
     cdef int n
+    cdef uint8_t cur = g.b.current, ph = g.b.phase
     if sv == NULL:
         abort()
-    g.b.current = g.current
-    g.b.phase = PH_PLACE if place else PH_ACTION
+    g.b.current = g.current                  # the base generators read these; restored: listing never
+    g.b.phase = PH_PLACE if place else PH_ACTION   # changes the state (fingerprints, records)
     v = _view(&g.b, NULL, sv)
     n = gen_place(&g.b, v, out) if place else gen_rebuild(&g.b, v, out)
+    g.b.current = cur
+    g.b.phase = ph
     free(sv)
     return n
 

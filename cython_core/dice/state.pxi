@@ -335,7 +335,7 @@ cdef void give_reward(DiceGame* g, int row, int c, int which, int conv, list log
         g.held[row][BT_CONVERT] -= 1
     add_points(g, row, t, 2 if which == 0 else 1)
     if log is not None:
-        log.append(f"{row_name(row)}: {2 if which == 0 else 1} {TYPE_NAMES[t]}"
+        log.append(f"{row_name(row)} gets {2 if which == 0 else 1} {TYPE_NAMES[t]}"
                    + (f" (converted from {TYPE_NAMES[c]})" if conv else "")
                    + (f" + {BONUS_NAMES[g.bonus[c]]}" if which == 1 else ""))
     if which == 1:
