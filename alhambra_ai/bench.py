@@ -24,12 +24,16 @@ def _timed(fn, *args) -> float:
     return time.process_time() - t
 
 
-def games_per_second(players: int, seconds: float = 1.0, seed: int = 1) -> dict:
-    """Set up and play uniformly random games (over the generated legal actions) in C for about `seconds`."""
+def games_per_second(players: int, seconds: float = 1.0, seed: int = 1, game: str = "alhambra") -> dict:
+    """Set up and play uniformly random games (over the generated legal actions) in C for about `seconds`;
+    ``game``: "alhambra" (the base game), "dice" or "alcazaba"."""
     games, actions, spent, batch = 0, 0, 0.0, 20
     while spent < seconds:
         t = time.process_time()
-        actions += _core._bench_games(players, batch, seed + games)
+        if game == "alhambra":
+            actions += _core._bench_games(players, batch, seed + games)
+        else:
+            actions += _core._bench_dice_games(game, players, batch, seed + games)
         spent += time.process_time() - t
         games += batch
         batch = min(batch * 2, 2000)
@@ -119,6 +123,12 @@ def report(seconds: float = 1.0, players=(2, 3, 4, 5, 6)) -> str:
     for row in run(seconds, players):
         lines.append(f"  {row['players']} players: {row['games_per_s']:8.0f} games/s"
                      f"  {row['actions_per_game']:6.1f} actions/game  ({row['games']} games)")
+    for game in ("dice", "alcazaba"):              # the dice games in the same run (ratios, not timings)
+        lines.append(f"random {game} games, CPU time:")
+        for n in players:
+            row = games_per_second(n, seconds, game=game)
+            lines.append(f"  {n} players: {row['games_per_s']:8.0f} games/s"
+                         f"  {row['actions_per_game']:6.1f} actions/game  ({row['games']} games)")
     early, late = sample_states(4, 200)
     for name, states in (("early", early), ("late", late)):
         g = generation_ns(states, seconds / 2)

@@ -376,3 +376,28 @@ def new_dice_game(num_players, seed, game="dice", options=None):
     dice_setup(&self.g, GAME_NAMES.index(game), num_players, <uint64_t>seed, log)
     self._extend(log)
     return self
+
+
+def _bench_dice_games(str game, int num_players, int games, seed0):
+    """Set up and play `games` uniformly random games of a dice game (seeds seed0, seed0 + 1, ...; choices
+    seeded alike), no history; returns the total number of actions (bench.py)."""
+    cdef DiceGame* g = <DiceGame*>calloc(1, sizeof(DiceGame))
+    cdef int* buf = <int*>malloc(MAX_DICE_LEGAL * sizeof(int))
+    cdef Rng r
+    cdef int i, k, total = 0
+    cdef uint64_t seed = seed0
+    if g == NULL or buf == NULL:
+        raise MemoryError()
+    try:
+        for i in range(games):
+            dice_setup(g, GAME_NAMES.index(game), num_players, seed + i, None)
+            rng_seed(&r, seed + i)
+            while g.phase != DP_OVER:
+                k = dice_gen_legal(g, buf)
+                dice_apply(g, buf[rng_below(&r, k)], None)
+                total += 1
+            dice_release(g)
+    finally:
+        free(buf)
+        free(g)
+    return total
