@@ -27,10 +27,12 @@ import importlib.util
 import itertools
 import sys
 import traceback
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
-__all__ = ["BotLoadError", "Observation", "bot_name", "load_bot"]
+__all__ = ["Action", "BotLoadError", "Observation", "Tile", "bot_file_problem", "bot_name", "decode_action",
+           "load_bot", "tile_facts"]
 
 _module_ids = itertools.count()
 
@@ -48,16 +50,31 @@ def bot_name(path: str | Path) -> str:
     return Path(path).stem
 
 
+def bot_file_problem(path: str | Path) -> str | None:
+    """Why ``path`` cannot be a bot file, seen before reading it (missing, not a .py file), else None.
+
+    >>> bot_file_problem("README.md")
+    'README.md: not a Python file (a bot is a .py file defining a class Bot)'
+    """
+    path = Path(path)
+    if path.suffix != ".py" and path.is_file():
+        return f"{path}: not a Python file (a bot is a .py file defining a class Bot)"
+    if not path.is_file():
+        return f"bot file not found: {path}"
+    return None
+
+
 def load_bot(path: str | Path) -> type:
     """Load the bot file at ``path`` as a fresh module and return its ``Bot`` class.
 
     Each call executes the file again in a new module, so two loads never share module state.
-    Raises ``BotLoadError`` for a missing file, a syntax error (with its line), an error while the
-    file runs (e.g. a failed import), a missing ``Bot`` class, or a ``Bot`` without ``act``.
+    Raises ``BotLoadError`` for a missing file, a file not named .py, a syntax error (with its line), an
+    error while the file runs (e.g. a failed import), a missing ``Bot`` class, or a ``Bot`` without ``act``.
     """
     path = Path(path)
-    if not path.is_file():
-        raise BotLoadError(f"bot file not found: {path}")
+    problem = bot_file_problem(path)
+    if problem:
+        raise BotLoadError(problem)
     try:
         source = path.read_bytes()
         code = compile(source, str(path), "exec")
@@ -154,3 +171,111 @@ class Observation:
         The text depends only on public facts, so any determinization gives the same one.
         """
         return self.determinize(0).action_to_text(action)
+
+
+# ---------------------------------------------------------------- actions and tiles as small typed values
+
+# kind numbers of docs/design.md "Actions" (code & 15) and their names here
+KINDS = {1: "take", 2: "buy", 3: "place", 4: "place_reserve", 5: "place_dirk", 6: "build", 7: "remove",
+         8: "swap", 9: "pass"}
+KIND_CODES = {name: k for k, name in KINDS.items()}
+CURRENCY_LETTERS = "ygbo"  # currency index = market slot (0 florin y, 1 dirham g, 2 denar b, 3 ducat o)
+
+
+@dataclass(frozen=True)
+class Action:
+    """An action code decoded (``decode_action``); ``code`` turns it back into the int a bot returns.
+
+    kind: ``take | buy | place | place_reserve | place_dirk | build | remove | swap | pass`` (the codes
+    10..15 that modules use decode as ``module``, keeping the code in ``raw``).
+    tile: the tile placed, built, swapped in or removed (``place*``, ``build``, ``swap``, ``remove``).
+    cell: ``(x, y)`` in the seat's city (``place``, ``build``, ``swap``, ``remove``); y grows to the north.
+    slot: the market slot 0..3 of a ``buy`` (= the currency paid: y, g, b, o).
+    cards: a ``buy``'s payment (``("g4", "g3")``, highest first); a ``take``'s cards when decoded with the
+    observation's display, else ``()``.
+    positions: a ``take``'s display positions (0..3).
+
+    >>> a = decode_action(1048626)
+    >>> a.kind, a.slot, a.cards, a.code == 1048626
+    ('buy', 3, ('o8',), True)
+    >>> decode_action(Action("place", tile=17, cell=(1, -2)).code)
+    Action(kind='place', tile=17, cell=(1, -2), slot=None, cards=(), positions=(), raw=None)
+    """
+
+    kind: str
+    tile: int | None = None
+    cell: tuple[int, int] | None = None
+    slot: int | None = None
+    cards: tuple[str, ...] = ()
+    positions: tuple[int, ...] = ()
+    raw: int | None = None
+
+    @property
+    def code(self) -> int:
+        """The action code (``obs.legal_actions`` holds these)."""
+        if self.kind == "module":
+            return int(self.raw)  # type: ignore[arg-type]
+        k = KIND_CODES[self.kind]
+        if self.kind == "take":
+            return k | (sum(1 << p for p in self.positions) << 4)
+        if self.kind == "buy":
+            pay = 0
+            for card in self.cards:
+                pay += 1 << (2 * (int(card[1:]) - 1))
+            return k | (int(self.slot) << 4) | (pay << 6)  # type: ignore[arg-type]
+        code = k | ((self.tile or 0) << 4)
+        if self.cell is not None:
+            code |= ((self.cell[0] + 128) << 12) | ((self.cell[1] + 128) << 20)
+        return code
+
+
+def decode_action(code: int, obs: Any = None) -> Action:
+    """The action ``code`` as an ``Action``; with the observation, a ``take`` also names its cards.
+
+    >>> decode_action(17, {"display": ["b8", "g7", "b1", "y7"]})
+    Action(kind='take', tile=None, cell=None, slot=None, cards=('b8',), positions=(0,), raw=None)
+    """
+    code = int(code)
+    kind = KINDS.get(code & 15)
+    if kind is None:
+        return Action("module", raw=code)
+    if kind == "take":
+        positions = tuple(p for p in range(4) if code >> (4 + p) & 1)
+        display = (obs.get("display") if isinstance(obs, dict) else getattr(obs, "display", None)) or []
+        cards = tuple(display[p] for p in positions if p < len(display) and display[p]) if obs else ()
+        return Action(kind, cards=cards, positions=positions)
+    if kind == "buy":
+        slot = (code >> 4) & 3
+        pay = code >> 6
+        cards = tuple(f"{CURRENCY_LETTERS[slot]}{v}" for v in range(9, 0, -1)
+                      for _ in range((pay >> (2 * (v - 1))) & 3))
+        return Action(kind, slot=slot, cards=cards)
+    if kind == "pass":
+        return Action(kind)
+    tile = (code >> 4) & 255
+    if kind in ("place_reserve", "place_dirk"):
+        return Action(kind, tile=tile)
+    return Action(kind, tile=tile, cell=(((code >> 12) & 255) - 128, ((code >> 20) & 255) - 128))
+
+
+class Tile(NamedTuple):
+    """Facts of one tile: building type (``pavilion`` ... ``tower``, ``fountain`` for tile 0), cost, and
+    walls as text (``"SW"``; ``-`` none) and as a mask (N=1, E=2, S=4, W=8)."""
+
+    type: str
+    cost: int
+    walls: str
+    wall_mask: int
+
+
+def tile_facts(tile: int) -> Tile:
+    """The facts of ``tile`` (ids as in data/buildings.csv; 0 = the fountain).
+
+    >>> tile_facts(17)
+    Tile(type='arcades', cost=6, walls='SW', wall_mask=12)
+    """
+    from alhambra_ai import tile_info
+
+    kind, cost, walls = tile_info(tile)
+    mask = sum(bit for letter, bit in zip("NESW", (1, 2, 4, 8), strict=True) if letter in walls)
+    return Tile(kind, cost, walls, mask)

@@ -1,4 +1,9 @@
-"""The ``alhambra-ai`` command line: a thin click group; every command lives with its library code."""
+"""The ``alhambra-ai`` command line: a thin click group; every command lives with its library code.
+
+Every usage error of every command (unknown option, bad value, missing argument, unknown command) is one
+line on stderr and exit code 2, without click's usage block: ``OneLineErrors`` turns them into that form
+at the group, so options added to any command later get the same treatment.
+"""
 
 from __future__ import annotations
 
@@ -6,11 +11,48 @@ import click
 
 from alhambra_ai.bench import bench_command
 from alhambra_ai.play import play
+from alhambra_ai.report import report_command
 from alhambra_ai.strength import strength_command
 from alhambra_ai.tournament.command import replay_command, submit_command, tournament_command
 
 
-@click.group()
+class UsageLine(click.ClickException):
+    """A usage error shown as one line (``Error: ... (see alhambra-ai play --help)``), exit code 2."""
+
+    exit_code = 2
+
+
+_HELP_ERRORS = tuple(getattr(click.exceptions, name) for name in ("NoArgsIsHelpError",)
+                     if hasattr(click.exceptions, name))
+
+
+def _one_line(error: click.UsageError) -> click.UsageError:
+    if isinstance(error, _HELP_ERRORS):  # no command given: the help itself is the answer
+        return error
+    message = " ".join(error.format_message().split())
+    ctx = error.ctx
+    if ctx is not None:
+        message = message.rstrip(".") + f" (see {ctx.command_path} --help)"
+    return UsageLine(message)
+
+
+class OneLineErrors(click.Group):
+    """A click group whose usage errors, its own and its commands', are one line on stderr, exit 2."""
+
+    def make_context(self, info_name, args, parent=None, **extra):
+        try:
+            return super().make_context(info_name, args, parent=parent, **extra)
+        except click.UsageError as e:
+            raise _one_line(e) from None
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except click.UsageError as e:
+            raise _one_line(e) from None
+
+
+@click.group(cls=OneLineErrors)
 def main() -> None:
     """alhambra-ai: the Alhambra engine, bot arena and AI opponent."""
 
@@ -21,6 +63,7 @@ main.add_command(replay_command)
 main.add_command(play)
 main.add_command(bench_command)
 main.add_command(strength_command)
+main.add_command(report_command)
 
 if __name__ == "__main__":
     main()

@@ -13,7 +13,9 @@ rewrites the player's words into the engine's text forms and describes moves in 
 
 from __future__ import annotations
 
+import os
 import random
+import re
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -21,21 +23,27 @@ from typing import Any
 
 import click
 
+from alhambra_ai.botapi import bot_file_problem
 from alhambra_ai.playtext import InputError, describe, narrate, resolve
 from alhambra_ai.render import (
+    COMPACT_HEIGHT,
     LEGEND_ASCII,
     LEGEND_UNICODE,
+    MIN_WIDTH,
     WIDTH,
     card_paint,
     hand_by_currency,
     render_city,
     render_scoring,
     render_table,
+    screen_size,
     seat_name,
     tile_long,
     visible_len,
     wrap,
 )
+
+_SCORED = re.compile(r"^score (\d+): ")
 
 STRONGEST = "mcts"
 FALLBACK = "random"
@@ -54,8 +62,9 @@ Commands (cells are x,y as on the grids: x grows to the east, y to the north; th
   pass                only when nothing else is possible
   moves [word]        list the legal moves, numbered (a word filters: moves buy); type a number to choose
   hint                ask the strongest bot what it would do
-  table               show the whole table again; city N shows seat N's city; scores; log
-  help                this text;  quit  leaves the game"""
+  table               show the whole table again; city N shows seat N's city; scores; log [N|all]
+  help                this text;  quit  leaves the game
+After the end the final position stays: scores, city N, table and log work until quit."""
 
 
 # ----------------------------------------------------------------------------------------------------------
@@ -72,6 +81,8 @@ def resolve_bot(spec: str) -> Path:
     """A bot file from a path or a bare name (``mcts`` -> ``bots/mcts.py``). Raises ValueError if missing."""
     path = Path(spec).expanduser()
     if path.is_file():
+        if bot_file_problem(path):
+            raise ValueError(bot_file_problem(path))
         return path
     for candidate in (bots_dir() / spec, bots_dir() / f"{spec}.py"):
         if candidate.is_file():
@@ -103,13 +114,15 @@ class SeatBot:
                  time_bank: float = 10.0):
         from alhambra_ai.tournament.process import BotProcess
         from alhambra_ai.tournament.referee import Limits, Seat
+        from alhambra_ai.tournament.schedule import seat_seed
 
         self.name = path.stem
         self.limits = Limits(move_time=move_time, time_bank=time_bank)
         self.seat = Seat(self.name, self.limits.time_bank)
         self.path = path
         self.seat.proc = BotProcess(path, self.limits.memory_mb)  # loads while the other seats start
-        self.config = {"seat": seat, "num_players": num_players, "options": dict(options), "seed": seed,
+        self.config = {"seat": seat, "num_players": num_players, "options": dict(options),
+                       "seed": seat_seed(seed, seat),  # as in a tournament: not the game's seed itself
                        "move_time": move_time, "time_bank": self.limits.time_bank}
 
     def start(self) -> SeatBot:
@@ -170,7 +183,7 @@ class TerminalGame:
     def __init__(self, state: Any, human: int, bots: dict[int, SeatBot], hint_path: Path | None,
                  move_time: float, unicode: bool = False, color: bool = False,
                  read: Callable[[str], str] = input, write: Callable[[str], None] = click.echo,
-                 time_bank: float = 10.0):
+                 time_bank: float = 10.0, width: int = WIDTH, compact: bool = False):
         self.state = state
         self.human = human
         self.bots = bots
@@ -182,6 +195,8 @@ class TerminalGame:
         self.color = color
         self.read = read
         self._write = write
+        self.width = max(MIN_WIDTH, width)
+        self.compact = compact
         self.names = ["you" if p == human else bots[p].name if p in bots else ""
                       for p in range(state.num_players)]
         self.rng = random.Random(state.seed)
@@ -193,7 +208,7 @@ class TerminalGame:
         """Print, wrapping any line wider than the screen (tables are already fitted to it)."""
         lines = []
         for line in str(text).split("\n"):
-            lines += wrap(line, WIDTH, indent="    ") if visible_len(line) > WIDTH else [line]
+            lines += wrap(line, self.width, indent="    ") if visible_len(line) > self.width else [line]
         self._write("\n".join(lines))
 
     def who(self, seat: int) -> str:
@@ -206,13 +221,26 @@ class TerminalGame:
         def name(seat: int) -> str:
             return "you" if seat == self.human else seat_name(seat, self.names, None)
 
-        for line in narrate(history[self.seen:], name):
-            self.write(f"  {line[:1].upper()}{line[1:]}.")
+        def say(events: list[str]) -> None:
+            for line in narrate(events, name):
+                self.write(f"  {line[:1].upper()}{line[1:]}.")
+
+        # A scoring is shown where it happened, so that Dirk's tiles drawn after it come after it.
+        chunk: list[str] = []
+        for event in history[self.seen:]:
+            scored = _SCORED.match(event)
+            if scored:
+                say(chunk)
+                chunk = []
+                self.report_scoring(int(scored.group(1)))
+            else:
+                chunk.append(event)
+        say(chunk)
         self.seen = len(history)
 
     def table(self) -> str:
-        return render_table(self.state, self.human, names=self.names,
-                            unicode=self.unicode, color=self.color)
+        return render_table(self.state, self.human, names=self.names, unicode=self.unicode,
+                            color=self.color, width=self.width, compact=self.compact)
 
     def short_view(self) -> str:
         """What the person needs between two decisions of one turn: hand, tiles to place, own city."""
@@ -307,16 +335,8 @@ class TerminalGame:
                     self.show_moves(words[1:])
                 elif cmd == "hint":
                     self.hint()
-                elif cmd in ("table", "board", "show", "look"):
-                    self.write(self.table())
-                elif cmd == "city":
-                    self.show_city(words[1:])
-                elif cmd == "scores":
-                    self.write(", ".join(f"{seat_name(p, self.names, self.human)} {v}"
-                                         for p, v in enumerate(s.scores())))
-                elif cmd in ("log", "history"):
-                    events = s.history[-20:]
-                    self.write("\n".join(events) or "(nothing yet)")
+                elif self.look(cmd, words[1:]):
+                    pass
                 elif cmd.isdigit():
                     legal = s.legal_actions()
                     n = int(cmd)
@@ -333,6 +353,47 @@ class TerminalGame:
         if s.current_player == self.human and not s.is_terminal():
             self.write(self.short_view())
 
+    def look(self, cmd: str, args: list[str]) -> bool:
+        """The commands that only show something (``table``, ``city N``, ``scores``, ``log [N|all]``), during
+        the game and in the review after it; False for any other command."""
+        s = self.state
+        if cmd in ("table", "board", "show", "look"):
+            self.write(self.table())
+        elif cmd == "city":
+            self.show_city(args)
+        elif cmd == "scores":
+            self.write(self.score_line())
+        elif cmd in ("log", "history"):
+            if args and args[0] == "all":
+                events = s.history
+            else:
+                try:
+                    events = s.history[-int(args[0]):] if args else s.history[-20:]
+                except ValueError:
+                    raise InputError("Write log, log N (the last N events) or log all.") from None
+            self.write("\n".join(events) or "(nothing yet)")
+        else:
+            return False
+        return True
+
+    def review(self) -> None:
+        """After the end: the final position stays on screen and the person may look at it until ``quit``
+        (or the end of input)."""
+        self.write("Review the game: scores, city N, table, log [N|all], quit.")
+        while True:
+            try:
+                words = self.read("[game over] > ").strip().lower().split()
+            except (EOFError, KeyboardInterrupt):
+                return
+            cmd = words[0] if words else ""
+            if cmd in ("quit", "exit", "q"):
+                return
+            try:
+                if not self.look(cmd, words[1:]):
+                    self.write("The game is over: type scores, city N, table, log [N|all] or quit.")
+            except InputError as exc:
+                self.write(str(exc))
+
     def show_moves(self, filters: list[str]) -> None:
         s = self.state
         items = [(i + 1, s.action_to_text(a)) for i, a in enumerate(s.legal_actions())]
@@ -343,7 +404,7 @@ class TerminalGame:
             return
         cells = [f"{i:>3}) {t}" for i, t in items]
         w = max(len(c) for c in cells) + 2
-        per_line = max(1, 98 // w)
+        per_line = max(1, (self.width - 2) // w)
         for k in range(0, len(cells), per_line):
             self.write("".join(c.ljust(w) for c in cells[k:k + per_line]).rstrip())
         self.write("Type a number to play that move.")
@@ -381,9 +442,11 @@ class TerminalGame:
             if bot is not None:
                 bot.close()
 
-    def report_scoring(self) -> None:
+    def report_scoring(self, round_: int | None = None) -> None:
+        """Show the breakdown of scoring ``round_`` (default: every round not shown yet)."""
         s = self.state
-        new = [e for e in s.score_breakdown() if e.get("round") not in self.reported]
+        new = [e for e in s.score_breakdown() if e.get("round") not in self.reported
+               and (round_ is None or e.get("round") == round_)]
         for entry in new:
             self.reported.add(entry.get("round"))
             self.write("")
@@ -392,6 +455,7 @@ class TerminalGame:
             self.write(self.score_line())
 
     def score_line(self) -> str:
+        """``Scores: you (seat 1) 12, seat 2 (mcts) 9, Dirk 7``."""
         s = self.state
         line = "Scores: " + ", ".join(f"{seat_name(p, self.names, self.human)} {v}"
                                       for p, v in enumerate(s.scores()))
@@ -422,32 +486,69 @@ class TerminalGame:
 # The command
 
 
-def play_game(players: int = 2, seat: int = 1, bots: Sequence[str] = (), seed: int | None = None,
+def check_record_path(path: str) -> None:
+    """Raise ValueError unless a game record can be written at ``path`` (checked before the game starts, so
+    that a game is never played into a record that cannot be saved)."""
+    target = Path(path)
+    folder = target.parent if str(target.parent) else Path(".")
+    if target.is_dir():
+        raise ValueError(f"--record {path} is a directory; give a file name")
+    if not folder.is_dir():
+        raise ValueError(f"--record {path}: the directory {folder} does not exist")
+    if not os.access(folder, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
+        raise ValueError(f"--record {path}: cannot write there (permission denied)")
+
+
+def seat_files(players: int | None, bots: Sequence[str],
+               say: Callable[[str], None]) -> tuple[int, list[Path]]:
+    """The player count and the bot file of each opponent seat, in seat order after the person's.
+
+    Each ``--bot`` fills the next opponent seat; without ``--players`` there is one seat per ``--bot`` (at
+    least 2 players), and with it the list repeats when shorter. More ``--bot`` than opponent seats is
+    refused. Raises ValueError naming the problem.
+    """
+    if players is None:
+        players = max(2, len(bots) + 1)
+    if not 2 <= players <= 6:
+        raise ValueError(f"--players must be 2 to 6, not {players}")
+    if len(bots) > players - 1:
+        raise ValueError(f"{len(bots)} --bot options for {players - 1} opponent seat"
+                         f"{'s' if players > 2 else ''} (--players {players}): give at most one per seat")
+    paths = [resolve_bot(b) for b in bots] or [default_bot(say)]
+    return players, [paths[i % len(paths)] for i in range(players - 1)]
+
+
+def play_game(players: int | None = None, seat: int = 1, bots: Sequence[str] = (), seed: int | None = None,
               move_time: float = 1.0, unicode: bool = False, color: bool = False, time_bank: float = 10.0,
               read: Callable[[str], str] = input, write: Callable[[str], None] | None = None,
-              record: str | None = None) -> int:
+              record: str | None = None, error: Callable[[str], None] | None = None,
+              review: bool = True, width: int = WIDTH, compact: bool = False) -> int:
     """Set up and play one game; returns the exit status: 0 (also when the person leaves), 2 for bad
     options or bot files (nothing started), 1 for an internal error. Output goes to ``write`` (default
-    ``click.echo``, which keeps colour codes only when asked for)."""
+    ``click.echo``, which keeps colour codes only when asked for), errors to ``error`` (default stderr).
+    After a finished game the record is saved (``record``), then the ``review`` prompt is offered."""
     from alhambra_ai import new_game
 
     if write is None:
         def write(text: str) -> None:
             click.echo(text, color=True if color else None)
+    if error is None:
+        def error(text: str) -> None:
+            click.echo(text, err=True)
 
     seat_bots: dict[int, SeatBot] = {}
     try:
-        if not 2 <= players <= 6:
-            raise ValueError(f"--players must be 2 to 6, not {players}")
+        players, files = seat_files(players, bots, write)
         if not 1 <= seat <= players:
             raise ValueError(f"--seat must be 1 to {players} (the number of players), not {seat}")
         if move_time <= 0:
             raise ValueError(f"--move-time must be positive, not {move_time}")
         if time_bank < 0:
             raise ValueError(f"--time-bank must be 0 or more, not {time_bank}")
+        if record:
+            check_record_path(record)
         if seed is None:
             seed = random.SystemRandom().randrange(2**31)
-        paths = [resolve_bot(b) for b in bots] or [default_bot(write)]
         try:
             hint_path: Path | None = default_bot(lambda _msg: None)
         except ValueError:
@@ -455,22 +556,21 @@ def play_game(players: int = 2, seat: int = 1, bots: Sequence[str] = (), seed: i
         state = new_game(players, seed=seed)
         human = seat - 1
         others = [p for p in range(players) if p != human]
-        # Opponent seats take the bot files in order, the list repeating when it is shorter.
-        for i, p in enumerate(others):
-            seat_bots[p] = SeatBot(paths[i % len(paths)], p, players, state.options, seed, move_time,
-                                   time_bank)
+        for p, path in zip(others, files, strict=True):
+            seat_bots[p] = SeatBot(path, p, players, state.options, seed, move_time, time_bank)
         for bot in seat_bots.values():
             bot.start()
         game = TerminalGame(state, human, seat_bots, hint_path, move_time, unicode, color, read, write,
-                            time_bank=time_bank)
+                            time_bank=time_bank, width=width, compact=compact)
     except Exception as exc:
         for bot in seat_bots.values():
             bot.close()
-        write("\n".join(wrap(f"Cannot start the game: {exc}", WIDTH)))
+        error(f"Cannot start the game: {exc}")
         return 2
+    finished = False
     try:
         game.run()
-        status = 0
+        finished, status = True, 0
     except Quit as exc:
         game.write(str(exc))
         game.write(game.score_line())
@@ -480,51 +580,65 @@ def play_game(players: int = 2, seat: int = 1, bots: Sequence[str] = (), seed: i
         game.write(game.score_line())
         status = 0
     except Exception as exc:  # never a traceback in front of the player
-        game.write(f"Internal error: {type(exc).__name__}: {exc}. The game cannot go on (seed {seed}); "
-                   "please report it.")
+        error(f"Internal error: {type(exc).__name__}: {exc}. The game cannot go on (seed {seed}); "
+              "please report it.")
         status = 1
     finally:
         game.close()
     if record:
-        status = max(status, save_game(game, record))
+        status = max(status, save_game(game, record, error))
+    if finished and review:
+        game.review()
     return status
 
 
-def save_game(game: TerminalGame, path: str) -> int:
+def save_game(game: TerminalGame, path: str, error: Callable[[str], None]) -> int:
     """Write the game so far as a game record (docs/formats.md; `alhambra-ai replay` shows it)."""
     from alhambra_ai.record import make_record, save_record
 
     try:
         save_record(make_record(game.state, [n or f"seat {p + 1}" for p, n in enumerate(game.names)]), path)
     except (OSError, ValueError) as exc:
-        game.write(f"Could not save the game record to {path}: {exc}")
+        error(f"Could not save the game record to {path}: {exc}")
         return 1
     game.write(f"Game record saved to {path} (alhambra-ai replay {path}).")
     return 0
 
 
 @click.command("play")
-@click.option("--players", type=int, default=2, show_default=True, help="number of players, 2-6")
+@click.option("--players", type=int, default=None,
+              help="number of players, 2-6  [default: one per --bot, at least 2]")
 @click.option("--seat", type=int, default=1, show_default=True, help="your seat, 1-based")
 @click.option("--bot", "bots", multiple=True, metavar="FILE",
-              help=f"opponent bot file or name in bots/ (repeatable; default: {STRONGEST})")
+              help=f"opponent bot file or name in bots/; each --bot fills the next opponent seat in order "
+              f"(the list repeats when --players asks for more) [default: {STRONGEST}]")
 @click.option("--seed", type=int, default=None, help="game seed (default: random, printed at the start)")
 @click.option("--move-time", type=float, default=1.0, show_default=True, help="bot thinking time per move, s")
 @click.option("--time-bank", type=float, default=10.0, show_default=True,
               help="extra seconds per game a bot may spend on slow moves; a bot over it is out")
 @click.option("--unicode/--ascii", default=False, help="box-drawing characters for the cities")
 @click.option("--color/--no-color", default=False, help="ANSI colours")
-@click.option("--record", metavar="FILE", default=None, help="save the game as a record at the end")
-def play(players: int, seat: int, bots: tuple[str, ...], seed: int | None, move_time: float, time_bank: float,
-         unicode: bool, color: bool, record: str | None) -> None:
-    """Play one game in the terminal against bots (the strongest by default)."""
+@click.option("--record", metavar="FILE", default=None,
+              help="save the game as a record at the end (the path is checked before the game starts)")
+@click.option("--width", type=click.IntRange(min=1), metavar="COLUMNS", default=None,
+              help="draw for this many columns (at least 80)  [default: the terminal's]")
+@click.option("--compact/--full", default=None,
+              help="the compact screen: own city only, others one line each  [default: when the terminal "
+              f"has fewer than {COMPACT_HEIGHT} lines]")
+def play(players: int | None, seat: int, bots: tuple[str, ...], seed: int | None, move_time: float,
+         time_bank: float, unicode: bool, color: bool, record: str | None, width: int | None,
+         compact: bool | None) -> None:
+    """Play one game in the terminal against bots (the strongest by default); after the end the final
+    position stays for review (scores, city N, table, log) until quit."""
     if sys.stdin.isatty():
         try:
             import readline  # noqa: F401  (line editing and history for input())
         except ImportError:
             pass
+    columns, lines = screen_size(width, tty=sys.stdout.isatty())
     sys.exit(play_game(players, seat, bots, seed, move_time, unicode, color, time_bank=time_bank,
-                       record=record))
+                       record=record, width=columns,
+                       compact=lines < COMPACT_HEIGHT if compact is None else compact))
 
 
 __all__ = ["play", "play_game", "TerminalGame", "SeatBot", "InputError", "Quit"]

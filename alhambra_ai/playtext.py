@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from alhambra_ai._core import CURRENCY_LETTERS, CURRENCY_NAMES, tile_info
-from alhambra_ai.render import tile_words
+from alhambra_ai.render import ABBREV, count, tile_words
 
 # ----------------------------------------------------------------------------------------------------------
 # Moves in words
@@ -129,7 +129,7 @@ def _leftover(m: re.Match, name: Callable[[int], str]) -> str:
 _SENTENCES: list[tuple[re.Pattern, Callable[[re.Match, Callable[[int], str]], str]]] = [
     (re.compile(r"^seat (\d+) dealt: (.*)$"), _dealt),
     (re.compile(r"^reshuffle: (\d+) cards?$"),
-     lambda m, _: f"The discard pile is shuffled into a new draw pile ({m.group(1)} cards)"),
+     lambda m, _: f"The discard pile is shuffled into a new draw pile ({count(int(m.group(1)), 'card')})"),
     (re.compile(r"^scoring card (\d)$"),
      lambda m, _: f"The scoring card for round {m.group(1)} is drawn: scoring after this turn"),
     (re.compile(r"^game end: market (\d) stays empty$"),
@@ -154,14 +154,21 @@ def _sentence(event: str, name: Callable[[int], str]) -> list[str]:
 _COORD = re.compile(r"(-?\d+)\s*[,;]\s*(-?\d+)")
 _IS_COORD = re.compile(r"-?\d+,-?\d+$")
 _IS_CARD = re.compile(rf"[{CURRENCY_LETTERS}][1-9]$")
+# A tile as the market and the cities show it (``gar33``, ``pav 5``): its id.
+_TILE_LABEL = re.compile(rf"\b(?:{'|'.join(sorted(set(ABBREV.values())))})\s*(\d+)\b")
 VERBS = {"take": "take", "t": "take", "get": "take", "buy": "buy", "place": "place", "put": "place",
          "p": "place", "build": "build", "remove": "remove", "rm": "remove", "reserve": "reserve",
          "swap": "swap", "pass": "pass", "dirk": "dirk", "give": "dirk"}
 
 
 def normalize(text: str) -> list[str]:
-    """Tokens of a command: lower case, ``(1, -2)`` -> ``1,-2``, other commas and brackets dropped."""
-    t = text.strip().lower()
+    """Tokens of a command: lower case, ``(1, -2)`` -> ``1,-2``, tiles as shown (``gar33``) -> ``#33``, other
+    commas and brackets dropped.
+
+    >>> normalize("buy gar33 g4 g3")
+    ['buy', '#33', 'g4', 'g3']
+    """
+    t = _TILE_LABEL.sub(r"#\1", text.strip().lower())
     t = re.sub(r"[()\[\]]", " ", t)
     t = _COORD.sub(lambda m: f"{m.group(1)},{m.group(2)}", t)
     t = re.sub(r",(?!-?\d)|(?<!\d),", " ", t)
@@ -175,6 +182,12 @@ def candidates(tokens: list[str], state: Any) -> list[str]:
     pending = list(state.pending())
     reserve = list(state.reserve(state.current_player))
     out: list[str] = []
+    if verb == "buy" and args and args[0].startswith("#"):  # buy gar33 g4 g3: a tile as the market shows it
+        tile, market = int(args[0][1:]), list(state.market())
+        if tile not in market:
+            raise InputError(f"Tile {tile} is not in the market (type 'table' to see it).")
+        return [" ".join(["buy", str(market.index(tile) + 1), *args[1:]])]
+    args = [a.lstrip("#") for a in args]
     if verb == "take":
         out.append(" ".join(["take", *args]))
     elif verb == "buy":

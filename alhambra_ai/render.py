@@ -24,7 +24,9 @@ from typing import Any
 
 from alhambra_ai._core import CURRENCY_LETTERS, CURRENCY_NAMES, TYPE_NAMES, City, tile_info, walls_to_text
 
-WIDTH = 100                      # every line of render_table fits in this many columns
+WIDTH = 100                      # the default width when the terminal's is unknown
+MIN_WIDTH = 80                   # narrower requests are drawn at this width
+COMPACT_HEIGHT = 40              # a terminal with fewer lines gets the compact table
 CELL = 7                         # characters inside a cell (" gar33 "); 5 in the compact form
 LABEL = 5                        # row-label margin ("  -2 ")
 WALL_N, WALL_E, WALL_S, WALL_W = 1, 2, 4, 8
@@ -53,6 +55,19 @@ _CURRENCY_COLOUR = {"y": "93", "g": "32", "b": "34", "o": "38;5;208"}
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 ABBREV = {name: name[:3] for name in TYPE_NAMES}       # pav ser arc cha gar tow (unique)
+
+
+def screen_size(width: int | None = None, tty: bool = True) -> tuple[int, int]:
+    """The columns and lines to draw for: ``COLUMNS`` / ``LINES`` if set, else the terminal's when ``tty``,
+    else 100 x 50; ``width`` overrides the columns; never fewer than 80 columns."""
+    import os
+    import shutil
+
+    if tty or "COLUMNS" in os.environ or "LINES" in os.environ:
+        cols, lines = shutil.get_terminal_size((WIDTH, 50))
+    else:
+        cols, lines = WIDTH, 50
+    return max(MIN_WIDTH, width or cols), lines
 
 
 def visible_len(text: str) -> int:
@@ -195,8 +210,8 @@ def seat_name(seat: int, names: Sequence[str] | None, you: int | None) -> str:
     return f"seat {seat + 1}"
 
 
-def _count(n: int, noun: str) -> str:
-    """``_count(1, 'card') == '1 card'``, ``_count(2, 'card') == '2 cards'``."""
+def count(n: int, noun: str) -> str:
+    """``count(1, 'card') == '1 card'``, ``count(2, 'card') == '2 cards'``."""
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
@@ -225,13 +240,13 @@ def _scoring_line(obs: dict) -> str:
     cards = {c.get("round"): c for c in obs.get("scoring_cards") or []}
     nxt = done + 1
     if nxt >= 3:
-        return f"Next scoring: round 3, at the end of the game; rounds done: {done}"
+        return "Next scoring: round 3, at the end of the game"
     card = cards.get(nxt)
     where = ""
     if card and not card.get("drawn") and card.get("positions"):
         first, last = card["positions"]
         where = f", its card lies at draw-pile position {first + 1}-{last + 1} (1 = top)"
-    return f"Next scoring: round {nxt}{where}; rounds done: {done}"
+    return f"Next scoring: round {nxt}{where}"
 
 
 def _fit_blocks(blocks: list[list[str]], width: int, gap: int = 3) -> list[str]:
@@ -263,16 +278,22 @@ def _fit_blocks(blocks: list[list[str]], width: int, gap: int = 3) -> list[str]:
     return out
 
 
-def _city_block(obs: dict, seat: int, names, you, unicode: bool, color: bool, width: int) -> list[str]:
+def _city_title(obs: dict, seat: int, names, you) -> str:
+    """``seat 2 (mcts): 5 buildings, wall 3``."""
+    cells = obs["cities"][seat]
+    built = sum(1 for c in cells if c[2] != 0)
+    title = f"{seat_name(seat, names, you)}: {count(built, 'building')}"
+    wall = _wall_length(cells)
+    return title if wall is None else title + f", wall {wall}"
+
+
+def _city_block(obs: dict, seat: int, names, you, unicode: bool, color: bool, width: int,
+                widest: int = CELL, margin: int = 1) -> list[str]:
     cells = obs["cities"][seat]
     reserve = (obs.get("reserves") or [[]] * (seat + 1))[seat]
-    built = sum(1 for c in cells if c[2] != 0)
-    title = f"{seat_name(seat, names, you)}: {built} building{'s' if built != 1 else ''}"
-    wall = _wall_length(cells)
-    if wall is not None:
-        title += f", wall {wall}"
-    for cell in (CELL, 5):      # the compact cells only when the full ones do not fit
-        grid = render_city(cells, unicode=unicode, color=color, cell=cell).split("\n")
+    title = _city_title(obs, seat, names, you)
+    for cell in sorted({widest, 5}, reverse=True):    # the compact cells only when the full ones do not fit
+        grid = render_city(cells, unicode=unicode, color=color, cell=cell, margin=margin).split("\n")
         wide = max(visible_len(line) for line in grid)
         if wide <= width:
             break
@@ -317,15 +338,20 @@ def wrap(text: str, width: int, indent: str = "    ") -> list[str]:
 
 
 def render_table(obs_like: Any, seat: int, names: Sequence[str] | None = None, unicode: bool = False,
-                 color: bool = False, width: int = WIDTH) -> str:
+                 color: bool = False, width: int = WIDTH, compact: bool = False,
+                 hands: Sequence[Sequence[str]] | None = None) -> str:
     """Everything a player at ``seat`` (0-based) sees at the table: market, money display, their own hand,
     the other hands' sizes, every city and reserve, scores, draw pile and bag, the next scoring (and Dirk).
 
     ``obs_like``: a State (rendered from ``state.observation(seat)``), an Observation or an observation dict.
-    ``names``: bot/player name per seat, shown as ``seat 2 (mcts)``.
+    ``names``: bot/player name per seat, shown as ``seat 2 (mcts)``. Every line fits in ``width`` columns
+    (at least 80): long lines fold, cities stand side by side while they fit, else one under another.
+    ``compact`` (a screen of about 24 lines): the seat's own city only, in narrow cells, the others as one
+    line each, no legend. ``hands``: a spectator's view (a replay): every seat's hand, no seat is "you".
     """
+    width = max(MIN_WIDTH, width)
     obs = _as_dict(obs_like, seat)
-    you = obs.get("seat", seat)
+    you = None if hands is not None else obs.get("seat", seat)
     n = obs["num_players"]
     out: list[str] = []
     rule = "=" * width if not unicode else "═" * width
@@ -335,9 +361,10 @@ def render_table(obs_like: Any, seat: int, names: Sequence[str] | None = None, u
         head += " - game over"
     elif cur is not None and cur >= 0:
         head += f" - {seat_name(cur, names, you)} to act ({obs.get('phase')} phase)"
-    out += [rule, head, _scoring_line(obs)]
+    out += [rule, *wrap(head, width), *wrap(_scoring_line(obs), width)]
 
-    out.append("Market (slot, currency: building [walls] cost):")
+    if not compact:
+        out.append("Market (slot, currency: building [walls] cost):")
     market = obs.get("market") or [None] * 4
     slots = []
     for i, tile in enumerate(market):
@@ -350,10 +377,10 @@ def render_table(obs_like: Any, seat: int, names: Sequence[str] | None = None, u
         out.append(left + " " * max(pad, 2) + (slots[i + 1] if i + 1 < len(slots) else ""))
     display = obs.get("display") or []
     disp = " ".join(card_paint(c, color) if c else "--" for c in display) or "(empty)"
-    pile = _count(obs.get("draw_pile_size", 0), "card")
-    discard = _count(len(obs.get("discard") or []), "card")
-    bag = _count(obs.get("bag_size", 0), "tile")
-    out.append(f"Money display: {disp}    draw pile: {pile}, discard: {discard}, tile bag: {bag}")
+    pile = count(obs.get("draw_pile_size", 0), "card")
+    discard = count(len(obs.get("discard") or []), "card")
+    bag = count(obs.get("bag_size", 0), "tile")
+    out += wrap(f"Money display: {disp}   draw pile: {pile}, discard: {discard}, tile bag: {bag}", width)
 
     scores = obs.get("scores") or [0] * n
     score_txt = ", ".join(f"{seat_name(s, names, you)} {scores[s]}" for s in range(n))
@@ -361,15 +388,20 @@ def render_table(obs_like: Any, seat: int, names: Sequence[str] | None = None, u
         score_txt += f", Dirk {obs['dirk_score']}"
     out += wrap("Scores: " + score_txt, width)
 
-    hand = obs.get("hand") or []
-    out += wrap(f"Your hand ({len(hand)} cards): " + hand_by_currency(hand, color), width)
-    sizes = obs.get("hand_sizes") or []
-    others = [f"{seat_name(s, names, you)} {sizes[s]}" for s in range(n) if s != you and s < len(sizes)]
-    if others:
-        out += wrap("Cards in other hands: " + ", ".join(others), width)
+    if hands is not None:
+        for s, cards in enumerate(hands):
+            out += wrap(f"{seat_name(s, names, None)} ({count(len(cards), 'card')}): "
+                        + hand_by_currency(cards, color), width)
+    else:
+        hand = obs.get("hand") or []
+        out += wrap(f"Your hand ({count(len(hand), 'card')}): " + hand_by_currency(hand, color), width)
+        sizes = obs.get("hand_sizes") or []
+        others = [f"{seat_name(s, names, you)} {sizes[s]}" for s in range(n) if s != you and s < len(sizes)]
+        if others:
+            out += wrap("Cards in other hands: " + ", ".join(others), width)
     pending = obs.get("pending") or []
     if pending:
-        who = "you" if cur == you else seat_name(cur, names, you)
+        who = "you" if cur == you and you is not None else seat_name(cur, names, you)
         tiles = ", ".join(tile_long(t, color) for t in pending)
         out += wrap(f"Bought this turn, to place ({who}): {tiles}", width)
     dirk = obs.get("dirk_tiles")
@@ -382,9 +414,14 @@ def render_table(obs_like: Any, seat: int, names: Sequence[str] | None = None, u
         labels = " ".join(tile_label(t).replace(" ", "") for t in dirk)
         out += wrap(f"Dirk's tiles ({len(dirk)}): {summary} - {labels}", width)
 
-    out.append(LEGEND_UNICODE if unicode else LEGEND_ASCII)
+    first = you if you is not None else seat
+    order = [first] + [s for s in range(n) if s != first]
+    if compact:
+        out += _city_block(obs, first, names, you, unicode, color, width, widest=5, margin=0)
+        out += [_city_title(obs, s, names, you) + " (city N to see it)" for s in order[1:]]
+        return "\n".join(out).rstrip() + "\n" + rule
+    out += wrap(LEGEND_UNICODE if unicode else LEGEND_ASCII, width)
     out.append("")
-    order = [you] + [s for s in range(n) if s != you]
     blocks = [_city_block(obs, s, names, you, unicode, color, width) for s in order]
     out += _fit_blocks(blocks, width)
     return "\n".join(out).rstrip() + "\n" + rule

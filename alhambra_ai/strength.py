@@ -1,32 +1,45 @@
-"""A reproducible strength evaluation of the built-in bots (``alhambra-ai strength``).
+"""A reproducible strength evaluation of bots (``alhambra-ai strength``).
 
 Each match pits bot A against bot B: in 2-player games one A against one B, in 4-player games one A against
-three copies of B. Seats rotate over games that share a deal seed (2 games per seed with 2 players, 4 with 4),
-so every deal is played from every seat. A's result per game is its win share (1 for a sole win, 1/k when k
-seats share the top score, else 0); the report gives the mean and a 95% Wilson interval. The bots run
-in-process, so this is for trusted files such as our own (``alhambra-ai tournament`` isolates each seat);
-games run in parallel worker processes with ``jobs``; results do not depend on ``jobs``.
+three copies of B (seat names ``B``, ``B#2``, ``B#3``). The lineup rotates over the seats of one deal seed (2
+games per seed with 2 players, 4 with 4), so every deal is played from every seat. A's result per game is its
+win share (1 for a sole win, 1/k when k seats share the top rank, else 0; a seat that forfeits ranks last);
+the report gives the mean and a 95% Wilson interval.
+
+Games are refereed exactly as in ``alhambra-ai tournament`` (``tournament.referee.run_game``): every seat
+is its own worker process, gets the same setup config (seat, seed, move_time, time_bank) and the same limits
+(time per move and bank, memory), and an illegal move, a crash or a timeout is a forfeit recorded with the
+game, never an error of the run. A bot is a name in ``bots/`` or a path to a bot file, optionally with its
+own time per move: ``mcts@1`` plays at 1 s per move whatever ``--move-time`` says (for "mcts at 1 s against
+mcts at 0.1 s").
 
 >>> wilson(15, 20)   # 15 wins in 20 games
 (0.531, 0.888)
+>>> parse_side("mcts@1.5")
+('mcts', 1.5)
 """
 
 from __future__ import annotations
 
 import json
 import math
-import multiprocessing
 import os
-import time
-from collections.abc import Iterable
+import sys
+import threading
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
+from contextlib import closing, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from alhambra_ai.botapi import Observation, load_bot
+from alhambra_ai.botapi import bot_name
+from alhambra_ai.tournament.process import kill_all
+from alhambra_ai.tournament.referee import Limits, run_game
+from alhambra_ai.tournament.schedule import ScheduledGame, lineup_names, stable_seed
 
 BOTS_DIR = Path(__file__).resolve().parent.parent / "bots"
 
 DEFAULT_MATCHES = ("greedy:random", "expectimax:greedy", "mcts:greedy", "mcts:expectimax")
+FORMAT_VERSION = 2  # results refereed in worker processes (version 1: in-process, no forfeits)
 
 
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -46,56 +59,110 @@ def bot_path(name: str) -> Path:
     return p if p.suffix == ".py" else BOTS_DIR / f"{name}.py"
 
 
-@dataclass(frozen=True)
-class GameSpec:
-    seats: tuple[str, ...]  # bot name per seat
-    seed: int
-    config: dict = field(default_factory=dict)  # per bot name: extra config (move_time, iterations, ...)
+def parse_side(text: str) -> tuple[str, float | None]:
+    """``"NAME"`` or ``"NAME@SECONDS"`` -> (NAME, seconds per move or None). Raises ValueError."""
+    name, at, secs = text.partition("@")
+    if not at:
+        return name, None
+    try:
+        t = float(secs)
+    except ValueError:
+        raise ValueError(f"{text!r}: write NAME@SECONDS, e.g. mcts@1") from None
+    if not t > 0 or math.isinf(t):
+        raise ValueError(f"{text!r}: the time per move must be a positive number of seconds")
+    return name, t
 
 
-def play_game(spec: GameSpec) -> dict:
-    """Play one game in-process; every bot sees only its observations. Returns scores and per-seat move
-    times."""
-    from alhambra_ai import new_game
-
-    n = len(spec.seats)
-    state = new_game(n, seed=spec.seed)
-    classes = {name: load_bot(bot_path(name)) for name in set(spec.seats)}
-    bots = []
-    for seat, name in enumerate(spec.seats):
-        bot = classes[name]()
-        cfg = {"seat": seat, "num_players": n, "options": state.options, "seed": spec.seed * 8 + seat}
-        cfg.update(spec.config.get(name, {}))
-        if hasattr(bot, "setup"):
-            bot.setup(cfg)
-        bots.append(bot)
-    times: list[list[float]] = [[] for _ in range(n)]
-    while not state.is_terminal():
-        seat = state.current_player
-        obs = Observation(state.observation(seat))
-        t = time.monotonic()
-        action = bots[seat].act(obs)
-        times[seat].append(time.monotonic() - t)
-        state.apply(action)
-    return {"seats": list(spec.seats), "seed": spec.seed, "scores": state.scores(),
-            "max_move_time": [max(ts, default=0.0) for ts in times]}
+def side_label(text: str) -> str:
+    """The seat name of one side of a match: the bot's name, with ``@SECONDS`` when it has its own time."""
+    name, t = parse_side(text)
+    return bot_name(bot_path(name)) + (f"@{t:g}" if t is not None else "")
 
 
-def win_share(scores: list[int], seats: Iterable[int]) -> float:
-    """The share of the win held by the given seats (ties for the top split it equally)."""
-    best = max(scores)
-    top = [i for i, s in enumerate(scores) if s == best]
+def win_share(ranks: list[int], seats) -> float:
+    """The share of the win held by the given seats (seats sharing rank 1 split it equally).
+
+    >>> win_share([1, 1, 3], [0])
+    0.5
+    """
+    top = [i for i, r in enumerate(ranks) if r == 1]
     return sum(1 for i in seats if i in top) / len(top)
 
 
-def match_specs(a: str, b: str, players: int, games: int, seed: int, config: dict) -> list[GameSpec]:
-    """``games`` games of A against B at ``players`` seats: A rotates over the seats of each deal seed."""
-    specs = []
-    for g in range(games):
-        deal, a_seat = divmod(g, players)
-        seats = tuple(a if i == a_seat else b for i in range(players))
-        specs.append(GameSpec(seats, seed * 1_000_003 + players * 10_007 + deal, config))
-    return specs
+def ranks_of(scores: list[int]) -> list[int]:
+    """Competition ranks of scores (ties share a rank): for results without referee ranks (format 1)."""
+    return [1 + sum(1 for t in scores if t > s) for s in scores]
+
+
+@dataclass(frozen=True)
+class Match:
+    """One match: ``A:B`` (one A against ``players - 1`` copies of B) or a lineup ``A,B,C,...`` (one game
+    per rotation of exactly those seats); each side a bot name or path, optionally ``@SECONDS``. A is the
+    first."""
+
+    text: str
+    move_time: float | None = 0.1
+    time_bank: float = 5.0
+    iterations: int | None = None
+
+    @property
+    def fixed_players(self) -> int | None:
+        """The seat count of a lineup, None for ``A:B`` (played at every ``--players`` count)."""
+        return None if ":" in self.text else len(self.text.split(","))
+
+    def sides(self, players: int) -> list[str]:
+        """The side text per seat before rotation (A first)."""
+        if ":" in self.text:
+            a, b = self.text.split(":")
+            return [a] + [b] * (players - 1)
+        return self.text.split(",")
+
+    def lineup(self, players: int) -> list[str]:
+        """Seat names before rotation: each side's label, repeats numbered (``greedy``, ``greedy#2``)."""
+        return lineup_names([side_label(s) for s in self.sides(players)])
+
+    def opponents(self, players: int) -> str:
+        """How the report names A's opponents: B, or the lineup's other bots."""
+        names = [_base(n) for n in self.lineup(players)[1:]]
+        return names[0] if len(set(names)) == 1 else ",".join(names)
+
+    def paths(self, players: int) -> dict[str, str]:
+        return {name: str(bot_path(parse_side(side)[0]))
+                for name, side in zip(self.lineup(players), self.sides(players), strict=True)}
+
+    def limits(self, players: int) -> tuple[Limits, dict[str, Limits]]:
+        """The default limits and, per seat name with its own time per move, its limits."""
+        base = Limits(move_time=self.move_time or 1.0, time_bank=self.time_bank)
+        own = {}
+        for name, side in zip(self.lineup(players), self.sides(players), strict=True):
+            t = parse_side(side)[1]
+            if t is not None:
+                own[name] = Limits(move_time=t, time_bank=self.time_bank)
+        return base, own
+
+    def bot_config(self, players: int) -> dict[str, dict]:
+        """Extra setup config per seat name: an iteration budget for our search bots (``iterations``)."""
+        if not self.iterations:
+            return {}
+        out = {}
+        for name, path in self.paths(players).items():
+            stem = Path(path).stem
+            if stem == "mcts":
+                out[name] = {"iterations": self.iterations}
+            elif stem == "expectimax":
+                out[name] = {"samples": max(1, self.iterations // 10)}
+        return out
+
+    def games(self, players: int, games: int, seed: int) -> list[ScheduledGame]:
+        """``games`` games: the lineup rotates over the seats of each deal (so A sits in every seat of it)."""
+        line = self.lineup(players)
+        out = []
+        for g in range(games):
+            deal, shift = divmod(g, players)
+            seated = tuple(line[-shift:] + line[:-shift]) if shift else tuple(line)
+            out.append(ScheduledGame(f"{self.text}/{players}p/{g}", seated,
+                                     stable_seed(seed, "strength", self.text, players, deal)))
+        return out
 
 
 @dataclass
@@ -108,6 +175,8 @@ class MatchResult:
     mean_score_a: float
     mean_score_b: float
     max_move_time: dict
+    forfeits: dict
+    mean_move_time: dict = field(default_factory=dict)
 
     @property
     def rate(self) -> float:
@@ -115,41 +184,45 @@ class MatchResult:
 
     def row(self) -> str:
         lo, hi = wilson(self.wins, self.games)
-        slow = " ".join(f"{k} {v:.3f}s" for k, v in sorted(self.max_move_time.items()))
+        slow = " ".join(f"{k} {self.mean_move_time[k]:.3f}/{v:.3f}s" if k in self.mean_move_time
+                        else f"{k} {v:.3f}s" for k, v in sorted(self.max_move_time.items()))
+        lost = "".join(f"  forfeits {k} {v}" for k, v in sorted(self.forfeits.items()))
         return (f"{self.a:>10} vs {self.b:<10} {self.players}p  games {self.games:4d}  "
                 f"win {self.rate:6.1%}  95% [{lo:.3f}, {hi:.3f}]  "
-                f"score {self.mean_score_a:6.1f} vs {self.mean_score_b:6.1f}  max move {slow}")
+                f"score {self.mean_score_a:6.1f} vs {self.mean_score_b:6.1f}  move mean/max {slow}{lost}")
+
+
+def _base(name: str) -> str:
+    return name.split("#")[0]
 
 
 def summarize(a: str, b: str, players: int, results: list[dict]) -> MatchResult:
+    """A's record over ``results`` (A and B are seat names; B's copies ``B#k`` count as B)."""
     wins = 0.0
     sa, sb = [], []
     slow: dict[str, float] = {}
+    spent: dict[str, list[float]] = {}  # per bot: [seconds, moves]
+    lost: dict[str, int] = {}
     for r in results:
-        a_seats = [i for i, name in enumerate(r["seats"]) if name == a]
-        wins += win_share(r["scores"], a_seats)
+        seats = r.get("bots") or r["seats"]
+        ranks = r.get("ranks") or ranks_of(r["scores"])
+        a_seats = [i for i, name in enumerate(seats) if name == a]
+        wins += win_share(ranks, a_seats)
         sa += [r["scores"][i] for i in a_seats]
         sb += [s for i, s in enumerate(r["scores"]) if i not in a_seats]
-        for name, t in zip(r["seats"], r["max_move_time"], strict=True):
-            slow[name] = max(slow.get(name, 0.0), t)
+        times = r.get("max_move_time") or [t["max"] or 0.0 for t in r["move_times"]]
+        for name, t in zip(seats, times, strict=True):
+            slow[_base(name)] = max(slow.get(_base(name), 0.0), t)
+        for name, m in zip(seats, r.get("move_times", ()), strict=False):
+            if m.get("moves"):
+                acc = spent.setdefault(_base(name), [0.0, 0])
+                acc[0] += m["mean"] * m["moves"]
+                acc[1] += m["moves"]
+        for f in r.get("forfeits", ()):
+            key = f"{_base(f['bot'])} ({f['reason']})"
+            lost[key] = lost.get(key, 0) + 1
     return MatchResult(a, b, players, len(results), wins, sum(sa) / max(1, len(sa)),
-                       sum(sb) / max(1, len(sb)), slow)
-
-
-def bot_config(move_time: float | None, iterations: int | None) -> dict:
-    """Per bot name: the config a match gives it (time budget, or an iteration budget for the search bots)."""
-    config: dict = {}
-    for name in ("mcts", "expectimax", "greedy", "random"):
-        c: dict = {}
-        if move_time is not None:
-            c["move_time"] = move_time
-        if iterations:
-            if name == "mcts":
-                c["iterations"] = iterations
-            elif name == "expectimax":
-                c["samples"] = max(1, iterations // 10)
-        config[name] = c
-    return config
+                       sum(sb) / max(1, len(sb)), slow, lost, {k: t / n for k, (t, n) in spent.items()})
 
 
 class ResultLog:
@@ -166,6 +239,7 @@ class ResultLog:
     def __init__(self, path: str | Path | None, settings: dict):
         self.path = Path(path) if path else None
         self.done: dict[tuple[str, int, int], dict] = {}
+        self.lock = threading.Lock()
         if self.path is None:
             return
         if self.path.exists() and self.path.stat().st_size:
@@ -209,10 +283,11 @@ class ResultLog:
             os.fsync(f.fileno())
 
     def add(self, match: str, players: int, game: int, result: dict) -> None:
-        r = {"match": match, "players": players, "game": game, **result}
-        self.done[(match, players, game)] = r
-        if self.path is not None:
-            self._append(r)
+        r = {**result, "match": match, "players": players, "game": game}
+        with self.lock:
+            self.done[(match, players, game)] = r
+            if self.path is not None:
+                self._append(r)
 
 
 def report(path: str | Path) -> tuple[dict, list[MatchResult]]:
@@ -225,45 +300,125 @@ def report(path: str | Path) -> tuple[dict, list[MatchResult]]:
     groups: dict[tuple[str, int], list[dict]] = {}
     for (match, players, _game), r in sorted(done.items()):
         groups.setdefault((match, players), []).append(r)
-    return head["settings"], [summarize(*m.split(":"), p, rs) for (m, p), rs in groups.items()]
-
-
-def _play_indexed(item: tuple[int, GameSpec]) -> tuple[int, dict]:
-    return item[0], play_game(item[1])
-
-
-def run_strength(matches: Iterable[str] = DEFAULT_MATCHES, players: Iterable[int] = (2, 4), games: int = 20,
-                 seed: int = 1, move_time: float | None = 0.1, iterations: int | None = None, jobs: int = 1,
-                 echo=print, out: str | Path | None = None, progress=None) -> list[MatchResult]:
-    """Run every match at every player count; ``iterations`` (MCTS iterations, expectimax samples / 10)
-    replaces the time budget and makes the run deterministic. With ``out``, finished games are kept in that
-    file and a rerun with the same settings plays only the missing ones. ``progress(done, total)`` is called
-    after every game."""
-    config = bot_config(move_time, iterations)
-    log = ResultLog(out, {"seed": seed, "move_time": move_time, "iterations": iterations})
-    out_rows = []
-    pool = multiprocessing.get_context("fork").Pool(jobs) if jobs > 1 else None
-    try:
-        for m in matches:
+    rows = []
+    for (m, p), rs in groups.items():
+        if "bots" in rs[0]:
+            match = Match(m)
+            rows.append(summarize(match.lineup(p)[0], match.opponents(p), p, rs))
+        else:  # format 1: seat names as given, A:B
             a, b = m.split(":")
-            for p in players:
-                specs = match_specs(a, b, p, games, seed, config)
+            rows.append(summarize(a, b, p, rs))
+    return head["settings"], rows
+
+
+def check_match(text: str) -> None:
+    """Raise ValueError unless ``text`` is ``A:B`` or a lineup ``A,B,...`` (2-6 seats) of known bots."""
+    sides = text.split(":") if ":" in text else text.split(",")
+    if (":" in text and len(sides) != 2) or not 2 <= len(sides) <= 6 or not all(sides):
+        raise ValueError(f"{text!r}: write A:B or a lineup A,B,B,B (bot names in bots/ or .py files, "
+                         "optionally NAME@SECONDS)")
+    for side in sides:
+        name, _t = parse_side(side)
+        if not bot_path(name).is_file():
+            raise ValueError(f"{text!r}: no bot file {bot_path(name)}")
+
+
+def run_strength(matches=DEFAULT_MATCHES, players=(2, 4), games: int = 20, seed: int = 1,
+                 move_time: float | None = 0.1, iterations: int | None = None, jobs: int = 1,
+                 echo=print, out: str | Path | None = None, progress=None,
+                 time_bank: float = 5.0, backend: str = "local",
+                 address: str | None = None) -> list[MatchResult]:
+    """Run every match at every player count; ``iterations`` (MCTS iterations, expectimax samples / 10)
+    replaces the search bots' time budget and makes the run deterministic (the referee's time limits stay).
+    With ``out``, finished games are kept in that file and a rerun with the same settings plays only the
+    missing ones. ``progress(match, players, done, total)`` is called after every game. ``backend="ray"``
+    plays the games as Ray tasks on the cluster at ``address`` (README "Tournaments on a cluster")."""
+    for m in matches:
+        check_match(m)
+    log = ResultLog(out, {"seed": seed, "move_time": move_time, "iterations": iterations,
+                          "time_bank": time_bank, "format": FORMAT_VERSION})
+    rows = []
+    with _cluster(backend, address) as ray:
+        for m in matches:
+            match = Match(m, move_time, time_bank, iterations)
+            for p in [match.fixed_players] if match.fixed_players else players:
+                specs = match.games(p, games, seed)
                 todo = [(g, s) for g, s in enumerate(specs) if (m, p, g) not in log.done]
-                played = (pool.imap_unordered(_play_indexed, todo, chunksize=1) if pool
-                          else map(_play_indexed, todo))
-                for g, r in played:
-                    log.add(m, p, g, r)
-                    if progress:
-                        progress(m, p, sum(1 for k in log.done if k[:2] == (m, p) and k[2] < games), games)
+                store = lambda g, r, m=m, p=p: _store(log, m, p, g, r, games, progress)  # noqa: E731
+                _play(todo, match, p, jobs, store, ray)
                 results = [log.done[(m, p, g)] for g in range(games)]
-                res = summarize(a, b, p, results)
+                res = summarize(match.lineup(p)[0], match.opponents(p), p, results)
                 echo(res.row())
-                out_rows.append(res)
-    finally:
-        if pool:
-            pool.close()
-            pool.join()
-    return out_rows
+                rows.append(res)
+    return rows
+
+
+def _cluster(backend: str, address: str | None):
+    """The Ray backend for ``backend="ray"`` (connected for the whole run), else nothing."""
+    if backend != "ray":
+        return nullcontext(None)
+    from alhambra_ai.tournament.ray_backend import RayBackend
+
+    return RayBackend(address)
+
+
+def _store(log: ResultLog, m: str, p: int, g: int, result: dict, games: int, progress) -> None:
+    log.add(m, p, g, result)
+    if progress:
+        progress(m, p, sum(1 for k in log.done if k[:2] == (m, p) and k[2] < games), games)
+
+
+def _play(todo: list, match: Match, players: int, jobs: int, done, ray=None) -> None:
+    """Referee the games of ``todo`` ((index, ScheduledGame)), ``jobs`` at a time (or on the Ray backend
+    ``ray``); ``done(index, result)`` as each finishes. Interrupted (Ctrl-C): every worker is killed and
+    the games in progress are dropped."""
+    if not todo:
+        return
+    paths = match.paths(players)
+    limits, own = match.limits(players)
+    config = match.bot_config(players)
+    stop = threading.Event()
+
+    def entry(g: int, result: dict, record: dict) -> tuple[int, dict]:
+        result["id"] = result.pop("game")  # "game" is the game's index in the match here
+        result["actions"] = record["actions"]
+        return g, result
+
+    if ray is not None:
+        from alhambra_ai.tournament.ray_backend import game_resources, pack_bots, referee_with_watchdog
+
+        index = {spec.id: g for g, spec in todo}
+        with closing(ray.map(referee_with_watchdog, [spec for _, spec in todo], pack_bots(paths),
+                             (limits, {"bot_limits": own, "bot_config": config}),
+                             lambda spec: game_resources(spec.num_players, limits.memory_mb),
+                             lambda text: print(text, file=sys.stderr),
+                             label=lambda spec: f"game {spec.id}")) as played:
+            for spec, (result, record) in played:
+                done(*entry(index[spec.id], result, record))
+        return
+
+    def one(item):
+        g, spec = item
+        return entry(g, *run_game(spec, paths, limits, stop, bot_limits=own, bot_config=config))
+
+    pool = ThreadPoolExecutor(max(1, jobs), thread_name_prefix="strength")
+    pending: dict = {}
+    try:
+        pending = {pool.submit(one, item) for item in todo}
+        while pending:
+            finished, pending = wait(pending, timeout=0.5, return_when=FIRST_COMPLETED)
+            for future in finished:
+                done(*future.result())
+    except BaseException:
+        stop.set()
+        pool.shutdown(wait=False, cancel_futures=True)
+        running = [f for f in pending if not f.cancelled()]
+        while running:
+            kill_all()
+            _, running = wait(running, timeout=0.2)
+        kill_all()
+        raise
+    pool.shutdown(wait=True)
 
 
 # ---------------------------------------------------------------- command line
@@ -271,18 +426,34 @@ def run_strength(matches: Iterable[str] = DEFAULT_MATCHES, players: Iterable[int
 def _strength_command():
     import click
 
+    from alhambra_ai.tournament.config import BadInput
+
+    class InputError(click.ClickException):
+        exit_code = 2
+
     @click.command("strength")
     @click.option("--match", "matches", multiple=True, metavar="A:B",
-                  help="Bot A against bot B (names in bots/ or .py paths); repeatable. "
+                  help="Bot A against bot B: names in bots/ or .py paths, NAME@SECONDS for a bot with its "
+                       "own time per move (mcts@1:mcts); repeatable. "
                        f"[default: {' '.join(DEFAULT_MATCHES)}]")
-    @click.option("--players", default="2,4", show_default=True, help="Player counts, comma separated.")
+    @click.option("--lineup", "lineups", multiple=True, metavar="A,B,C,...",
+                  help="One game per seat rotation of exactly these bots (a bot may appear several times: "
+                       "mcts,greedy,greedy,greedy); the win rate is the first one's. Repeatable.")
+    @click.option("--players", default="2,4", show_default=True, help="Player counts of the A:B matches.")
     @click.option("--games", default=20, show_default=True, help="Games per match and player count.")
-    @click.option("--seed", default=1, show_default=True, help="Master seed of the deals.")
+    @click.option("--seed", default=1, show_default=True, type=int, help="Master seed of the deals.")
     @click.option("--move-time", default=0.1, show_default=True, type=float, help="Seconds per move.")
+    @click.option("--time-bank", default=5.0, show_default=True, type=float,
+                  help="Extra seconds per game and seat, drawn on by moves over their limit (as in "
+                       "tournament).")
     @click.option("--iterations", type=int, default=None,
-                  help="MCTS iterations per move (expectimax: a tenth as many samples) instead of the time "
+                  help="MCTS iterations per move (expectimax: a tenth as many samples) instead of their time "
                        "budget: a deterministic run.")
-    @click.option("--jobs", "-j", default=1, show_default=True, help="Games in parallel (processes).")
+    @click.option("--jobs", "-j", default=1, show_default=True, help="Games in parallel (local backend).")
+    @click.option("--backend", type=click.Choice(["local", "ray"]), default="local", show_default=True,
+                  help='Where games run: this machine, or a Ray cluster (needs pip install -e ".[ray]").')
+    @click.option("--address", metavar="auto|HOST:PORT", default=None,
+                  help="The Ray cluster (--backend ray). [default: the one running here, else a new one]")
     @click.option("--out", type=click.Path(dir_okay=False), default=None,
                   help="Keep finished games in this JSON-lines file; rerunning with the same file and "
                        "settings plays only the missing games (a long run can be stopped and resumed).")
@@ -290,13 +461,18 @@ def _strength_command():
                   help="A progress line on stderr.")
     @click.option("--report", "report_file", type=click.Path(dir_okay=False), default=None,
                   help="Only summarize the games an --out file holds so far (plays nothing).")
-    def strength(matches, players, games, seed, move_time, iterations, jobs, out, progress, report_file):
-        """Win rates of the built-in bots against each other, with 95% Wilson intervals."""
+    def strength(matches, lineups, players, games, seed, move_time, time_bank, iterations, jobs, backend,
+                 address, out, progress, report_file):
+        """Win rates of bots against each other, with 95% Wilson intervals.
+
+        Every game is refereed as in `alhambra-ai tournament`: each seat its own process, the same setup
+        config and limits, and a bot that fails forfeits (counted in the table) instead of stopping the run.
+        """
         if report_file:
             try:
                 settings, rows = report(report_file)
             except ValueError as e:
-                raise click.UsageError(str(e)) from None
+                raise InputError(str(e)) from None
             click.echo(f"{report_file}: seed {settings.get('seed')}, "
                        + (f"{settings['iterations']} iterations per move" if settings.get("iterations")
                           else f"{settings.get('move_time')} s per move"))
@@ -311,23 +487,42 @@ def _strength_command():
         if any(not 2 <= p <= 6 for p in counts):
             raise click.BadParameter("player counts are 2..6", param_hint="--players")
         for m in matches:
-            names = m.split(":")
-            if len(names) != 2 or not all(bot_path(x).is_file() for x in names):
-                raise click.BadParameter(f"{m!r}: write A:B with bots in bots/ or .py files",
-                                         param_hint="--match")
+            if ":" not in m:
+                raise click.BadParameter(f"{m!r}: write A:B", param_hint="--match")
+        for m in lineups:
+            if ":" in m or "," not in m:
+                raise click.BadParameter(f"{m!r}: write A,B,...", param_hint="--lineup")
+        for m in (*matches, *lineups):
+            try:
+                check_match(m)
+            except ValueError as e:
+                raise click.BadParameter(str(e), param_hint="--lineup" if "," in m else "--match") from None
         if games < 1 or jobs < 1:
             raise click.BadParameter("--games and --jobs must be at least 1")
+        if not move_time > 0 or time_bank < 0:
+            raise click.BadParameter("--move-time must be > 0 and --time-bank >= 0")
+        if address and backend != "ray":
+            raise InputError("--address is the Ray cluster's (auto or HOST:PORT) and needs --backend ray")
+        if backend == "ray":
+            from alhambra_ai.tournament.ray_backend import import_ray
+
+            try:
+                import_ray()
+            except BadInput as e:
+                raise InputError(str(e)) from None
         click.echo(f"strength: {games} games per match, players {counts}, seed {seed}, "
                    + (f"{iterations} iterations per move" if iterations else f"{move_time} s per move")
-                   + f", jobs {jobs}")
+                   + f", time bank {time_bank} s, "
+                   + (f"jobs {jobs}" if backend == "local" else f"on Ray at {address or 'this machine'}"))
+
         def show(match, p, done, total):
             click.echo(f"\r{match} {p}p: {done}/{total} games", nl=done == total, err=True)
 
         try:
-            run_strength(matches or DEFAULT_MATCHES, counts, games, seed, move_time, iterations, jobs,
-                         click.echo, out, show if progress else None)
-        except ValueError as e:
-            raise click.UsageError(str(e)) from None
+            run_strength((*matches, *lineups) or DEFAULT_MATCHES, counts, games, seed, move_time, iterations,
+                         jobs, click.echo, out, show if progress else None, time_bank, backend, address)
+        except (ValueError, BadInput) as e:
+            raise InputError(str(e)) from None
 
     return strength
 

@@ -1,5 +1,6 @@
 """Test-session set-up shared by every test module."""
 
+import os
 import signal
 
 # A shell starts background jobs (`pytest ... &`, nohup) with SIGINT ignored, and an ignored signal stays
@@ -7,3 +8,8 @@ import signal
 # handler is reset to the default on exec, so installing it here gives every child a normal Ctrl-C.
 if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
     signal.signal(signal.SIGINT, signal.default_int_handler)
+
+# The terminal's size picks the text layout (render.screen_size): tests draw at the default 100 x 50 unless
+# they ask for a width, whatever terminal or CI environment runs them.
+os.environ.pop("COLUMNS", None)
+os.environ.pop("LINES", None)

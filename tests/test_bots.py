@@ -14,7 +14,7 @@ from click.testing import CliRunner
 from alhambra_ai import _core, new_game, search
 from alhambra_ai.botapi import Observation, load_bot
 from alhambra_ai.cli import main
-from alhambra_ai.strength import GameSpec, match_specs, play_game, run_strength, wilson, win_share
+from alhambra_ai.strength import Match, run_strength, wilson, win_share
 
 BOTS = Path(__file__).resolve().parent.parent / "bots"
 TINY = {"greedy": {}, "random": {}, "mcts": {"iterations": 30}, "expectimax": {"samples": 1, "breadth": 3}}
@@ -58,7 +58,7 @@ def test_search_bots_play_complete_legal_games(n):
 
 
 def test_greedy_beats_random_clearly():
-    wins = sum(win_share(play(["greedy", "random"][::1 - 2 * (g % 2)], seed=g)[0].scores(), [g % 2])
+    wins = sum(win_share(play(["greedy", "random"][::1 - 2 * (g % 2)], seed=g)[0].ranking(), [g % 2])
                for g in range(6))
     assert wins >= 5
 
@@ -373,16 +373,19 @@ def test_wilson_interval():
     assert wilson(10, 20)[0] < 0.5 < wilson(10, 20)[1]
 
 
-def test_match_specs_rotate_seats_over_shared_deals():
-    specs = match_specs("a", "b", 4, 8, 1, {})
-    assert [s.seats.index("a") for s in specs] == [0, 1, 2, 3, 0, 1, 2, 3]
-    assert len({s.seed for s in specs[:4]}) == 1 and specs[0].seed != specs[4].seed
-    assert all(s.seats.count("b") == 3 for s in specs)
+def test_match_games_rotate_seats_over_shared_deals():
+    games = Match("a:b").games(4, 8, 1)
+    assert [g.bots.index("a") for g in games] == [0, 1, 2, 3, 0, 1, 2, 3]
+    assert len({g.seed for g in games[:4]}) == 1 and games[0].seed != games[4].seed
+    assert all(sorted(g.bots) == ["a", "b", "b#2", "b#3"] for g in games)  # each copy of b its own seat name
+    assert Match("mcts@1:mcts").lineup(2) == ["mcts@1", "mcts"]
+    assert Match("greedy:greedy").lineup(2) == ["greedy", "greedy#2"]
+    assert Match("mcts,greedy,greedy").fixed_players == 3
 
 
 def test_win_share_splits_ties():
-    assert win_share([10, 10, 3], [0]) == 0.5
-    assert win_share([10, 12, 3], [0]) == 0.0
+    assert win_share([1, 1, 3], [0]) == 0.5
+    assert win_share([2, 1, 3], [0]) == 0.0
 
 
 def test_strength_run_is_reproducible():
@@ -391,8 +394,6 @@ def test_strength_run_is_reproducible():
     r2 = run_strength(["greedy:random"], [2], 2, seed=3, iterations=20, echo=lines.append)
     assert r1[0].wins == r2[0].wins and r1[0].games == 2
     assert "greedy" in lines[0] and "95%" in lines[0]
-    res = play_game(GameSpec(("mcts", "greedy"), 5, {"mcts": {"iterations": 20}}))
-    assert len(res["scores"]) == 2
 
 
 def test_strength_out_file_resumes_with_only_the_missing_games(tmp_path):

@@ -241,7 +241,8 @@ def test_bad_observations():
     with pytest.raises(PositionError, match="no seat|seat must be"):
         determinize(dict(o, seat=5), 1)
     with pytest.raises(ValueError, match="seed"):
-        determinize(o, -1)
+        determinize(o, 1.5)  # any int is a seed (reduced modulo 2**64); a float is not
+    assert determinize(o, -1).observation(1) == o
     with pytest.raises(ValueError, match="no seat"):
         s.determinized(3, 1)
 

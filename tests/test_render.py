@@ -158,7 +158,7 @@ def test_table_dirk_and_second_round():
     text = render_table(obs, 0)
     assert "Dirk's tiles (3): pavilion 1, garden 2 - gar33 gar40 pav5" in text
     assert "Dirk 4" in text
-    assert "round 2, its card lies at draw-pile position 41-55 (1 = top); rounds done: 1" in text
+    assert "Next scoring: round 2, its card lies at draw-pile position 41-55 (1 = top)" in text
 
 
 @pytest.mark.parametrize("n", [2, 3, 4, 5, 6])

@@ -112,7 +112,7 @@ def test_resume_mismatch_is_one_line(tmp_path):
     assert invoke("tournament", FIRST, LAST, *FAST, "--out", tmp_path / "r").exit_code == 0
     line = one_error_line(invoke("tournament", FIRST, LAST, *FAST, "--seed", "9", "--out", tmp_path / "r",
                                  "--resume"))
-    assert "cannot resume" in line and "seed was 1, now 9" in line
+    assert "cannot resume" in line and "seed was " in line and ", now 9" in line  # the first seed was random
     line = one_error_line(invoke("tournament", FIRST, LAST, *FAST, "--out", tmp_path / "r"))
     assert "already holds a tournament" in line
 

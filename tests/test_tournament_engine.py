@@ -63,8 +63,21 @@ def entrant_names(lad):
     return [e["name"] for e in json.loads((lad / "ladder.json").read_text())["entrants"]]
 
 
+def test_a_new_ladder_starts_with_the_built_in_bots(tmp_path, monkeypatch):
+    assert [p.stem for p in ladder_module.BUILTIN_BOTS] == ["random", "greedy", "expectimax", "mcts"]
+    assert all(p.is_file() for p in ladder_module.BUILTIN_BOTS)
+    # Played here with two fast stand-ins for the built-ins (the real ones take minutes on the toy game).
+    monkeypatch.setattr(ladder_module, "BUILTIN_BOTS", [GOOD / "first.py", GOOD / "last.py"])
+    monkeypatch.setitem(ladder_module.DEFAULTS, "games", 1)
+    lad = tmp_path / "ladder"
+    rank, n = submit(GOOD / "seeded.py", lad, progress=False, out=io.StringIO(), log=io.StringIO())
+    assert entrant_names(lad) == ["first", "last", "seeded"] and n == 3
+    assert len(load_results(lad)) == 2 * 2       # the newcomer against each built-in, both seatings
+
+
 def test_submit_good_then_broken_bot(tmp_path, monkeypatch):
     monkeypatch.setitem(ladder_module.DEFAULTS, "games", 1)
+    monkeypatch.setattr(ladder_module, "BUILTIN_BOTS", [ladder_module.RANDOM_BOT])
     lad = tmp_path / "ladder"
     out, log = io.StringIO(), io.StringIO()
     rank, n = submit(GOOD / "seeded.py", lad, progress=False, out=out, log=log)

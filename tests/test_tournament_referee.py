@@ -11,6 +11,7 @@ import time
 import pytest
 from tournament_support import GOOD, HOSTILE, use_toy_game
 
+from alhambra_ai.tournament import sandbox
 from alhambra_ai.tournament.process import live_count
 from alhambra_ai.tournament.referee import Limits, final_ranks, run_game
 from alhambra_ai.tournament.schedule import ScheduledGame
@@ -64,7 +65,7 @@ def test_same_seed_same_game():
         ("writes_fd1", "prints to stdout", "stdout"),
         ("memory", "exceeds memory", "MemoryError"),
         ("no_bot", "load error", "defines no class Bot"),
-        ("forks", "times out", "no reply within"),
+        ("forks", "raises", "PermissionError"),
     ],
 )
 def test_hostile_bot_forfeits_and_the_game_goes_on(bot, reason, detail):
@@ -113,30 +114,45 @@ def test_final_ranks():
     assert final_ranks([2, 1], {0, 1}) == [1, 1]
 
 
-def test_forked_children_are_killed_with_the_worker():
+def test_forking_is_refused_and_nothing_survives():
     result, _ = play(HOSTILE / "forks.py", GOOD / "first.py")
-    assert result["forfeits"][0]["reason"] == "times out"
+    assert result["forfeits"][0]["reason"] == "raises"
+    assert "PermissionError" in result["forfeits"][0]["detail"]
     out = subprocess.run(["ps", "-eo", "pid,args"], capture_output=True, text=True).stdout
-    assert "hostile_bots/forks.py" not in out
+    assert "alhambra-bot-" not in out
 
 
-def test_worker_dies_with_its_referee():
-    """A worker whose referee is gone exits by itself even while its bot hangs."""
-    # A middleman starts a worker, waits for its hello, asks for a move (the bot hangs in it) and
-    # dies without cleaning up: only the worker's parent-death guard can end it.
-    script = ("import subprocess, sys; p = subprocess.Popen([sys.executable, '-m', "
-              f"'alhambra_ai.tournament.worker', {str(HOSTILE / 'hangs.py')!r}], "
-              "stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL); "
-              "assert b'hello' in p.stdout.readline(); "
-              "p.stdin.write(b'{\"cmd\": \"act\", \"obs\": {}}\\n'); p.stdin.flush(); print(p.pid)")
+def test_workers_die_with_their_referee():
+    """Workers whose referee is gone end by themselves: one hung in a move, one stopped between moves."""
+    # A middleman starts two workers, asks one for a move (the bot hangs in it), leaves the other stopped
+    # after its hello, and dies without cleaning up: only the lifeline can end them.
+    script = ("import os; from alhambra_ai.tournament.process import BotProcess, BotFailure; "
+              f"a, b = BotProcess({str(HOSTILE / 'hangs.py')!r}), BotProcess({str(HOSTILE / 'hangs.py')!r}); "
+              "a.request(None, 30); b.request(None, 30)\n"
+              "try: a.request({'cmd': 'act', 'obs': {}}, 0.5)\n"
+              "except BotFailure: pass\n"
+              "print(a.proc.pid, b.proc.pid, b._worker_pid or b.proc.pid, a.private, b.private, flush=True); "
+              "os._exit(0)")
     child = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
-    pid = int(child.stdout.strip())
+    *pids, private_a, private_b = child.stdout.split()
+    pids = [int(p) for p in pids]
+    assert len(pids) == 3, child.stderr
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline:
-        try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
+        alive = [p for p in pids if _running(p)]
+        if not alive:
+            if sandbox.isolation().namespaces:  # the namespace's init removes the private directories
+                assert not os.path.exists(private_a) and not os.path.exists(private_b)
             return
         time.sleep(0.1)
-    os.kill(pid, 9)
-    pytest.fail("the orphaned worker was still running")
+    for p in alive:
+        os.kill(p, 9)
+    pytest.fail(f"orphaned workers were still running: {alive}")
+
+
+def _running(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"  # a zombie has ended
+    except OSError:
+        return False

@@ -224,9 +224,17 @@ def test_ctrl_c_stops_cleanly(tmp_path):
             "--out", tmp_path / "run"]
     proc = subprocess.Popen(cli(*args), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             env=marked_env(tmp_path))
-    time.sleep(3)  # games against "hangs" wait for 5 s: some are in progress now
+    started = ""
+    while " games: " not in started and proc.poll() is None:  # the games start after the bots' checks
+        started = proc.stderr.readline()
+    time.sleep(2)  # games against "hangs" wait for 5 s: some are in progress now
     proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate(timeout=60)
+    out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130
     assert "--resume" in err.splitlines()[-1]
     assert no_workers_left(str(tmp_path), wait=0)  # killed before the command returned
+    # The standings reflect the stored games, on disk and on screen, with the legend and head to head.
+    stored = len(load_results(tmp_path / "run"))
+    assert standings_json(tmp_path / "run")["games"] == stored
+    assert f"standings of the {stored} stored games of 18:" in out
+    assert "rating = mu - 3 sigma" in out and "head to head" in out

@@ -122,3 +122,41 @@ def test_incremental_leader():
     assert r.leader() is None
     r.update(result("g1", ["a", "b"], [2, 1]))
     assert r.leader().name == "b"
+
+
+def test_win_rates_with_wilson_intervals_and_whole_wins_as_integers():
+    from alhambra_ai.strength import wilson
+
+    results = [result(f"g{i}", ["a", "b"], [1, 2] if i < 6 else [2, 1]) for i in range(8)]
+    table = {s.name: s.row() for s in compute_standings(results, ["a", "b"])}
+    assert table["a"]["wins"] == 6 and isinstance(table["a"]["wins"], int)
+    assert table["a"]["win_rate"] == 0.75 and table["a"]["win_interval"] == list(wilson(6, 8))
+    text = format_table(compute_standings(results, ["a", "b"]))
+    assert " 6 75% [41-93]" in text and "6.0" not in text
+    assert "rating = mu - 3 sigma" in text                           # the legend
+    shared = compute_standings([result("g1", ["a", "b", "c"], [1, 1, 3])], ["a", "b", "c"])
+    assert {s.name: s.row()["wins"] for s in shared} == {"a": 0.5, "b": 0.5, "c": 0}
+
+
+def test_head_to_head_counts_finishing_above_and_halves_ties():
+    from alhambra_ai.tournament.ratings import format_head_to_head, head_to_head
+
+    results = [result("g1", ["a", "b", "c"], [1, 2, 3]), result("g2", ["c", "b", "a"], [1, 1, 3]),
+               result("g3", ["b", "a"], [1, 2])]
+    pairs = {(p.a, p.b): p for p in head_to_head(results, ["a", "b", "c"])}
+    assert (pairs["a", "b"].games, pairs["a", "b"].a_score) == (3, 1)
+    assert (pairs["b", "c"].games, pairs["b", "c"].a_score) == (2, 1.5)
+    text = format_head_to_head(list(pairs.values()), ["a", "b", "c"])
+    assert "b vs c: 1.5-0.5 in 2 games" in text and "a vs b: 1-2 in 3 games, 33% [" in text
+
+
+def test_standings_files_hold_win_rates_and_head_to_head(tmp_path):
+    from alhambra_ai.tournament.ratings import write_standings
+
+    results = [result(f"g{i}", ["a", "b"], [1, 2]) for i in range(3)]
+    write_standings(tmp_path, results, ["a", "b"])
+    data = json.loads((tmp_path / "standings.json").read_text())
+    assert data["head_to_head"] == [{"a": "a", "b": "b", "games": 3, "a_score": 3, "b_score": 0,
+                                     "a_rate": 1.0, "a_interval": [0.438, 1.0]}]
+    assert (tmp_path / "standings.csv").read_text().splitlines()[1].startswith("1,a,")
+    assert "win_rate,win_low,win_high" in (tmp_path / "standings.csv").read_text()

@@ -10,6 +10,8 @@ from pathlib import Path
 import click
 
 from .config import BadInput, Settings, default_out, load_definition, make_settings
+from .runner import RefereeStalled
+from .sandbox import SandboxError
 from .store import ResultStore, StoreError
 
 D = Settings()  # the defaults shown in --help
@@ -33,28 +35,35 @@ TOURNAMENT_HELP = """Play every combination of BOT_FILEs against each other and 
 \b
 Each combination of bots for a seat count is played in every cyclic seat rotation (each bot
 sits in each seat equally often, on the same deal), and that is repeated --games times.
-Seeds come from --seed and the game, so results never depend on --jobs.
+Seeds come from --seed and the game, so results never depend on --jobs or --backend.
 
 \b
-Every bot runs in its own process and sees only its own observations. A bot forfeits a game
-when it raises, exceeds the time (--move-time per move, plus the --time-bank drawn on by
-slower moves), exceeds --memory, exits or crashes, prints to stdout, or returns an illegal
-or malformed action. Its seat is then played by the referee's stand-in (first legal action),
+Every bot runs in its own sandboxed process (namespaces, Landlock, seccomp, rlimits: README
+"Security model"; the isolation in force is printed and stored, --require-sandbox refuses
+to run with less) and sees only its own observations. A bot forfeits a game when it
+raises, exceeds the time (--move-time per move, plus the --time-bank drawn on by slower
+moves), exceeds --memory, exits or crashes, prints to stdout, or returns an illegal or
+malformed action. Its seat is then played by the referee's stand-in (first legal action),
 it is ranked last in that game, the reason is counted on the leaderboard, and the
 tournament goes on.
 
 \b
 Results go to --out DIR: results.jsonl (a line per game), games/ID.json (replayable
-records: alhambra-ai replay), standings.csv and standings.json. The leaderboard is sorted
-by mu - 3 sigma. An interrupted run (Ctrl-C, kill) continues with --out DIR --resume; the
-final standings are those of an uninterrupted run.
+records: alhambra-ai replay), standings.csv and standings.json, rewritten from the stored
+games whenever the run stops. The leaderboard is sorted by mu - 3 sigma and shows win rates
+with 95% intervals, then a head-to-head table; alhambra-ai report DIR draws it all as HTML.
+An interrupted run (Ctrl-C, kill) continues with --out DIR --resume; the final standings
+are those of an uninterrupted run.
 
 \b
 Examples:
+  alhambra-ai tournament bots/*.py        (the main job: 24 games, about 90 s on 2 cores)
   alhambra-ai tournament bots/random.py bots/greedy.py
   alhambra-ai tournament bots/*.py --seats 2-4 --games 4 --jobs 2 --out runs/a
   alhambra-ai tournament --config tournaments/quick.toml
+  alhambra-ai tournament --lineup bots/mcts.py,bots/greedy.py,bots/greedy.py,bots/greedy.py
   alhambra-ai tournament --out runs/a --resume
+  alhambra-ai tournament bots/*.py --seats 2-4 --backend ray --address auto
 """
 
 
@@ -62,12 +71,17 @@ Examples:
 @click.argument("bot_files", nargs=-1, type=click.Path(dir_okay=False))
 @click.option("--config", "config_file", type=click.Path(dir_okay=False), metavar="FILE",
               help="A ready definition (TOML), e.g. tournaments/quick.toml; options given here override it.")
+@click.option("--lineup", metavar="A,B,...",
+              help="Instead of BOT_FILEs: one fixed lineup of bot files, seat by seat, played in every seat "
+              "rotation; a file may appear several times (bots/mcts.py,bots/greedy.py,bots/greedy.py): its "
+              "seats are named greedy, greedy#2, ... and each runs in its own process.")
 @click.option("--seats", metavar="N|LO-HI",
               help="Seats per game: 2, or a range like 2-4 (each count is played; 2-6). "
               f"[default: {D.seats}]")
 @click.option("--games", type=int, metavar="N",
               help=f"Repeats of each combination's full seat rotation. [default: {D.games}]")
-@click.option("--seed", type=int, help=f"Master seed of all games. [default: {D.seed}]")
+@click.option("--seed", type=int, help="Master seed of all games (keep it secret while bots play). "
+              "[default: random; printed and stored in DIR/tournament.json]")
 @click.option("--move-time", type=float, metavar="SECONDS", help=f"Time per move. [default: {D.move_time}]")
 @click.option("--time-bank", type=float, metavar="SECONDS",
               help="Extra time per game and seat, drawn on by moves over --move-time. "
@@ -78,15 +92,25 @@ Examples:
               help="Time to start a bot process and run its setup (not charged to the bank). "
               f"[default: {D.setup_time}]")
 @click.option("--jobs", "-j", type=int, metavar="N",
-              help="Games played at once. [default: half the CPU cores]")
+              help="Games played at once (local backend). [default: the number of CPU cores]")
+@click.option("--backend", type=click.Choice(["local", "ray"]),
+              help="Where games run: this machine, or a Ray cluster (a game per task, a CPU per seat; "
+              'needs pip install -e ".[ray]"). [default: local]')
+@click.option("--address", metavar="auto|HOST:PORT",
+              help="The Ray cluster (--backend ray). [default: the one running here, else a new one here]")
 @click.option("--out", type=click.Path(file_okay=False), metavar="DIR",
               help="Output directory. [default: ./tournament-DATE-TIME]")
 @click.option("--resume", is_flag=True,
               help="Continue the run in --out DIR (bots and settings must match; without BOT_FILEs they are "
               "taken from DIR).")
 @click.option("--progress/--no-progress", default=True, help="Show the progress bar on stderr.")
-def tournament_command(bot_files, config_file, seats, games, seed, move_time, time_bank, memory, setup_time,
-                       jobs, out, resume, progress):
+@click.option("--require-sandbox", is_flag=True, default=None,
+              help="Refuse to run unless every isolation mechanism for bots is available "
+              "(README 'Security model').")
+@click.option("--width", type=click.IntRange(min=1), metavar="COLUMNS",
+              help="Fit the tables to this many columns (at least 80). [default: the terminal's]")
+def tournament_command(bot_files, config_file, lineup, seats, games, seed, move_time, time_bank, memory,
+                       setup_time, jobs, backend, address, out, resume, progress, require_sandbox, width):
     from .runner import run_tournament
 
     try:
@@ -95,21 +119,29 @@ def tournament_command(bot_files, config_file, seats, games, seed, move_time, ti
             raise BadInput("--resume needs --out DIR (the directory of the run to continue)")
         if resume and not bot_files and not config_file:
             definition = stored_definition(Path(out))
-        settings = make_settings(definition, bots=tuple(bot_files), seats=seats, games=games, seed=seed,
+        lineup_files = tuple(p.strip() for p in lineup.split(",")) if lineup else ()
+        settings = make_settings(definition, bots=tuple(bot_files), lineup=lineup_files, seats=seats,
+                                 games=games, seed=seed,
                                  move_time=move_time, time_bank=time_bank, memory=memory,
-                                 setup_time=setup_time, jobs=jobs, out=out)
+                                 setup_time=setup_time, jobs=jobs, backend=backend, address=address, out=out,
+                                 require_sandbox=require_sandbox)
         if settings.out is None:
             settings = replace(settings, out=default_out())
         _sigterm_as_interrupt()
         try:
-            run_tournament(settings, resume=resume, progress=progress)
+            from alhambra_ai.render import screen_size
+
+            run_tournament(settings, resume=resume, progress=progress,
+                           width=screen_size(width, tty=sys.stdout.isatty())[0])
         except KeyboardInterrupt:
             done = len(ResultStore(settings.out).results())
             click.echo(f"\ninterrupted after {done} stored games; continue with: "
                        f"alhambra-ai tournament --out {settings.out} --resume", err=True)
             sys.exit(130)
-    except (BadInput, StoreError) as e:
+    except (BadInput, StoreError, SandboxError) as e:
         raise InputError(str(e)) from None
+    except RefereeStalled as e:
+        raise click.ClickException(str(e)) from None
 
 
 def stored_definition(directory: Path) -> dict:
@@ -121,6 +153,9 @@ def stored_definition(directory: Path) -> dict:
     if stored is None:
         raise BadInput(f"nothing to resume in {directory} (no tournament.json); give the bot files")
     seats = stored["seats"]
+    if "lineup" in stored:  # seat names in lineup order -> their files
+        return {"lineup": tuple(stored["bots"][name]["path"] for name in stored["lineup"]),
+                **{k: stored[k] for k in ("games", "seed", "move_time", "time_bank", "memory", "setup_time")}}
     return {"bots": tuple(b["path"] for b in stored["bots"].values()),
             "seats": f"{seats[0]}-{seats[-1]}" if len(seats) > 1 else str(seats[0]),
             **{k: stored[k] for k in ("games", "seed", "move_time", "time_bank", "memory", "setup_time")}}
@@ -159,16 +194,32 @@ def submit_command(bot_file, ladder_dir, jobs, progress):
 @click.command("replay")
 @click.argument("record", type=click.Path(dir_okay=False))
 @click.option("--step", is_flag=True, help="Show the table after each move and wait for Enter (q quits).")
-def replay_command(record, step):
+@click.option("--width", type=click.IntRange(min=1), metavar="COLUMNS",
+              help="Draw for this many columns (at least 80). [default: the terminal's]")
+@click.option("--html", "html_file", type=click.Path(dir_okay=False), metavar="FILE",
+              help="Write the game viewer (one HTML page: market, hands and cities drawn, step with the "
+              "arrow keys or buttons) to FILE instead of printing the game.")
+def replay_command(record, step, width, html_file):
     """Step through a game RECORD in text: a tournament's OUT/games/ID.json or any saved game record."""
     from alhambra_ai.record import RecordError, load_record
+    from alhambra_ai.render import screen_size
 
     from .replay import replay
 
     try:
-        replay(load_record(record), sys.stdout, step=step)
+        try:
+            loaded = load_record(record)
+        except OSError as e:
+            raise InputError(f"cannot read game record {record}: {e.strerror or e}") from None
+        if html_file:
+            from alhambra_ai.report import write_viewer
+
+            write_viewer(loaded, html_file)
+            click.echo(f"game viewer written to {html_file}")
+            return
+        replay(loaded, sys.stdout, step=step, width=screen_size(width, tty=sys.stdout.isatty())[0])
     except OSError as e:
-        raise InputError(f"cannot read game record {record}: {e.strerror or e}") from None
+        raise InputError(f"cannot write {html_file}: {e.strerror or e}") from None
     except RecordError as e:
         raise InputError(str(e)) from None
     except (EOFError, KeyboardInterrupt):

@@ -6,6 +6,12 @@ A definition file holds the same settings as the command line options, e.g.::
     seats = "2-3"
     games = 2
     move_time = 0.5
+    backend = "ray"        # optional: play on a Ray cluster (see README "Tournaments on a cluster")
+
+or, for one fixed lineup played in every seat rotation (a bot file may be seated several times; its seats
+are named ``greedy``, ``greedy#2``, ... and each is its own process)::
+
+    lineup = ["../bots/mcts.py", "../bots/greedy.py", "../bots/greedy.py", "../bots/greedy.py"]
 
 Options given on the command line override the file.
 """
@@ -19,10 +25,13 @@ from pathlib import Path
 
 import tomllib
 
-from alhambra_ai.botapi import bot_name
+from alhambra_ai.botapi import bot_file_problem, bot_name
 
+from .process import MAX_BOT_BYTES
 from .referee import Limits
-from .schedule import MAX_SEATS, MIN_SEATS, parse_seats
+from .schedule import MAX_SEATS, MIN_SEATS, lineup_names, parse_seats
+
+BACKENDS = ("local", "ray")
 
 
 class BadInput(Exception):
@@ -30,31 +39,45 @@ class BadInput(Exception):
 
 
 def default_jobs() -> int:
-    return max(1, (os.cpu_count() or 2) // 2)
+    """One game per core: a game runs one bot move at a time, so each game keeps about one core busy."""
+    return max(1, os.cpu_count() or 1)
 
 
 @dataclass(frozen=True)
 class Settings:
+    """The defaults are the README's main job: the four built-in bots in about a minute on 2 cores (24
+    two-seat games at 0.06 s per move, a 2 s bank); tournaments/ holds longer definitions."""
+
     bots: tuple[str, ...] = ()
+    lineup: tuple[str, ...] = ()  # bot files seat by seat (repeats allowed): replaces bots and seats
     seats: str = "2"
     games: int = 2
-    seed: int = 1
-    move_time: float = 0.5
-    time_bank: float = 5.0
+    seed: int | None = None  # None: a random master seed, chosen (and stored) when the run starts
+    move_time: float = 0.06
+    time_bank: float = 2.0
     memory: int = 2048
     setup_time: float = 10.0
     jobs: int = field(default_factory=default_jobs)
     out: str | None = None
+    require_sandbox: bool = False  # refuse to run unless every isolation mechanism is available
+    backend: str = "local"  # where games run: "local" (this machine, --jobs at once) or "ray" (a cluster)
+    address: str | None = None  # the Ray cluster (None: one running on this machine, else a new local one)
 
     @property
     def seat_counts(self) -> list[int]:
-        return parse_seats(self.seats)
+        return [len(self.lineup)] if self.lineup else parse_seats(self.seats)
 
     @property
     def limits(self) -> Limits:
         return Limits(self.move_time, self.time_bank, self.memory or None, self.setup_time)
 
+    def seat_names(self) -> list[str]:
+        """The lineup's seat names (``greedy``, ``greedy#2``, ...); empty without a lineup."""
+        return lineup_names([bot_name(p) for p in self.lineup])
+
     def paths(self) -> dict[str, str]:
+        if self.lineup:
+            return {name: str(Path(p)) for name, p in zip(self.seat_names(), self.lineup, strict=True)}
         return {bot_name(p): str(Path(p)) for p in self.bots}
 
 
@@ -73,10 +96,11 @@ def load_definition(path: str | Path) -> dict:
     unknown = sorted(set(data) - SETTING_NAMES)
     if unknown:
         raise BadInput(f"{path}: unknown setting {unknown[0]!r} (known: {', '.join(sorted(SETTING_NAMES))})")
-    if "bots" in data:
-        if not isinstance(data["bots"], list) or not all(isinstance(b, str) for b in data["bots"]):
-            raise BadInput(f"{path}: bots must be a list of file paths")
-        data["bots"] = tuple(os.path.normpath(path.parent / b) for b in data["bots"])
+    for key in ("bots", "lineup"):
+        if key in data:
+            if not isinstance(data[key], list) or not all(isinstance(b, str) for b in data[key]):
+                raise BadInput(f"{path}: {key} must be a list of file paths")
+            data[key] = tuple(os.path.normpath(path.parent / b) for b in data[key])
     if "seats" in data:
         data["seats"] = str(data["seats"])
     return data
@@ -96,12 +120,19 @@ def make_settings(definition: dict | None = None, **options) -> Settings:
 
 def check_settings(s: Settings) -> None:
     """Everything that can be checked without running bot code; raises BadInput."""
+    if s.lineup:
+        return _check_lineup(s)
     if not s.bots:
         raise BadInput("no bot files given (alhambra-ai tournament BOT_FILE... or --config FILE)")
     for p in s.bots:
-        if not Path(p).is_file():
-            raise BadInput(f"bot file not found: {p}")
+        if bot_file_problem(p):
+            raise BadInput(bot_file_problem(p))
+        if Path(p).stat().st_size > MAX_BOT_BYTES:
+            raise BadInput(f"bot file {p} is larger than {MAX_BOT_BYTES >> 20} MB")
     names = [bot_name(p) for p in s.bots]
+    for name in names:
+        if not name.isprintable():
+            raise BadInput(f"bot name {name!r} has unprintable characters; rename the file")
     dupes = sorted({n for n in names if names.count(n) > 1})
     if dupes:
         raise BadInput(f"two bot files are named {dupes[0]!r}; bot names (file stems) must be unique")
@@ -110,15 +141,47 @@ def check_settings(s: Settings) -> None:
     except ValueError as e:
         raise BadInput(str(e)) from None
     if counts[-1] > len(names):
-        raise BadInput(f"{counts[-1]} seats need at least {counts[-1]} bots, got {len(names)}")
+        raise BadInput(f"{counts[-1]} seats need at least {counts[-1]} bots, got {len(names)} (to seat a "
+                       "bot several times, use --lineup)")
+    _check_numbers(s)
+
+
+def _check_lineup(s: Settings) -> None:
+    """A fixed lineup: 2-6 seats, existing files, one file per bot name (the same file may repeat)."""
+    if s.bots:
+        raise BadInput("give either bot files (every combination) or --lineup (one lineup), not both")
+    if not MIN_SEATS <= len(s.lineup) <= MAX_SEATS:
+        raise BadInput(f"a lineup has {MIN_SEATS}-{MAX_SEATS} seats, not {len(s.lineup)}")
+    for p in s.lineup:
+        if bot_file_problem(p):
+            raise BadInput(bot_file_problem(p))
+    names = [bot_name(p) for p in s.lineup]
+    files = {n: {str(Path(p).resolve()) for p, m in zip(s.lineup, names, strict=True) if m == n}
+             for n in names}
+    clash = sorted(n for n, f in files.items() if len(f) > 1)
+    if clash:
+        raise BadInput(f"two different bot files are named {clash[0]!r}; bot names (file stems) must be "
+                       "unique")
+    _check_numbers(s)
+
+
+def _check_numbers(s: Settings) -> None:
     for name, value, low in (("games", s.games, 1), ("jobs", s.jobs, 1), ("seed", s.seed, 0)):
+        if name == "seed" and value is None:
+            continue
         if not isinstance(value, int) or isinstance(value, bool) or value < low:
             raise BadInput(f"{name} must be an integer >= {low}, not {value!r}")
+    if s.seed is not None and s.seed >= 2**63:
+        raise BadInput(f"seed must be below 2**63, not {s.seed}")
     for name, value in (("move-time", s.move_time), ("time-bank", s.time_bank), ("setup-time", s.setup_time)):
         if not isinstance(value, int | float) or value < 0 or (name != "time-bank" and value == 0):
             raise BadInput(f"{name} must be a positive number of seconds, not {value!r}")
     if not isinstance(s.memory, int) or s.memory < 0 or 0 < s.memory < 64:
         raise BadInput(f"memory must be a number of MB >= 64 (0 = no cap), not {s.memory!r}")
+    if s.backend not in BACKENDS:
+        raise BadInput(f"backend must be one of {', '.join(BACKENDS)}, not {s.backend!r}")
+    if s.address is not None and (s.backend != "ray" or not isinstance(s.address, str)):
+        raise BadInput("address is the Ray cluster's (auto or HOST:PORT) and needs backend ray")
 
 
 def default_out() -> str:

@@ -6,31 +6,36 @@ LADDER/results.jsonl, LADDER/games/, LADDER/standings.*   as for a tournament (s
 
 A new entrant plays every earlier entrant at 2 seats, both rotations, ``games`` times. Game ids
 (``e003-o001-r1-s0``: entrant 3 vs entrant 1, repeat 1, rotation 0) and seeds are fixed, so an
-interrupted submission continues when the same file is submitted again. A new ladder starts with
-bots/random.py as its first entrant, so the first submission has an opponent.
+interrupted submission continues when the same file is submitted again. A new ladder starts with the
+built-in bots (bots/random.py, greedy.py, expectimax.py, mcts.py) as its first entrants, so the first
+submission is measured against known rungs at once (the built-ins do not play each other: their ratings
+come from their games against the bots submitted later).
 """
 
 from __future__ import annotations
 
 import json
-import shutil
 import sys
 import time
 from pathlib import Path
 from typing import TextIO
 
 import alhambra_ai
-from alhambra_ai.botapi import bot_name
+from alhambra_ai.botapi import bot_file_problem, bot_name
 
+from . import sandbox
 from .config import BadInput
-from .ratings import compute_standings, format_table, write_standings
+from .process import MAX_BOT_BYTES, BotSource
+from .ratings import format_report, write_standings
 from .referee import Limits, run_game
 from .runner import check_bot, run_games
-from .schedule import ScheduledGame, stable_seed
-from .store import ResultStore, StoreError, file_sha256, write_json_atomic
+from .schedule import ScheduledGame, derive_seed, new_master_seed
+from .store import ResultStore, StoreError, write_json_atomic
 
-DEFAULTS = {"games": 2, "seed": 1, "move_time": 1.0, "time_bank": 10.0, "memory": 2048, "setup_time": 10.0}
-RANDOM_BOT = Path(alhambra_ai.__file__).resolve().parent.parent / "bots" / "random.py"
+DEFAULTS = {"games": 2, "seed": None, "move_time": 1.0, "time_bank": 10.0, "memory": 2048, "setup_time": 10.0}
+BOTS_DIR = Path(alhambra_ai.__file__).resolve().parent.parent / "bots"
+RANDOM_BOT = BOTS_DIR / "random.py"
+BUILTIN_BOTS = [BOTS_DIR / f"{name}.py" for name in ("random", "greedy", "expectimax", "mcts")]
 
 
 class Refused(BadInput):
@@ -53,8 +58,8 @@ class Ladder:
             except ValueError:
                 raise StoreError(f"{path} is damaged") from None
         else:
-            self.data = {"format": "alhambra-ai-ladder", "version": 1, "settings": dict(DEFAULTS),
-                         "entrants": []}
+            self.data = {"format": "alhambra-ai-ladder", "version": 1,
+                         "settings": dict(DEFAULTS, seed=new_master_seed()), "entrants": []}
 
     @property
     def settings(self) -> dict:
@@ -67,15 +72,30 @@ class Ladder:
     def paths(self) -> dict[str, str]:
         return {e["name"]: str(self.dir / e["file"]) for e in self.entrants}
 
-    def enter(self, path: Path) -> int:
-        """Copy the bot in and register it; returns its entrant index."""
-        name = bot_name(path)
+    def sources(self) -> dict[str, BotSource]:
+        """Every entrant's stored file, checked against the hash recorded when it entered."""
+        sources = {}
+        for e in self.entrants:
+            path = self.dir / e["file"]
+            try:
+                source = BotSource(e["name"], path.read_bytes())
+            except OSError as err:
+                raise StoreError(f"ladder entrant {e['name']}: cannot read {path}: {err}") from None
+            if source.sha256 != e["sha256"]:
+                raise StoreError(f"ladder entrant {e['name']}: {path} changed since it entered "
+                                 "(sha256 differs); restore it")
+            sources[e["name"]] = source
+        return sources
+
+    def enter(self, source: BotSource) -> int:
+        """Store the bot's (validated) content and register it; returns its entrant index."""
+        name = source.name
         target = self.dir / "bots" / f"{name}.py"
         target.parent.mkdir(parents=True, exist_ok=True)
         tmp = target.with_suffix(".py.tmp")
-        shutil.copyfile(path, tmp)
+        tmp.write_bytes(source.code)
         tmp.replace(target)
-        self.entrants.append({"name": name, "sha256": file_sha256(target), "file": f"bots/{name}.py",
+        self.entrants.append({"name": name, "sha256": source.sha256, "file": f"bots/{name}.py",
                               "entered": time.strftime("%Y-%m-%dT%H:%M:%S")})
         write_json_atomic(self.dir / "ladder.json", self.data)
         return len(self.entrants) - 1
@@ -86,23 +106,23 @@ class Ladder:
         games = []
         for j, old in enumerate(self.entrants[:index]):
             for r in range(1, self.settings["games"] + 1):
-                seed = stable_seed(self.settings["seed"], "ladder", new, old["name"], r)
+                seed = derive_seed(self.settings["seed"], "ladder", new, old["name"], r)
                 for k, seated in enumerate([(new, old["name"]), (old["name"], new)]):
                     games.append(ScheduledGame(f"e{index:03d}-o{j:03d}-r{r}-s{k}", seated, seed))
         return games
 
 
-def validate(path: Path, limits: Limits, log: TextIO) -> dict:
+def validate(source: BotSource, limits: Limits, log: TextIO) -> dict:
     """Load the bot in a worker and play one game against bots/random.py; Refused if it fails."""
-    problem = check_bot(str(path), limits)
+    name = source.name
+    problem = check_bot(source, limits)
     if problem:
-        raise Refused(f"{bot_name(path)} refused: {problem.strip().splitlines()[0]}")
+        raise Refused(f"{name} refused: {problem.strip().splitlines()[0]}")
     if not RANDOM_BOT.is_file():
         raise BadInput(f"cannot validate: {RANDOM_BOT} not found")
-    name = bot_name(path)
     opponent = "random" if name != "random" else "random-baseline"
-    game = ScheduledGame("validation", (name, opponent), stable_seed("validation", name))
-    result, _ = run_game(game, {name: str(path), opponent: str(RANDOM_BOT)}, limits)
+    game = ScheduledGame("validation", (name, opponent), derive_seed(new_master_seed(), "validation"))
+    result, _ = run_game(game, {name: source, opponent: BotSource(opponent, RANDOM_BOT.read_bytes())}, limits)
     for f in result["forfeits"]:
         if f["seat"] == 0:
             first = f["detail"].strip().splitlines()[0] if f["detail"].strip() else ""
@@ -120,33 +140,40 @@ def submit(path: str | Path, directory: str | Path, jobs: int = 1, progress: boo
     """Validate and enter ``path`` into the ladder in ``directory``; returns (rank, entrants)."""
     out, log = out or sys.stdout, log or sys.stderr
     path = Path(path)
-    if not path.is_file():
-        raise BadInput(f"bot file not found: {path}")
+    if bot_file_problem(path):
+        raise BadInput(bot_file_problem(path))
+    if path.stat().st_size > MAX_BOT_BYTES:
+        raise BadInput(f"bot file {path} is larger than {MAX_BOT_BYTES >> 20} MB")
     name = bot_name(path)
+    if not name.isprintable():
+        raise BadInput(f"bot name {name!r} has unprintable characters; rename the file")
+    source = BotSource.from_file(path)  # read once: what is validated is what enters
+    print(sandbox.isolation().summary(), file=log)
     ladder = Ladder(directory)
     limits = _limits(ladder.settings)
     known = {e["name"]: i for i, e in enumerate(ladder.entrants)}
     if name in known:
-        if ladder.entrants[known[name]]["sha256"] != file_sha256(path):
+        if ladder.entrants[known[name]]["sha256"] != source.sha256:
             raise BadInput(f"a different bot named {name!r} is already in the ladder; "
                            "rename the file to enter it")
         index = known[name]
         print(f"{name} is already in the ladder; finishing its games", file=log)
     else:
-        validate(path, limits, log)
-        if not ladder.entrants and RANDOM_BOT.is_file() and name != "random":
-            ladder.enter(RANDOM_BOT)
-        index = ladder.enter(path)
+        validate(source, limits, log)
+        if not ladder.entrants:
+            for builtin in BUILTIN_BOTS:
+                if builtin.is_file() and bot_name(builtin) != name:
+                    ladder.enter(BotSource.from_file(builtin))
+        index = ladder.enter(source)
     games = ladder.games_for(index)
-    paths = ladder.paths()
+    sources = ladder.sources()
     hashes = {e["name"]: e["sha256"] for e in ladder.entrants}
     if games:
         print(f"{name}: {len(games)} ladder games against {index} entrants", file=log)
-        run_games(games, paths, hashes, limits, ladder.store, jobs, progress=progress, log=log)
+        run_games(games, sources, hashes, limits, ladder.store, jobs, progress=progress, log=log)
     results = ladder.store.results()
-    standings = compute_standings(results, list(paths))
-    write_standings(ladder.dir, standings, len(results))
-    print(format_table(standings), file=out)
+    standings = write_standings(ladder.dir, results, list(sources))
+    print(format_report(results, list(sources)), file=out)
     rank = 1 + [s.name for s in standings].index(name)
     me = standings[rank - 1]
     print(f"{name}: rating {me.conservative:.2f} (mu {me.mu:.2f}, sigma {me.sigma:.2f}), "

@@ -1,28 +1,52 @@
-"""The referee side of a bot worker: spawn, talk with deadlines, classify failures, always kill.
+"""The referee side of a bot worker: spawn (sandboxed), talk with deadlines, classify failures, always kill.
 
-Every worker runs in its own session (process group), so killing the group also kills anything the
-bot spawned. Live workers are registered so an interrupted tournament can kill them all.
+Every worker runs in its own session (process group) and, where the machine allows, its own PID
+namespace (sandbox.py), so killing the group kills everything the bot runs. Between requests the
+group is stopped (SIGSTOP): a bot computes only on its own clock. Live workers are registered so an
+interrupted tournament can kill them all.
+
+``BotProcess`` takes the bot as a ``BotSource`` (name + file content, hashed): the worker is sent that
+content, so a bot file is read once, and the same call works where only the content travels.
 """
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import json
 import os
 import select
+import shutil
 import signal
 import subprocess
-import sys
+import tempfile
 import threading
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
-import alhambra_ai
+from alhambra_ai.botapi import bot_name
 
+from . import sandbox
+from .sandbox import Isolation, SandboxError
+
+MAX_BOT_BYTES = 16 << 20  # a bot file larger than this is refused before any worker starts
 MAX_LINE = 1 << 20  # a reply longer than this is a protocol error, not a reason to eat all memory
 STDERR_TAIL = 2000
+WORKER_REASONS = ("load error", "raises", "exits", "exceeds memory", "prints to stdout")  # see worker.py
 
 _live: set[BotProcess] = set()
 _live_lock = threading.Lock()
+
+
+def printable(text: str) -> str:
+    """``text`` safe for a terminal: control characters other than newlines escaped (a bot's error text
+    or output must not move the cursor, clear the screen or fake other lines' colours).
+
+    >>> printable("ok\\n\\x1b[2Jgone")
+    'ok\\n\\\\x1b[2Jgone'
+    """
+    return "".join(c if c.isprintable() or c == "\n" else repr(c)[1:-1] for c in text)
 
 
 class BotFailure(Exception):
@@ -33,24 +57,68 @@ class BotFailure(Exception):
         self.reason, self.detail = reason, detail
 
 
-class BotProcess:
-    """One bot file running in ``alhambra_ai.tournament.worker``; use as a context manager."""
+@dataclass(frozen=True)
+class BotSource:
+    """A bot file's name (its stem) and content, as read once by the referee.
 
-    def __init__(self, path: str | Path, memory_mb: int | None = None) -> None:
-        cmd = [sys.executable, "-m", "alhambra_ai.tournament.worker", str(Path(path).resolve()),
-               "--parent", str(os.getpid())]
-        if memory_mb:
-            cmd += ["--memory", str(memory_mb)]
-        env = dict(os.environ)
-        package_root = str(Path(alhambra_ai.__file__).resolve().parent.parent)
-        env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, env.get("PYTHONPATH")) if p)
-        env["PYTHONUNBUFFERED"] = "1"
-        self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.PIPE, start_new_session=True, env=env)
+    >>> BotSource("mine", b"class Bot: ...").sha256[:12]
+    '27440f2dce43'
+    """
+
+    name: str
+    code: bytes
+    origin: str = ""  # where it was read from, to name it in error messages
+
+    @classmethod
+    def from_file(cls, path: str | Path) -> BotSource:
+        return cls(bot_name(path), Path(path).read_bytes(), str(path))
+
+    @property
+    def sha256(self) -> str:
+        return hashlib.sha256(self.code).hexdigest()
+
+
+class BotProcess:
+    """One bot running in a sandboxed ``alhambra_ai.tournament.worker``; use as a context manager.
+
+    ``bot`` is a BotSource or a path (read now). ``cpu``: the one CPU it may use (the referee gives all
+    seats of a game the same one: sandbox.take_cpu); by default it takes the least used one itself.
+    ``plan`` is for tests and the sandbox probe: the isolation to ask for instead of ``sandbox.isolation()``.
+    """
+
+    def __init__(self, bot: BotSource | str | Path, memory_mb: int | None = None, cpu: int | None = None,
+                 plan: Isolation | None = None) -> None:
+        self.source = bot if isinstance(bot, BotSource) else BotSource.from_file(bot)
+        self.plan = plan or sandbox.isolation()
+        self._own_cpu = sandbox.take_cpu() if cpu is None else None
+        cpu = self._own_cpu if cpu is None else cpu
+        self.isolation: Isolation | None = None  # what the worker reports in force, after its hello
+        self.private = tempfile.mkdtemp(prefix="alhambra-bot-")
+        lifeline, self._lifeline = os.pipe()  # the worker's namespace ends when our end closes
+        cmd, env = sandbox.launch(self.plan, self.private, memory_mb, lifeline, cpu)
+        self.paused, self._worker_pid = False, None
+        try:
+            self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                         stderr=subprocess.PIPE, start_new_session=True, env=env,
+                                         cwd=self.private, pass_fds=(lifeline,))
+        except BaseException:
+            os.close(self._lifeline)
+            shutil.rmtree(self.private, ignore_errors=True)
+            sandbox.give_cpu(self._own_cpu)
+            raise
+        finally:
+            os.close(lifeline)
         self._buf = {self.proc.stdout.fileno(): b"", self.proc.stderr.fileno(): b""}
         self.stderr_tail = b""
         with _live_lock:
             _live.add(self)
+        code = base64.b64encode(self.source.code).decode()
+        load = {"cmd": "load", "name": self.source.name, "source": code, "origin": self.source.origin}
+        try:
+            self.proc.stdin.write(json.dumps(load).encode() + b"\n")
+            self.proc.stdin.flush()
+        except (BrokenPipeError, OSError):
+            pass  # the worker is gone: the first request says why
 
     def __enter__(self) -> BotProcess:
         return self
@@ -63,6 +131,7 @@ class BotProcess:
 
         Raises BotFailure for a timeout, a dead worker, garbage on the protocol or an error reply.
         """
+        self._group_signal(signal.SIGCONT)
         start = time.monotonic()
         if msg is not None:
             try:
@@ -72,6 +141,7 @@ class BotProcess:
                 raise self._ended() from None
         line = self._read_line(start + timeout, timeout)
         elapsed = time.monotonic() - start
+        self._group_signal(signal.SIGSTOP)  # no computing on the other seats' clocks
         try:
             reply = json.loads(line)
         except ValueError:
@@ -79,8 +149,41 @@ class BotProcess:
         if not isinstance(reply, dict):
             raise BotFailure("protocol error", f"not a JSON object: {line[:200]!r}")
         if "error" in reply:
-            raise BotFailure(str(reply["error"])[:100], str(reply.get("detail", ""))[-STDERR_TAIL:])
+            reason, detail = str(reply["error"]), printable(str(reply.get("detail", ""))[-STDERR_TAIL:])
+            if reason == "sandbox error" and self.isolation is None:
+                raise SandboxError(f"the bot sandbox failed to start: {detail}")
+            raise BotFailure(reason if reason in WORKER_REASONS else "protocol error",
+                             detail if reason in WORKER_REASONS else f"unknown error {reason[:100]!r}")
+        if "hello" in reply and self.isolation is None:
+            self._check_isolation(reply.get("isolation"))
         return reply, elapsed
+
+    def _check_isolation(self, reported: object) -> None:
+        """The worker's report of its confinement (sent before any bot code ran) must match the plan."""
+        try:
+            got = Isolation(bool(reported["namespaces"]), int(reported["landlock"]),
+                            bool(reported["seccomp"]))
+        except (TypeError, KeyError, ValueError):
+            raise SandboxError(f"the worker sent no valid isolation report: {str(reported)[:200]}") from None
+        if got.missing() != self.plan.missing():
+            raise SandboxError(f"the worker is confined less than planned: {got.summary()}")
+        self.isolation = got
+
+    def _group_signal(self, sig: int) -> None:
+        """Stop or continue the bot: in a PID namespace the worker alone (it cannot start processes), so
+        the namespace's init still ends it if the referee dies; else the whole process group."""
+        if (sig == signal.SIGSTOP) == self.paused or self.proc.returncode is not None:
+            return
+        try:
+            if self.plan.namespaces:
+                if self._worker_pid is None:
+                    self._worker_pid = _only_child(_only_child(self.proc.pid))  # unshare -> init -> worker
+                os.kill(self._worker_pid, sig)
+            else:
+                os.killpg(self.proc.pid, sig)
+            self.paused = sig == signal.SIGSTOP
+        except (ProcessLookupError, PermissionError, ValueError):
+            pass
 
     def _read_line(self, deadline: float, timeout: float) -> bytes:
         out = self.proc.stdout.fileno()
@@ -112,9 +215,11 @@ class BotProcess:
         except subprocess.TimeoutExpired:
             code = None
         self._drain_stderr()
-        tail = self.stderr_tail.decode(errors="replace").strip()
+        tail = printable(self.stderr_tail.decode(errors="replace").strip())
         if "MemoryError" in tail:
             return BotFailure("exceeds memory", tail)
+        if code is not None and code > 128 and self.plan.namespaces:  # the namespace's init reports a signal
+            code = 128 - code
         if code is not None and code < 0:
             name = signal.Signals(-code).name if -code in signal.valid_signals() else str(-code)
             return BotFailure("crashes", f"killed by {name}" + (f"\n{tail}" if tail else ""))
@@ -130,7 +235,15 @@ class BotProcess:
             self.stderr_tail = (self.stderr_tail + chunk)[-STDERR_TAIL:]
 
     def close(self) -> None:
-        """Kill the worker's whole process group and reap it. Safe to call twice."""
+        """Kill the worker's whole process group and reap it; in a PID namespace also wait until the
+        namespace's init is gone (it outlives its parent while the kernel kills the rest).
+        Safe to call twice."""
+        init = None
+        if self.plan.namespaces and self.proc.returncode is None:
+            try:
+                init = os.pidfd_open(_only_child(self.proc.pid))
+            except (OSError, ValueError, AttributeError):
+                pass
         try:
             os.killpg(self.proc.pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
@@ -144,8 +257,29 @@ class BotProcess:
             self.proc.wait(timeout=10)
         except subprocess.TimeoutExpired:  # pragma: no cover - unkillable (D state); nothing more to do
             pass
+        if init is not None:
+            select.select([init], [], [], 10)  # readable once init has exited: the namespace is empty
+            os.close(init)
         with _live_lock:
             _live.discard(self)
+        if self._lifeline >= 0:
+            os.close(self._lifeline)
+            self._lifeline = -1
+            sandbox.give_cpu(self._own_cpu)
+        try:
+            os.chmod(os.path.join(self.private, "bot"), 0o700)  # made read-only by the worker
+        except OSError:
+            pass
+        shutil.rmtree(self.private, ignore_errors=True)
+
+
+def _only_child(pid: int) -> int:
+    """The one child of ``pid`` (ValueError if it has none)."""
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as f:
+            return int(f.read().split()[0])
+    except (OSError, IndexError):
+        raise ValueError(f"process {pid} has no child") from None
 
 
 def kill_all() -> None:

@@ -14,8 +14,9 @@ from dataclasses import dataclass
 
 from alhambra_ai.record import make_record
 
-from .process import BotFailure, BotProcess
-from .schedule import ScheduledGame, stable_seed
+from . import sandbox
+from .process import BotFailure, BotProcess, BotSource
+from .schedule import ScheduledGame, seat_seed
 
 
 @dataclass(frozen=True)
@@ -30,6 +31,22 @@ class Limits:
 
 class GameInterrupted(Exception):
     """The tournament is stopping; the game is abandoned and not recorded."""
+
+
+class Heartbeat:
+    """When the referee of a game last made progress (a watchdog reads it: see runner.run_games)."""
+
+    def __init__(self) -> None:
+        self.last: float | None = None  # None until the game starts
+
+    def beat(self) -> None:
+        self.last = time.monotonic()
+
+    @staticmethod
+    def longest_step(limits: Limits) -> float:
+        """The longest a referee may legitimately go without progress: one seat's start and setup, or one
+        move with the whole time bank."""
+        return max(2 * limits.setup_time, limits.move_time + limits.time_bank)
 
 
 def new_game(num_players: int, seed: int):
@@ -53,12 +70,23 @@ class Seat:
         self.times: list[float] = []
 
 
-def run_game(game: ScheduledGame, paths: dict[str, str], limits: Limits,
-             stop: threading.Event | None = None) -> tuple[dict, dict]:
-    """Play ``game`` and return (result, record); see store.py for their fields."""
+def run_game(game: ScheduledGame, paths: dict[str, BotSource | str], limits: Limits,
+             stop: threading.Event | None = None, heartbeat: Heartbeat | None = None,
+             bot_limits: dict[str, Limits] | None = None,
+             bot_config: dict[str, dict] | None = None) -> tuple[dict, dict]:
+    """Play ``game`` and return (result, record); see store.py for their fields. ``paths`` gives each bot
+    as its content (BotSource, read once by the caller) or a file path. ``stop`` abandons the game;
+    ``heartbeat`` is told of every step.
+
+    ``bot_limits`` (per bot name) replaces ``limits`` for that bot's seats, e.g. one bot at 1 s per move
+    against another at 0.1 s (``alhambra-ai strength``); ``bot_config`` adds keys to a bot's setup config
+    (e.g. an iteration budget) without replacing the referee's own (seat, seed, move_time, ...)."""
+    beat = heartbeat.beat if heartbeat is not None else (lambda: None)
+    beat()
     started = time.monotonic()
     state = new_game(game.num_players, game.seed)
-    seats = [Seat(bot, limits.time_bank) for bot in game.bots]
+    seat_limits = [(bot_limits or {}).get(bot, limits) for bot in game.bots]
+    seats = [Seat(bot, lim.time_bank) for bot, lim in zip(game.bots, seat_limits, strict=True)]
     forfeits: list[dict] = []
     moves = 0
 
@@ -70,30 +98,35 @@ def run_game(game: ScheduledGame, paths: dict[str, str], limits: Limits,
         forfeits.append({"seat": k, "bot": seat.bot, "reason": failure.reason,
                          "detail": failure.detail, "move": moves})
 
+    cpu = sandbox.take_cpu()  # the game's CPU: one seat computes at a time
     try:
         if stop is not None and stop.is_set():
             raise GameInterrupted(game.id)
-        for seat in seats:  # start all workers first: they load in parallel
-            seat.proc = BotProcess(paths[seat.bot], limits.memory_mb)
-        for k, seat in enumerate(seats):
-            config = {"seat": k, "num_players": game.num_players, "options": state.options,
-                      "seed": stable_seed(game.seed, "seat", k), "move_time": limits.move_time,
-                      "time_bank": limits.time_bank}
+        # start all workers first: they load in parallel
+        for seat, lim in zip(seats, seat_limits, strict=True):
+            seat.proc = BotProcess(paths[seat.bot], lim.memory_mb, cpu)
+        for k, (seat, lim) in enumerate(zip(seats, seat_limits, strict=True)):
+            beat()
+            config = {**(bot_config or {}).get(seat.bot, {}),
+                      "seat": k, "num_players": game.num_players, "options": state.options,
+                      "seed": seat_seed(game.seed, k), "move_time": lim.move_time,
+                      "time_bank": lim.time_bank}
             try:
-                seat.proc.request(None, limits.setup_time)  # hello
-                seat.proc.request({"cmd": "setup", "config": config}, limits.setup_time)
+                seat.proc.request(None, lim.setup_time)  # hello
+                seat.proc.request({"cmd": "setup", "config": config}, lim.setup_time)
             except BotFailure as failure:
                 forfeit(k, failure)
 
         while not state.is_terminal():
             if stop is not None and stop.is_set():
                 raise GameInterrupted(game.id)
+            beat()
             k = state.current_player
             legal = state.legal_actions()
             action = None
             if seats[k].proc is not None:
                 try:
-                    action = ask(state, k, seats[k], legal, limits)
+                    action = ask(state, k, seats[k], legal, seat_limits[k])
                 except BotFailure as failure:
                     forfeit(k, failure)
             if action is None:
@@ -104,6 +137,7 @@ def run_game(game: ScheduledGame, paths: dict[str, str], limits: Limits,
         for seat in seats:
             if seat.proc is not None:
                 seat.proc.close()
+        sandbox.give_cpu(cpu)
 
     # The record comes from the state's own history; not replayed here (check=False): the referee
     # applied every move itself, and a test game stands in for the engine in the machinery's tests.

@@ -10,41 +10,56 @@ from collections.abc import Callable
 from typing import TextIO
 
 from alhambra_ai.record import check_final_scores, steps
-from alhambra_ai.render import render_table
+from alhambra_ai.render import WIDTH, render_table, wrap
 
 
-def replay(record: dict, out: TextIO, step: bool = False, wait: Callable[[], str] = input) -> None:
+def spectator_table(state, names: list[str], width: int = WIDTH) -> str:
+    """The table as a spectator of a finished record sees it: every hand, seats by name, nobody "you"."""
+    return render_table(state, max(state.current_player, 0), names=names, width=width,
+                        hands=[state.hand(p) for p in range(state.num_players)])
+
+
+def final_scores(state, names: list[str]) -> str:
+    """``final scores: greedy 41, random 12, Dirk 30`` (Dirk only in 2-player games)."""
+    text = "final scores: " + ", ".join(f"{names[k]} {s}" for k, s in enumerate(state.scores()))
+    return text + (f", Dirk {state.dirk_score}" if state.dirk_score is not None else "")
+
+
+def replay(record: dict, out: TextIO, step: bool = False, wait: Callable[[], str] = input,
+           width: int = WIDTH) -> None:
     """Print the game move by move, then the final table and scores; with ``step``, show the table after
-    each move and wait for Enter (``q`` quits). Raises RecordError for a move that does not replay or final
-    scores that differ from the record's."""
+    each move and wait for Enter (``q`` quits). Lines fit ``width`` columns. Raises RecordError for a move
+    that does not replay or final scores that differ from the record's."""
     names = list(record.get("seats") or [f"seat {k + 1}" for k in range(record["num_players"])])
     forfeits = record.get("forfeits", [])
     stand_in = {f["seat"]: f.get("move", 0) for f in forfeits}
-    print(f"game: {record['num_players']} players, seed {record['seed']}: "
-          + ", ".join(f"seat {k + 1} {n}" for k, n in enumerate(names)), file=out)
+    def say(text: str, indent: str = "        ") -> None:
+        print("\n".join(wrap(text, width, indent=indent)), file=out)
+
+    say(f"game: {record['num_players']} players, seed {record['seed']}: "
+        + ", ".join(f"seat {k + 1} {n}" for k, n in enumerate(names)), indent="  ")
     for f in forfeits:
         when = f" at move {f['move'] + 1}" if "move" in f else ""
         why = f": {f['reason']}" if "reason" in f else ""
-        print(f"  {names[f['seat']]} forfeited{when}{why}; the referee's stand-in played its seat", file=out)
+        say(f"  {names[f['seat']]} forfeited{when}{why}; the referee's stand-in played its seat")
     seen = 0
     for i, seat, text, state in steps(record):
         if i < 0:
             seen = len(state.history)
-            print("setup: " + "; ".join(state.history), file=out)
+            say("setup: " + "; ".join(state.history))
             continue
         mark = " (stand-in)" if seat in stand_in and i >= stand_in[seat] else ""
-        print(f"{i + 1:4}. seat {seat + 1} ({names[seat]}{mark}): {text}", file=out)
+        say(f"{i + 1:4}. seat {seat + 1} ({names[seat]}{mark}): {text}")
         history = state.history
         for event in history[seen:]:
             if not event.startswith(f"seat {seat + 1}: "):
-                print(f"        {event}", file=out)
+                say(f"        {event}")
         seen = len(history)
         if step:
-            print(render_table(state, max(state.current_player, 0), names=names), file=out)
+            print(spectator_table(state, names, width), file=out)
             out.flush()
             if wait().strip().lower() in ("q", "quit"):
                 return
-    print(render_table(state, 0, names=names), file=out)
-    scores = state.scores()
-    print("final scores: " + ", ".join(f"{names[k]} {s}" for k, s in enumerate(scores)), file=out)
+    print(spectator_table(state, names, width), file=out)
+    say(final_scores(state, names))
     check_final_scores(record, state)

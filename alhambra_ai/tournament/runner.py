@@ -5,48 +5,129 @@ from __future__ import annotations
 import sys
 import threading
 import time
+from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
+from contextlib import closing
+from dataclasses import replace
 from pathlib import Path
-from typing import TextIO
+from typing import Protocol, TextIO
 
 from tqdm import tqdm
 
+from . import sandbox
 from .config import BadInput, Settings, check_settings
-from .process import BotFailure, BotProcess, kill_all
-from .ratings import Ratings, compute_standings, format_table, write_standings
-from .referee import Limits, run_game
-from .schedule import ScheduledGame, make_schedule
-from .store import ResultStore, StoreError, file_sha256, settings_difference
+from .process import BotFailure, BotProcess, BotSource, kill_all
+from .ratings import Ratings, format_report, format_table, write_standings
+from .referee import Heartbeat, Limits, run_game
+from .schedule import ScheduledGame, make_lineup_schedule, make_schedule, new_master_seed
+from .store import ResultStore, StoreError, settings_difference
+
+WATCHDOG_GRACE = 30.0  # seconds beyond the longest legitimate step before a referee counts as stalled
 
 
-def check_bot(path: str, limits: Limits) -> str | None:
-    """Load the bot file in a worker (never here); None if it loads, else the reason."""
+class RefereeStalled(Exception):
+    """A game's referee stopped making progress: the run stops, naming the game, instead of hanging."""
+
+
+def check_bot(bot: BotSource | str, limits: Limits) -> str | None:
+    """Load the bot in a worker (never here); None if it loads, else the reason."""
     try:
-        with BotProcess(path, limits.memory_mb) as proc:
+        with BotProcess(bot, limits.memory_mb) as proc:
             proc.request(None, limits.setup_time)
     except BotFailure as failure:
         return f"{failure.reason}: {failure.detail}" if failure.reason != "load error" else failure.detail
     return None
 
 
-def check_bots(paths: list[str], limits: Limits) -> None:
-    """Raise BadInput for the first bot file that does not load."""
+def check_bots(paths: list[str], limits: Limits, sources: list[BotSource] | None = None) -> None:
+    """Raise BadInput for the first bot file that does not load (``sources``: their content, if read)."""
+    bots = sources or paths
     with ThreadPoolExecutor(min(4, len(paths))) as pool:
-        for path, problem in zip(paths, pool.map(lambda p: check_bot(p, limits), paths), strict=True):
+        for path, problem in zip(paths, pool.map(lambda b: check_bot(b, limits), bots), strict=True):
             if problem:
                 first = problem.strip().splitlines()[0]
                 raise BadInput(first if path in first else f"bot file {path}: {first}")
 
 
-def run_games(games: list[ScheduledGame], paths: dict[str, str], hashes: dict[str, str], limits: Limits,
-              store: ResultStore, jobs: int, progress: bool = True, report_every: int | None = None,
-              log: TextIO | None = None) -> list[dict]:
+class Backend(Protocol):
+    """Where games are played: a context manager whose ``play`` yields ``(game, result, record)`` as each
+    game finishes (any order), always through ``referee.run_game``; closing the iterator early (an
+    interrupt) stops every game in progress. ``check`` raises BadInput for games it cannot play."""
+
+    def __enter__(self) -> Backend: ...
+
+    def __exit__(self, *exc) -> None: ...
+
+    def check(self, games: list[ScheduledGame], limits: Limits) -> None: ...
+
+    def play(self, games: list[ScheduledGame], bots: dict[str, BotSource | str], hashes: dict[str, str],
+             limits: Limits, note: Callable[[str], None]) -> Iterator[tuple[ScheduledGame, dict, dict]]: ...
+
+
+class LocalBackend:
+    """``jobs`` games at once in threads of this process, each seat's bot in a worker process here."""
+
+    def __init__(self, jobs: int) -> None:
+        self.jobs = max(1, jobs)
+
+    def __enter__(self) -> LocalBackend:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        pass
+
+    def check(self, games: list[ScheduledGame], limits: Limits) -> None:
+        """Any game runs on this machine."""
+
+    def play(self, games: list[ScheduledGame], bots: dict[str, BotSource | str], hashes: dict[str, str],
+             limits: Limits, note: Callable[[str], None]) -> Iterator[tuple[ScheduledGame, dict, dict]]:
+        stop = threading.Event()
+        pool = ThreadPoolExecutor(self.jobs, thread_name_prefix="game")
+        beats = {g.id: Heartbeat() for g in games}
+        allowed = Heartbeat.longest_step(limits) + WATCHDOG_GRACE
+        pending = {pool.submit(run_game, g, bots, limits, stop, beats[g.id]): g for g in games}
+        try:
+            while pending:
+                finished, _ = wait(pending, timeout=0.5, return_when=FIRST_COMPLETED)
+                check_heartbeats({g.id: beats[g.id] for f, g in pending.items() if f not in finished},
+                                 allowed)
+                for future in finished:
+                    game = pending.pop(future)
+                    yield (game, *future.result())
+        except BaseException:  # an interrupt, the watchdog, or the consumer closed us (GeneratorExit)
+            stop.set()
+            pool.shutdown(wait=False, cancel_futures=True)
+            running = [f for f in pending if not f.cancelled()]
+            deadline = time.monotonic() + WATCHDOG_GRACE
+            while running and time.monotonic() < deadline:  # kill again until every game thread is out:
+                kill_all()                                  # one may be starting a worker now (a stuck one
+                _, running = wait(running, timeout=0.2)     # is left)
+            kill_all()
+            raise
+        pool.shutdown(wait=True)
+
+
+def make_backend(s: Settings) -> Backend:
+    """The backend the settings name (``local`` or ``ray``)."""
+    if s.backend == "ray":
+        from .ray_backend import RayBackend
+
+        return RayBackend(s.address)
+    return LocalBackend(s.jobs)
+
+
+def run_games(games: list[ScheduledGame], paths: dict[str, BotSource | str], hashes: dict[str, str],
+              limits: Limits, store: ResultStore, jobs: int, progress: bool = True,
+              report_every: int | None = None, log: TextIO | None = None,
+              backend: Backend | None = None, width: int = 100) -> list[dict]:
     """Play the games that have no stored result yet; return all stored results (game-id order).
 
-    Results are stored as games finish (any order); interrupting (Ctrl-C, SIGTERM) kills every worker,
-    abandons the games in progress and re-raises, leaving a store that --resume continues.
+    Results are stored as games finish (any order), here only: the backend (default: ``jobs`` local
+    games at once) just plays. Interrupting (Ctrl-C, SIGTERM) stops every game in progress and
+    re-raises, leaving a store that --resume continues.
     """
     log = log or sys.stderr
+    backend = backend or LocalBackend(jobs)
     stored = store.results(repair=True)
     done = {r["game"] for r in stored}
     todo = [g for g in games if g.id not in done]
@@ -54,19 +135,13 @@ def run_games(games: list[ScheduledGame], paths: dict[str, str], hashes: dict[st
     for r in stored:
         ratings.update(r)
     every = report_every or max(10, len(games) // 10)
-    stop = threading.Event()
     bar = tqdm(total=len(games), initial=len(games) - len(todo), file=log, unit="game", disable=not progress,
                dynamic_ncols=True)
-    pool = ThreadPoolExecutor(max(1, jobs), thread_name_prefix="game")
-    pending: dict = {}
     try:
-        pending = {pool.submit(run_game, g, paths, limits, stop): g for g in todo}
-        since_report, last_report = 0, time.monotonic()
-        while pending:
-            finished, _ = wait(pending, timeout=0.5, return_when=FIRST_COMPLETED)
-            for future in finished:
-                game = pending.pop(future)
-                result, record = future.result()
+        note = lambda text: bar.write(text, file=log)  # noqa: E731 - a message that keeps the bar intact
+        with closing(backend.play(todo, paths, hashes, limits, note)) as played:
+            since_report, last_report = 0, time.monotonic()
+            for game, result, record in played:
                 result = {**result, "sha256": [hashes[b] for b in game.bots]}
                 store.add(result, record)
                 ratings.update(result)
@@ -75,51 +150,64 @@ def run_games(games: list[ScheduledGame], paths: dict[str, str], hashes: dict[st
                 if leader:
                     bar.set_postfix_str(f"leader {leader.name} {leader.conservative:.1f}", refresh=False)
                 since_report += 1
-            if pending and (since_report >= every or time.monotonic() - last_report > 300):
-                standings = compute_standings(store.results(), sorted(paths))
-                bar.write(format_table(standings), file=log)
-                since_report, last_report = 0, time.monotonic()
-    except BaseException:
-        stop.set()
-        pool.shutdown(wait=False, cancel_futures=True)
-        running = [f for f in pending if not f.cancelled()]
-        while running:  # kill again until every game thread is out: one may be starting a worker now
-            kill_all()
-            _, running = wait(running, timeout=0.2)
-        kill_all()
-        raise
+                if bar.n < len(games) and (since_report >= every or time.monotonic() - last_report > 300):
+                    standings = write_standings(store.dir, store.results(), sorted(paths))
+                    bar.write(format_table(standings, width, legend=False), file=log)
+                    since_report, last_report = 0, time.monotonic()
     finally:
         bar.close()
-    pool.shutdown(wait=True)
     return store.results()
+
+
+def check_heartbeats(beats: dict[str, Heartbeat], allowed: float) -> None:
+    """The watchdog: raise RefereeStalled if a running game's referee made no progress for ``allowed`` s."""
+    now = time.monotonic()
+    for game_id, beat in beats.items():
+        if beat.last is not None and now - beat.last > allowed:
+            idle = now - beat.last
+            raise RefereeStalled(f"the referee of game {game_id} made no progress for {idle:.0f} s (longer "
+                                 "than any move or setup may take); the run stops, --resume continues")
 
 
 def tournament_settings_record(s: Settings, hashes: dict[str, str], total: int) -> dict:
     """What a resume must match (jobs and the output directory may change)."""
     bots = {name: {"path": str(Path(path).resolve()), "sha256": hashes[name]}
             for name, path in sorted(s.paths().items())}
-    return {"format": "alhambra-ai-tournament", "version": 1, "bots": bots,
-            "seats": s.seat_counts, "games": s.games, "seed": s.seed, "move_time": s.move_time,
-            "time_bank": s.time_bank, "memory": s.memory, "setup_time": s.setup_time, "total_games": total}
+    record = {"format": "alhambra-ai-tournament", "version": 1, "bots": bots,
+              "seats": s.seat_counts, "games": s.games, "seed": s.seed, "move_time": s.move_time,
+              "time_bank": s.time_bank, "memory": s.memory, "setup_time": s.setup_time, "total_games": total}
+    if s.lineup:
+        record["lineup"] = s.seat_names()
+    return record
 
 
 def run_tournament(s: Settings, resume: bool = False, progress: bool = True, out: TextIO | None = None,
-                   log: TextIO | None = None) -> list:
-    """Check everything, then play (or continue) the tournament in ``s.out``; return the standings."""
+                   log: TextIO | None = None, backend: Backend | None = None, width: int = 100) -> list:
+    """Check everything, then play (or continue) the tournament in ``s.out``; return the standings.
+
+    The games are played by ``backend``, by default the one the settings name (``make_backend``).
+    However the run stops (finished, Ctrl-C, SIGTERM, an error), DIR/standings.* are rewritten from the
+    stored games first, and the leaderboard with the head-to-head table is printed (``width`` columns)."""
     out = out or sys.stdout
     log = log or sys.stderr
     check_settings(s)
+    backend = backend or make_backend(s)  # before any output: a missing Ray is one line
     directory = Path(s.out)
-    paths = s.paths()
-    hashes = {name: file_sha256(p) for name, p in paths.items()}
-    games = make_schedule(list(paths), s.seat_counts, s.games, s.seed)
-    wanted = tournament_settings_record(s, hashes, len(games))
-
     store = ResultStore(directory)
     try:
         old = store.settings()
     except StoreError as e:
         raise BadInput(str(e)) from None
+    if s.seed is None:  # a secret: bots cannot read the log or the output directory
+        s = replace(s, seed=old["seed"] if old is not None and resume else new_master_seed())
+    paths = s.paths()
+    sources = {name: BotSource.from_file(p) for name, p in paths.items()}  # read once; workers get copies
+    hashes = {name: source.sha256 for name, source in sources.items()}
+    if s.lineup:
+        games = make_lineup_schedule(s.seat_names(), s.games, s.seed)
+    else:
+        games = make_schedule(list(paths), s.seat_counts, s.games, s.seed)
+    wanted = tournament_settings_record(s, hashes, len(games))
     if old is not None and not resume:
         raise BadInput(f"{directory} already holds a tournament: add --resume to continue it, "
                        "or choose another --out")
@@ -127,14 +215,26 @@ def run_tournament(s: Settings, resume: bool = False, progress: bool = True, out
         diff = settings_difference(old, wanted)
         if diff:
             raise BadInput(f"cannot resume {directory}: {diff}")
-    check_bots(list(paths.values()), s.limits)
-
-    if old is None:
-        store.save_settings(wanted)
-    print(f"{len(games)} games: {', '.join(sorted(paths))}; seats {s.seats}; results in {directory}",
-          file=log)
-    results = run_games(games, paths, hashes, s.limits, store, s.jobs, progress=progress, log=log)
-    standings = compute_standings(results, sorted(paths))
-    write_standings(directory, standings, len(results))
-    print(format_table(standings), file=out)
+    isolation = sandbox.isolation()
+    if s.require_sandbox and isolation.missing():
+        raise BadInput(f"--require-sandbox: this machine lacks {', '.join(isolation.missing())} "
+                       f"({isolation.summary()}); see README 'Security model'")
+    with backend:
+        backend.check(games, s.limits)  # the Ray backend starts its workers now, while the bots are checked
+        check_bots(list(paths.values()), s.limits, list(sources.values()))
+        print(isolation.summary(), file=log)  # once every check passed: an error stays one line
+        if old is None:
+            store.save_settings({**wanted, "isolation": isolation.to_record()})
+        seats = len(s.lineup) if s.lineup else s.seats
+        print(f"{len(games)} games: {', '.join(sorted(paths))}; seats {seats}; master seed {s.seed}; "
+              f"results in {directory}", file=log)
+        try:
+            run_games(games, sources, hashes, s.limits, store, s.jobs, progress=progress, log=log,
+                      backend=backend, width=width)
+        finally:
+            results = store.results()
+            standings = write_standings(directory, results, sorted(paths))
+            if len(results) < len(games):
+                print(f"standings of the {len(results)} stored games of {len(games)}:", file=out)
+            print(format_report(results, sorted(paths), width), file=out)
     return standings

@@ -1,10 +1,12 @@
 """The results of a tournament on disk, safe against being killed at any moment.
 
-DIR/tournament.json   the settings and the bots' file hashes (a resume must match them)
+DIR/tournament.json   the settings (the master seed too), the bots' file hashes (a resume must match them),
+                      and "isolation": the sandbox in force ({"namespaces", "landlock", "seccomp", "missing"})
 DIR/results.jsonl     one JSON line per finished game, appended with one write + fsync
 DIR/games/ID.json     each game's replayable record (docs/design.md "Game record"), tmp + rename
 DIR/standings.csv, DIR/standings.json   the leaderboard, rewritten at the end
 
+Only the referee reads or writes here: the directory is hidden from every bot worker (sandbox.protect).
 A result line is appended only after its record is in place, so every counted game has a record.
 A kill can leave at most a torn last line: ``load_results`` drops it (and truncates it away).
 
@@ -21,6 +23,8 @@ import json
 import os
 import tempfile
 from pathlib import Path
+
+from . import sandbox
 
 RESULTS = "results.jsonl"
 SETTINGS = "tournament.json"
@@ -50,8 +54,34 @@ def write_json_atomic(path: Path, data: object) -> None:
         raise
 
 
+def check_result(item: object) -> None:
+    """Raise ValueError unless ``item`` has the shape of a result line (what the ratings rely on).
+
+    >>> check_result({"game": "g1", "bots": ["a", "b"], "scores": [3, 1], "ranks": [1, 2], "forfeits": []})
+    >>> check_result({"game": "g1", "bots": ["a", "b"], "scores": [3], "ranks": [1, 2], "forfeits": []})
+    Traceback (most recent call last):
+    ValueError: scores: not one int per seat
+    """
+    if not isinstance(item, dict) or not isinstance(item.get("game"), str):
+        raise ValueError("not a result")
+    bots = item.get("bots")
+    if not isinstance(bots, list) or not bots or not all(isinstance(b, str) for b in bots):
+        raise ValueError("bots: not a list of names")
+    for key in ("scores", "ranks"):
+        values = item.get(key)
+        if not isinstance(values, list) or len(values) != len(bots) or \
+                not all(isinstance(v, int) and not isinstance(v, bool) for v in values):
+            raise ValueError(f"{key}: not one int per seat")
+    forfeits = item.get("forfeits")
+    if not isinstance(forfeits, list) or not all(
+            isinstance(f, dict) and f.get("seat") in range(len(bots)) and isinstance(f.get("reason"), str)
+            for f in forfeits):
+        raise ValueError("forfeits: not a list of {seat, reason, ...}")
+
+
 def load_results(directory: Path, repair: bool = False) -> list[dict]:
-    """The finished games in DIR/results.jsonl, sorted by game id (first line wins for a repeated id).
+    """The finished games in DIR/results.jsonl, sorted by game id (first line wins for a repeated id),
+    each checked (``check_result``).
 
     A torn or unparsable last line (a kill during the append) is ignored, and with ``repair`` cut
     off the file so that the next append starts on a clean line. Damage anywhere else is an error.
@@ -68,8 +98,7 @@ def load_results(directory: Path, repair: bool = False) -> list[dict]:
             last = i == len(lines) - 1 or (i == len(lines) - 2 and not lines[-1])
             try:
                 item = json.loads(line)
-                if not isinstance(item, dict) or "game" not in item:
-                    raise ValueError("not a result")
+                check_result(item)
                 if i == len(lines) - 1:  # no final newline: the write was cut
                     raise ValueError("torn")
             except ValueError:
@@ -92,6 +121,7 @@ class ResultStore:
 
     def __init__(self, directory: str | Path) -> None:
         self.dir = Path(directory)  # created by the first write, not before
+        sandbox.protect(self.dir)  # hidden from every bot worker (only the referee writes or reads it)
 
     def add(self, result: dict, record: dict) -> None:
         write_json_atomic(self.dir / "games" / f"{result['game']}.json", record)
@@ -123,7 +153,7 @@ class ResultStore:
 def settings_difference(old: dict, new: dict) -> str | None:
     """A one-line description of the first difference that forbids a resume, else None."""
     for key in sorted(set(old) | set(new)):
-        if key == "bots":
+        if key in ("bots", "isolation"):  # the isolation is recorded, not a setting
             continue
         if old.get(key) != new.get(key):
             return f"{key} was {old.get(key)!r}, now {new.get(key)!r}"

@@ -1,25 +1,31 @@
-"""The bot side of the referee protocol: ``python -m alhambra_ai.tournament.worker BOT_FILE [--memory MB]``.
+"""The bot side of the referee protocol: ``python -I -c BOOT PACKAGE_PARENT CONFIG`` (see sandbox.py).
 
-One worker runs one bot for one seat of one game. It talks JSON lines with the referee over
-private copies of fds 0 and 1; fd 0 then reads /dev/null and fd 1 goes to a trap, so a bot that
-reads stdin or prints to stdout cannot corrupt the protocol (printing is detected and forfeits).
+One worker runs one bot for one seat of one game. It first confines itself (confine.py, as CONFIG
+asks), then talks JSON lines with the referee over private copies of fds 0 and 1; fd 0 then reads
+/dev/null and fd 1 goes to a trap, so a bot that reads stdin or prints to stdout cannot corrupt the
+protocol (printing is detected and forfeits). The bot's source comes over the protocol and is written
+to the worker's private directory: the worker never opens the submitted file itself.
 
 Referee -> worker                         worker -> referee
-                                          {"hello": NAME} | {"error": REASON, "detail": TEXT}
+{"cmd": "load", "name": NAME,             {"hello": NAME, "isolation": {...in force...}}
+ "source": BASE64, "origin": PATH}         | {"error": REASON, "detail": TEXT}
 {"cmd": "setup", "config": {...}}         {"ok": true} | {"error": ...}
 {"cmd": "act", "obs": {...}}              {"action": INT | STR} | {"error": ...}
 
-Errors end the worker. Reasons: "load error", "raises", "exits", "exceeds memory", "prints to stdout".
+Errors end the worker. Reasons: "load error", "raises", "exits", "exceeds memory", "prints to stdout",
+"sandbox error" (a confinement step the referee asked for failed: no bot code ran).
 The referee trusts none of this: it validates every reply and times every request itself.
 """
 
 from __future__ import annotations
 
+import base64
 import ctypes
 import io
 import json
 import operator
 import os
+import re
 import signal
 import sys
 import tempfile
@@ -27,9 +33,12 @@ import threading
 import time
 import traceback
 
-from alhambra_ai.botapi import BotLoadError, Observation, bot_name, load_bot
+from alhambra_ai.botapi import BotLoadError, Observation, load_bot
+
+from . import confine
 
 DETAIL_CHARS = 2000
+SAFE_NAME = re.compile(r"[^A-Za-z0-9_.-]")
 
 
 class _StdoutTrap(io.TextIOBase):
@@ -67,18 +76,35 @@ def _die_with_parent(parent: int) -> None:
 class Worker:
     def __init__(self, proto_in, proto_out, trap_fd: int) -> None:
         self.proto_in, self.proto_out, self.trap_fd = proto_in, proto_out, trap_fd
+        self.path = self.origin = ""
 
     def send(self, msg: dict) -> None:
         self.proto_out.write(json.dumps(msg).encode() + b"\n")
         self.proto_out.flush()
 
     def fail(self, reason: str, detail: str = "") -> None:
+        if self.path:  # name the file as the user knows it, not the private copy
+            detail = detail.replace(self.path, self.origin)
         self.send({"error": reason, "detail": detail[-DETAIL_CHARS:]})
         os._exit(0)
 
     def check_stdout(self) -> None:
         if _StdoutTrap.printed or os.fstat(self.trap_fd).st_size > 0:
             self.fail("prints to stdout", "the bot wrote to stdout, which carries the referee protocol")
+
+    def receive_bot(self, bot_dir: str) -> str:
+        """Write the bot's source (sent by the referee) into ``bot_dir`` (read-only for the bot)."""
+        msg = json.loads(self.proto_in.readline() or b"{}")
+        if msg.get("cmd") != "load":
+            os._exit(2)
+        self.name = str(msg["name"])
+        path = os.path.join(bot_dir, SAFE_NAME.sub("_", self.name)[:100] + ".py")
+        self.path, self.origin = path, str(msg.get("origin") or f"{self.name}.py")
+        with open(path, "wb") as f:
+            f.write(base64.b64decode(msg["source"]))
+        os.chmod(path, 0o444)
+        os.chmod(bot_dir, 0o555)
+        return path
 
     def guarded(self, fn, *args):
         """Run bot code; any failure ends the worker with its reason."""
@@ -94,7 +120,7 @@ class Worker:
         self.check_stdout()
         return result
 
-    def run(self, path: str) -> None:
+    def run(self, path: str, isolation: dict) -> None:
         try:
             bot_class = load_bot(path)
         except BotLoadError as e:
@@ -103,7 +129,7 @@ class Worker:
             self.fail("exceeds memory", "MemoryError while loading the bot")
         self.check_stdout()
         bot = self.guarded(bot_class)
-        self.send({"hello": bot_name(path)})
+        self.send({"hello": self.name, "isolation": isolation})
         for line in self.proto_in:
             msg = json.loads(line)
             if msg["cmd"] == "setup":
@@ -122,32 +148,67 @@ class Worker:
                 break
 
 
+def isolate(config: dict) -> dict:
+    """The first confinement steps ``config`` asks for (sandbox.launch): namespaces (the private tmpfs, the
+    init), rlimits, no privileges. Returns what is in force; raises OSError when a step fails."""
+    applied = {"namespaces": False, "landlock": 0, "seccomp": False}
+    if config["namespaces"]:
+        confine.mount_private(config["private"], config["private_mb"], config["protected"])
+        confine.become_init(config["lifeline"], config["private"])  # now the worker, the init's child
+        applied["namespaces"] = True
+    else:
+        os.close(config["lifeline"])
+        _die_with_parent(os.getppid())
+    confine.limit(config["memory_mb"], config["file_mb"], config["open_files"], config["cpu"])
+    confine.drop_privileges()
+    return applied
+
+
+def lock(config: dict, applied: dict, bot_dir: str, work: str) -> None:
+    """The last steps, once the bot's file is in place: Landlock (the bot's own file read-only, ``work``
+    read-write) and seccomp; then ``work`` becomes its cwd, HOME and TMPDIR. Raises OSError if a step asked
+    for is not in force: no bot code runs with less than the referee planned (its report could be forged)."""
+    if config["landlock"]:
+        applied["landlock"] = confine.landlock([*config["read"], bot_dir], [*config["write"], work])
+        if not applied["landlock"]:
+            raise OSError("Landlock was asked for but is not available")
+    if config["seccomp"] and not confine.seccomp():
+        raise OSError("seccomp was asked for but libseccomp is not available")
+    applied["seccomp"] = bool(config["seccomp"])
+    os.chdir(work)
+    os.environ.update(HOME=work, TMPDIR=work)
+    tempfile.tempdir = work
+
+
 def main(argv: list[str] | None = None) -> None:
     argv = sys.argv[1:] if argv is None else argv
-    path, memory_mb, parent = argv[0], None, os.getppid()
-    if "--memory" in argv:
-        memory_mb = int(argv[argv.index("--memory") + 1])
-    if "--parent" in argv:
-        parent = int(argv[argv.index("--parent") + 1])
-    _die_with_parent(parent)
+    config = json.loads(argv[0])
+    try:
+        applied = isolate(config)
+    except OSError as e:
+        os.write(1, json.dumps({"error": "sandbox error", "detail": str(e)}).encode() + b"\n")
+        os._exit(0)
 
     # The protocol moves to private fds before any bot code runs.
+    bot_dir, work = os.path.join(config["private"], "bot"), os.path.join(config["private"], "work")
+    os.mkdir(bot_dir, 0o700)
+    os.mkdir(work, 0o700)
     proto_in = os.fdopen(os.dup(0), "rb")
     proto_out = os.fdopen(os.dup(1), "wb")
     devnull = os.open(os.devnull, os.O_RDONLY)
     os.dup2(devnull, 0)
-    trap = tempfile.TemporaryFile()
+    trap = tempfile.TemporaryFile(dir=work)
     os.dup2(trap.fileno(), 1)
     sys.stdin = open(os.devnull)  # noqa: SIM115 - lives as long as the process
     sys.stdout = _StdoutTrap()
     sys.__stdout__ = sys.stdout
-
-    if memory_mb:
-        import resource
-
-        limit = memory_mb * 1024 * 1024
-        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-    Worker(proto_in, proto_out, trap.fileno()).run(path)
+    worker = Worker(proto_in, proto_out, trap.fileno())
+    path = worker.receive_bot(bot_dir)
+    try:
+        lock(config, applied, bot_dir, work)
+    except OSError as e:
+        worker.fail("sandbox error", str(e))
+    worker.run(path, applied)
 
 
 if __name__ == "__main__":

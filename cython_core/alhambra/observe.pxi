@@ -288,10 +288,13 @@ cdef bytes _known_counts(State st):
 def determinized_of(State st, seat, seed):
     """``State.determinized(seat, seed)``: a clone with everything ``seat`` cannot know resampled (draw-pile
     order with the scoring cards inside their public ranges, bag order, RNG; the other hands' cards that no
-    public event revealed). Its ``observation(seat)`` equals this state's; its ``seed`` is None."""
+    public event revealed). Its ``observation(seat)`` equals this state's; its ``seed`` is None.
+    ``seed``: any int, reduced modulo 2**64 (a bot may pass a negative or huge seed it derived itself)."""
     cdef int me = st._seat(seat)
     cdef State d
     cdef bytes known
+    if isinstance(seed, int) and not isinstance(seed, bool):
+        seed %= 2 ** 64
     _check_seed(seed)
     d = st.clone()
     d._seed = None
@@ -898,7 +901,8 @@ def determinize(obs, seed):
     """A full State consistent with the observation ``obs`` (a dict, or an object with ``to_dict``): the
     draw-pile order (each undrawn scoring card uniform over the free places of its range), the bag order, the
     RNG and any hand cards no public event revealed are sampled with ``seed``; everything the seat knows is
-    kept. ``determinize(obs, seed).observation(obs["seat"])`` equals ``obs``.
+    kept. ``determinize(obs, seed).observation(obs["seat"])`` equals ``obs``. ``seed`` is any int (reduced
+    modulo 2**64: -1 and 2**64 - 1 give the same sample); anything else is refused.
 
     The checked state built from ``obs`` is cached per observation object, so repeated calls on the same
     dict cost a clone and a shuffle (do not mutate the dict in between; copy it instead).

@@ -551,6 +551,12 @@ cdef struct SNode:
 
 # ================================================================ Python API (used by alhambra_ai.search)
 
+cdef uint64_t _seed64(seed) except? 0:
+    """Any Python int as a 64-bit generator seed (reduced modulo 2**64: negative and huge seeds are fine)."""
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise TypeError(f"a seed is an int, not {type(seed).__name__}")
+    return <uint64_t>(seed % (2 ** 64))
+
 def search_weights(**kw):
     """Get (no arguments) or set the evaluation weights: money, reserve, extra, building, building0, wall."""
     global EV_MONEY, EV_RESERVE, EV_EXTRA, EV_BUILDING, EV_BUILDING0, EV_WALL_W, EV_EXACT, EV_AFFORD, EV_SIGMA0, EV_SIGMA
@@ -601,27 +607,27 @@ def search_rewards(State s):
     return [v[i] for i in range(s.st.num_players)]
 
 
-def search_resample(State s, uint64_t seed, ranges=((-1, -1), (-1, -1))):
+def search_resample(State s, seed, ranges=((-1, -1), (-1, -1))):
     """Resample the hidden order of ``s`` in place (a determinized state -> another determinization).
     ``ranges``: per scoring card 1, 2 the (first, last) draw-pile index or (-1, -1) once drawn."""
     cdef Rng r
-    rng_seed(&r, seed)
+    rng_seed(&r, _seed64(seed))
     (lo1, hi1), (lo2, hi2) = ranges
     hidden_resample(&s.st, &r, lo1, hi1, lo2, hi2)
 
 
-def search_rollout(State s, uint64_t seed, int max_turns=-1, double eps=0.1):
+def search_rollout(State s, seed, int max_turns=-1, double eps=0.1):
     """Play the heuristic rollout policy on ``s`` in place; returns the number of actions."""
     cdef Rng r
-    rng_seed(&r, seed)
+    rng_seed(&r, _seed64(seed))
     return rollout(&s.st, &r, max_turns, eps)
 
 
-def search_policy_action(State s, uint64_t seed, double eps=0.0):
+def search_policy_action(State s, seed, double eps=0.0):
     """The rollout policy's action for the seat to act."""
     cdef Rng r
     cdef int buf[MAX_LEGAL]
-    rng_seed(&r, seed)
+    rng_seed(&r, _seed64(seed))
     if s.st.phase == PH_OVER:
         raise ValueError("the game is over")
     return policy_action(&s.st, &r, buf, eps)
@@ -648,10 +654,10 @@ def search_priors(State s, int k=MAX_LEGAL):
     return [(buf[i], pri[i]) for i in range(n)]
 
 
-def search_chance_leaf(State s, int action, uint64_t seed, int me, ranges=((-1, -1), (-1, -1))):
+def search_chance_leaf(State s, int action, seed, int me, ranges=((-1, -1), (-1, -1))):
     """One sample of an expectimax chance leaf (see chance_leaf): me's margin after the sampled continuation."""
     cdef Rng r
-    rng_seed(&r, seed)
+    rng_seed(&r, _seed64(seed))
     (lo1, hi1), (lo2, hi2) = ranges
     return chance_leaf(&s.st, action, &r, me, lo1, hi1, lo2, hi2)
 
@@ -662,8 +668,10 @@ cdef class Mcts:
     Each iteration takes one of the given determinizations (round robin), resamples its hidden order
     (unless ``resample`` is off), descends the tree by UCB over the actions legal in that sample (the best
     ``widen(visits)`` actions by cheap prior: progressive widening), adds one node, plays the heuristic
-    rollout for ``rollout_turns`` turns (-1: to the end), and backs the per-seat rewards up the path (each
-    node keeps the reward of the seat that moved into it).
+    rollout until ``rollout_turns`` turns after the root's (-1: to the end of the game; the cut-off moves on by
+    whole rounds of seats until it lies ahead, so the root's seat is always about to start a turn there) and
+    scores the result (final scores, or the evaluation at a cut-off); the per-seat rewards are backed up the
+    path (each node keeps the reward of the seat that moved into it).
 
     >>> from alhambra_ai import new_game
     >>> m = Mcts([new_game(2, seed=1)], seed=3)
@@ -682,6 +690,7 @@ cdef class Mcts:
     cdef public bint resample
     cdef public int iterations
     cdef int ranges[4]
+    cdef int root_turn        # the determinizations' turn counter (rollout cut-offs are counted from it)
     cdef int* root_acts       # the root's actions in a fixed order (e.g. by the greedy evaluation), or NULL
     cdef int root_n
 
@@ -692,7 +701,7 @@ cdef class Mcts:
         self.root_acts = NULL
         self.root_n = 0
 
-    def __init__(self, states, uint64_t seed, double c_uct=0.7, int max_candidates=12, int rollout_turns=-1,
+    def __init__(self, states, seed, double c_uct=0.7, int max_candidates=12, int rollout_turns=-1,
                  double eps=0.1, bint resample=True, ranges=((-1, -1), (-1, -1)), root_order=None):
         cdef State st
         cdef int i
@@ -707,6 +716,7 @@ cdef class Mcts:
                 raise ValueError("the game is over")
             state_copy(&self.dets[i], &st.st)
             self.ndets += 1
+        self.root_turn = self.dets[0].turn
         self.cap = 1024
         self.nodes = <SNode*>malloc(self.cap * sizeof(SNode))
         if self.nodes == NULL:
@@ -719,7 +729,7 @@ cdef class Mcts:
         self.nodes[0].avail = 0
         self.nodes[0].mover = -1
         self.nodes[0].value = 0
-        rng_seed(&self.rng, seed)
+        rng_seed(&self.rng, _seed64(seed))
         self.c_uct = c_uct
         self.max_candidates = max_candidates
         self.rollout_turns = rollout_turns
@@ -781,6 +791,7 @@ cdef class Mcts:
         cdef uint8_t mark[MAX_LEGAL]
         cdef double r[MAX_PLAYERS]
         cdef double u, bu, lg
+        cdef int end
         state_copy(&st, &self.dets[self.iterations % self.ndets])
         if self.resample:
             hidden_resample(&st, &self.rng, self.ranges[0], self.ranges[1], self.ranges[2], self.ranges[3])
@@ -827,7 +838,16 @@ cdef class Mcts:
             node = best
             path[plen] = node
             plen += 1
-        rollout(&st, &self.rng, self.rollout_turns, self.eps)
+        if self.rollout_turns < 0:
+            rollout(&st, &self.rng, -1, self.eps)
+        else:
+            # cut off at a turn where the root's seat is about to start a turn (the root's turn plus a multiple
+            # of the seat count): every leaf is evaluated with each seat having had the same number of turns
+            # since the root, so the evaluation never favours whoever happened to move last
+            end = self.root_turn + self.rollout_turns
+            while end <= st.turn:
+                end += st.num_players
+            rollout(&st, &self.rng, end - st.turn, self.eps)
         rewards(&st, r)
         for i in range(plen):
             self.nodes[path[i]].visits += 1

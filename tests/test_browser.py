@@ -1,0 +1,207 @@
+"""The HTML report and game viewer in a real headless browser (Debian's chromium, driven by Selenium).
+
+The pages load from file:// without console errors, the viewer steps through a whole game with the keys
+and buttons, and each city as drawn (the SVG's cells, and the pixels of a screenshot) is the record's city.
+
+Needs /usr/bin/chromium and /usr/bin/chromedriver (``.ci/run`` installs both); without them the tests are
+skipped locally, and fail on CI (``CI`` set), where a skip would hide a broken install step.
+"""
+
+import json
+import os
+import random
+import shutil
+import struct
+import zlib
+from pathlib import Path
+
+import pytest
+
+from alhambra_ai import new_game
+from alhambra_ai.record import make_record, replay, save_record
+from alhambra_ai.report import TYPE_COLOURS, write_report, write_viewer
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+DRIVER = shutil.which("chromedriver")
+ABSENT = None if CHROMIUM and DRIVER else \
+    "chromium and chromedriver are not installed (apt-get install chromium chromium-driver; .ci/run does it)"
+if ABSENT and not os.environ.get("CI"):
+    pytest.skip(ABSENT, allow_module_level=True)
+webdriver = pytest.importorskip("selenium.webdriver",
+                                reason="selenium is not installed (pip install -e .[test])")
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from selenium.webdriver.chrome.service import Service
+
+    assert not ABSENT, ABSENT
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                "--window-size=1400,1800", "--force-device-scale-factor=1", "--hide-scrollbars"):
+        options.add_argument(arg)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service(DRIVER), options=options)
+    yield driver
+    driver.quit()
+
+
+def load(driver, path, fragment=""):
+    driver.get(Path(path).resolve().as_uri() + fragment)
+    driver.get_log("browser")  # nothing before this page counts
+
+
+def console_errors(driver):
+    return [e["message"] for e in driver.get_log("browser") if e["level"] in ("SEVERE", "WARNING")]
+
+
+def game_record(players=2, seed=8):
+    state, rng = new_game(players, seed=seed), random.Random(seed)
+    while not state.is_terminal():
+        state.apply(rng.choice(state.legal_actions()))
+    return make_record(state, [f"bot{k + 1}" for k in range(players)])
+
+
+def frame(driver):
+    return int(driver.find_element("tag name", "body").get_attribute("data-frame"))
+
+
+def test_the_viewer_steps_through_a_whole_game(browser, tmp_path):
+    from selenium.webdriver.common.keys import Keys
+
+    record = game_record(2, 8)
+    write_viewer(record, tmp_path / "g.html")
+    load(browser, tmp_path / "g.html")
+    body = browser.find_element("tag name", "body")
+    assert frame(browser) == 0 and browser.find_element("id", "move").text == "set-up"
+    actions, chunk = record["actions"], 8      # real key presses, checked after every 8 (a round trip each)
+    for i in range(0, len(actions), chunk):
+        step = min(chunk, len(actions) - i)
+        body.send_keys(Keys.ARROW_RIGHT * step)
+        assert frame(browser) == i + step
+        assert browser.find_element("id", "move").text.endswith(": " + actions[i + step - 1])
+    body.send_keys(Keys.ARROW_RIGHT)                       # past the end: stays on the final position
+    assert frame(browser) == len(record["actions"])
+    final = replay(record)
+    assert f"{final.scores()[0]} points" in browser.find_element("id", "seat-1").text
+    body.send_keys(Keys.ARROW_LEFT)
+    assert frame(browser) == len(record["actions"]) - 1
+    body.send_keys(Keys.HOME)
+    assert frame(browser) == 0
+    browser.find_element("id", "next").click()
+    browser.find_element("id", "next").click()
+    browser.find_element("id", "prev").click()
+    assert frame(browser) == 1
+    browser.find_element("id", "last").click()
+    assert frame(browser) == len(record["actions"])
+    assert console_errors(browser) == []
+
+
+def png_pixels(data):
+    """(width, height, rows of RGB tuples) of an 8-bit RGB/RGBA, non-interlaced PNG (what chromium writes)."""
+    width, height, depth, kind = struct.unpack(">IIBB", data[16:26])
+    assert depth == 8 and kind in (2, 6) and data[28] == 0
+    chunks, pos = b"", 8
+    while pos < len(data):
+        length, name = struct.unpack(">I4s", data[pos:pos + 8])
+        if name == b"IDAT":
+            chunks += data[pos + 8:pos + 8 + length]
+        pos += 12 + length
+    raw, bpp = zlib.decompress(chunks), 4 if kind == 6 else 3
+    stride, rows, prev = width * bpp, [], bytearray(width * bpp)
+    for y in range(height):
+        f, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for i in range(stride):
+            a = line[i - bpp] if i >= bpp else 0
+            b, c = prev[i], prev[i - bpp] if i >= bpp else 0
+            if f == 1:
+                line[i] = (line[i] + a) & 255
+            elif f == 2:
+                line[i] = (line[i] + b) & 255
+            elif f == 3:
+                line[i] = (line[i] + (a + b) // 2) & 255
+            elif f == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        rows.append([tuple(line[x * bpp:x * bpp + 3]) for x in range(width)])
+        prev = line
+    return width, height, rows
+
+
+def hex_rgb(colour):
+    return tuple(int(colour[i:i + 2], 16) for i in (1, 3, 5))
+
+
+def test_a_screenshot_of_each_city_is_the_records_city(browser, tmp_path):
+    from alhambra_ai._core import tile_info
+
+    record = game_record(3, 4)
+    write_viewer(record, tmp_path / "g.html")
+    load(browser, tmp_path / "g.html", "#100000")         # beyond the end: the final position
+    state = replay(record)
+    for seat in range(3):
+        svg = browser.find_element("css selector", f"svg.city[data-seat='{seat + 1}']")
+        drawn = {(int(c.get_attribute("data-x")), int(c.get_attribute("data-y"))):
+                 (int(c.get_attribute("data-tile")), int(c.get_attribute("data-walls")))
+                 for c in svg.find_elements("css selector", "g.cell")}
+        assert drawn == {(x, y): (t, w) for x, y, t, w in state.city(seat).cells()}
+        # The pixels: a point inside each cell (clear of walls and label) has the colour of its tile type.
+        _, _, pixels = png_pixels(svg.screenshot_as_png)
+        boxes = browser.execute_script(
+            "const s = arguments[0].getBoundingClientRect();"
+            "return [...arguments[0].querySelectorAll('g.cell')].map(g => {"
+            "  const r = g.querySelector('rect').getBoundingClientRect();"
+            "  return [+g.dataset.x, +g.dataset.y, r.left - s.left, r.top - s.top]; });", svg)
+        for x, y, left, top in boxes:
+            tile = drawn[(x, y)][0]
+            kind = "fountain" if tile == 0 else tile_info(tile)[0]
+            got = pixels[round(top) + 9][round(left) + 9]
+            want = hex_rgb(TYPE_COLOURS[kind])
+            assert max(abs(g - w) for g, w in zip(got, want, strict=True)) <= 8, (seat, x, y, kind, got)
+
+
+def test_the_report_and_its_game_pages_load_without_console_errors(browser, tmp_path):
+    from alhambra_ai.tournament.ratings import write_standings
+    from alhambra_ai.tournament.store import ResultStore
+
+    store = ResultStore(tmp_path / "run")
+    results = []
+    for i, (seed, bots) in enumerate([(1, ["a<b>", "greedy"]), (2, ["greedy", "a<b>"]), (3, ["a<b>", "x"])]):
+        record = game_record(2, seed)
+        record["seats"] = bots
+        ranks = [1, 2] if record["scores"][0] >= record["scores"][1] else [2, 1]
+        result = {"game": f"g{i + 1:05d}", "bots": bots, "ranks": ranks, "scores": record["scores"],
+                  "forfeits": [{"seat": 1, "reason": "times out", "detail": "", "move": 5}] if i == 2 else []}
+        store.add(result, record)
+        results.append(result)
+    write_standings(tmp_path / "run", results, ["a<b>", "greedy", "x"])
+    index = write_report(tmp_path / "run")
+    load(browser, index)
+    assert console_errors(browser) == []
+    rows = browser.find_elements("css selector", "#leaderboard tr")
+    assert len(rows) == 4 and "a<b>" in browser.find_element("id", "leaderboard").text   # escaped, shown
+    assert browser.find_element("css selector", "svg.chart polyline[data-bot='greedy']")
+    assert "times out" in browser.find_element("id", "forfeits").text
+    assert "rating = mu - 3 sigma" in browser.find_element("css selector", "p.legend").text
+    links = [a.get_attribute("href") for a in browser.find_elements("css selector", "#games a")]
+    assert len(links) == 3
+    for link in links:
+        browser.get(link)
+        assert browser.find_elements("css selector", "svg.city") and console_errors(browser) == []
+    json.loads((tmp_path / "run" / "standings.json").read_text())
+
+
+def test_replay_html_of_a_saved_game(browser, tmp_path):
+    from click.testing import CliRunner
+
+    from alhambra_ai.cli import main
+
+    save_record(game_record(4, 2), tmp_path / "g.json")
+    result = CliRunner().invoke(main, ["replay", str(tmp_path / "g.json"), "--html",
+                                       str(tmp_path / "g.html")])
+    assert result.exit_code == 0, result.output
+    load(browser, tmp_path / "g.html", "#50")
+    assert frame(browser) == 50 and len(browser.find_elements("css selector", "svg.city")) == 4
+    assert console_errors(browser) == []

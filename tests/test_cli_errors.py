@@ -1,0 +1,60 @@
+"""Every usage error of every command: one line on stderr naming the problem, exit code 2, no usage block."""
+
+import pytest
+from click.testing import CliRunner
+
+from alhambra_ai.cli import main
+
+BAD = [
+    ["nosuch"],
+    ["--frob"],
+    ["tournament", "--frob"],
+    ["tournament", "--games"],
+    ["tournament", "--games", "x", "bots/random.py"],
+    ["tournament", "--jobs", "1.5"],
+    ["tournament", "--move-time", "fast"],
+    ["tournament", "README.md", "bots/random.py", "--no-progress"],
+    ["submit"],
+    ["submit", "--jobs", "x", "bots/random.py"],
+    ["submit", "README.md"],
+    ["replay"],
+    ["replay", "--width", "wide", "x.json"],
+    ["replay", "--nope", "x.json"],
+    ["play", "--players", "x"],
+    ["play", "--seed", "1.5"],
+    ["play", "--frob"],
+    ["play", "--width"],
+    ["report"],
+    ["report", "--to"],
+    ["report", "no/such/run"],
+    ["replay", "no/such/game.json", "--html", "g.html"],
+    ["bench", "--bogus"],
+    ["strength", "--games", "many"],
+    ["strength", "--frob"],
+]
+
+
+@pytest.mark.parametrize("args", BAD, ids=" ".join)
+def test_usage_error_is_one_line_on_stderr_exit_2(args):
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 2, result.output
+    assert result.stdout == ""
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error: "), result.stderr
+    assert "Usage:" not in result.stderr and "Traceback" not in result.stderr
+
+
+def test_the_line_names_the_option_and_where_help_is():
+    line = CliRunner().invoke(main, ["play", "--players", "x"]).stderr.strip()
+    assert "'--players'" in line and "'x' is not a valid integer" in line and "play --help" in line
+
+
+def test_a_non_python_bot_file_is_reported_as_such(tmp_path):
+    notes = tmp_path / "notes.txt"
+    notes.write_text("not a bot\n")
+    for args in (["tournament", str(notes), "bots/random.py", "--no-progress", "--out", str(tmp_path / "r")],
+                 ["submit", str(notes), "--ladder", str(tmp_path / "l"), "--no-progress"],
+                 ["play", "--bot", str(notes)]):
+        result = CliRunner().invoke(main, args, input="")
+        assert result.exit_code == 2, result.output
+        assert "not a Python file" in result.stderr and result.stderr.count("\n") == 1, result.stderr

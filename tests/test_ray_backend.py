@@ -1,0 +1,307 @@
+"""--backend ray: tournaments (and strength) on a two-node Ray cluster started on this machine by the tests.
+
+The cluster (a head and a second node, 2 CPUs each, small object stores, no dashboard) is shared by the
+module and torn down at its end. Its job ships the tests' ToyGame with the package, so the nodes referee the
+same small game as the local runs they are compared with.
+"""
+
+import io
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from tournament_support import GOOD, HERE, use_toy_game
+
+from alhambra_ai.cli import main
+from alhambra_ai.tournament.config import BadInput, Settings, check_settings, load_definition
+from alhambra_ai.tournament.process import BotSource
+from alhambra_ai.tournament.ray_backend import ClusterError, DamagedInTransit, node_cpu, pack_bots, received
+from alhambra_ai.tournament.runner import run_tournament
+from alhambra_ai.tournament.store import RESULTS, load_results
+
+TIMING = {"duration", "move_times"}
+BOTS = [GOOD / "first.py", GOOD / "seeded.py", GOOD / "slow_once.py"]
+# Ray runs the tests' ToyGame: tournament_support travels with the job and patches each Ray worker.
+TOY_ENV = {"py_modules": [str(HERE / "tournament_support.py")],
+           "worker_process_setup_hook": "tournament_support.use_toy_game"}
+
+
+@pytest.fixture(autouse=True)
+def toy(monkeypatch):
+    use_toy_game(monkeypatch)
+
+
+@pytest.fixture(scope="module")
+def ray_cluster():
+    """A head node and a second node on this machine, shared by the module's tests."""
+    ray = pytest.importorskip("ray")
+    from ray.cluster_utils import Cluster
+
+    temp = tempfile.mkdtemp(prefix="ray", dir="/tmp")  # short: Ray's socket paths must fit in 107 bytes
+    small = {"num_cpus": 1, "object_store_memory": 80 * 2**20}  # a game per node at a time
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("RAY_TMPDIR", temp)  # the cluster's files (and its address) stay out of /tmp/ray
+        c = Cluster(initialize_head=True, head_node_args={**small, "include_dashboard": False})
+        try:
+            c.add_node(**small)
+            c.wait_for_nodes()
+            yield c
+        finally:
+            ray.shutdown()
+            c.shutdown()
+            shutil.rmtree(temp, ignore_errors=True)
+
+
+@pytest.fixture
+def cluster(ray_cluster):
+    """The cluster, with this process connected to it as a job whose Ray workers play the ToyGame (the job
+    stays connected from test to test: its workers are started once)."""
+    import ray
+
+    from alhambra_ai.tournament.ray_backend import job_runtime_env
+
+    if not ray.is_initialized():
+        ray.init(address=ray_cluster.address, runtime_env=job_runtime_env(TOY_ENV), log_to_driver=False,
+                 logging_level="warning")
+    return ray_cluster
+
+
+def settings(out, **kw):
+    base = Settings(bots=tuple(map(str, BOTS)), seats="2", games=2, seed=7, move_time=0.2, time_bank=5,
+                    memory=256, setup_time=30, jobs=2, out=str(out))
+    return replace(base, **kw)
+
+
+def run(s, backend="local", log=None, **kw):
+    s = replace(s, backend=backend)
+    return run_tournament(s, progress=False, out=io.StringIO(), log=log or io.StringIO(), **kw)
+
+
+def stored(directory):
+    """Everything a run stores except timings: results, standings, game records."""
+    directory = Path(directory)
+    results = [{k: v for k, v in r.items() if k not in TIMING} for r in load_results(directory)]
+    records = {p.name: json.loads(p.read_text()) for p in sorted((directory / "games").glob("*.json"))}
+    return results, json.loads((directory / "standings.json").read_text()), records
+
+
+@pytest.fixture(scope="module")
+def local_run(tmp_path_factory):
+    directory = tmp_path_factory.mktemp("local") / "run"
+    with pytest.MonkeyPatch.context() as patch:  # module scope: the autouse patch is not active yet
+        use_toy_game(patch)
+        run(settings(directory))
+    return directory
+
+
+def test_ray_gives_the_results_of_local_jobs(cluster, local_run, tmp_path):
+    run(settings(tmp_path / "ray"), backend="ray")
+    ray_results, ray_standings, ray_records = stored(tmp_path / "ray")
+    results, standings, records = stored(local_run)
+    assert len(results) == 12 and ray_results == results
+    assert ray_standings == standings and ray_records == records
+
+
+def bot_worker_parents(session_dir: str) -> set[int]:
+    """Pids of the Ray workers running games of this cluster: the parents of its bot workers (whose
+    command line names the package the job shipped into the cluster's session directory)."""
+    parents = set()
+    for proc in Path("/proc").glob("[0-9]*"):
+        try:
+            line = (proc / "cmdline").read_bytes()
+            if b"alhambra_ai.tournament.worker" in line and session_dir.encode() in line:
+                parent = parent_of(int(proc.name))
+                if Path(f"/proc/{parent}/cmdline").read_bytes().startswith(b"ray::"):
+                    parents.add(parent)
+        except (OSError, ValueError, IndexError):
+            pass
+    return parents
+
+
+def test_a_killed_ray_worker_loses_only_its_game_which_is_played_again(cluster, local_run, tmp_path):
+    session = cluster.head_node.get_session_dir_path()
+    killed = []
+
+    def kill_one_game():
+        deadline = time.monotonic() + 60
+        while not killed and time.monotonic() < deadline:
+            for pid in bot_worker_parents(session):
+                os.kill(pid, signal.SIGKILL)
+                killed.append(pid)
+                return
+            time.sleep(0.02)
+
+    killer = threading.Thread(target=kill_one_game)
+    killer.start()
+    log = io.StringIO()
+    run(settings(tmp_path / "ray"), backend="ray", log=log)
+    killer.join()
+    assert killed, "no game was seen running"
+    again = [line for line in log.getvalue().splitlines() if "playing it again" in line]
+    assert len(again) == 1 and "WorkerCrashedError" in again[0], log.getvalue()
+    ids = [json.loads(line)["game"] for line in (tmp_path / "ray" / RESULTS).read_bytes().splitlines()]
+    assert sorted(ids) == sorted(set(ids)) and len(ids) == 12
+    assert stored(tmp_path / "ray") == stored(local_run)
+
+
+DRIVER = """
+import sys
+sys.path.insert(0, {tests!r})
+from alhambra_ai.tournament.config import Settings
+from alhambra_ai.tournament.ray_backend import RayBackend
+from alhambra_ai.tournament.runner import run_tournament
+s = Settings(**{settings!r})
+run_tournament(s, progress=False, backend=RayBackend({address!r}, runtime_env={env!r}))
+"""
+
+
+@pytest.mark.slow  # a second driver: a new Ray job with its own workers
+def test_sigkill_of_the_driver_then_resume_gives_the_same_standings(cluster, local_run, tmp_path):
+    s = settings(tmp_path / "part", backend="ray")
+    fields = {k: getattr(s, k) for k in ("bots", "seats", "games", "seed", "move_time", "time_bank", "memory",
+                                         "setup_time", "out", "backend")}
+    code = DRIVER.format(tests=str(HERE), settings=fields, address=cluster.address, env=TOY_ENV)
+    driver = subprocess.Popen([sys.executable, "-c", code], stderr=subprocess.DEVNULL)
+    results = tmp_path / "part" / RESULTS
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and driver.poll() is None:
+        if results.exists() and len(results.read_bytes().splitlines()) >= 4:
+            break
+        time.sleep(0.02)
+    driver.send_signal(signal.SIGKILL)
+    driver.wait()
+    assert 0 < len(load_results(tmp_path / "part")) < 12, "the kill should land mid-run"
+
+    run(s, backend="ray", resume=True)
+    assert stored(tmp_path / "part") == stored(local_run)
+    ids = [json.loads(line)["game"] for line in results.read_bytes().splitlines()]
+    assert sorted(ids) == sorted(set(ids)) and len(ids) == 12
+    # the dead driver's games were stopped by Ray: no bot worker of this cluster outlives them
+    deadline = time.monotonic() + 20
+    while bot_worker_parents(cluster.head_node.get_session_dir_path()) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not bot_worker_parents(cluster.head_node.get_session_dir_path())
+
+
+@pytest.mark.slow
+def test_a_node_dying_mid_run_loses_only_its_games_which_are_played_again(cluster, local_run, tmp_path):
+    node = cluster.add_node(num_cpus=1, object_store_memory=80 * 2**20)
+    cluster.wait_for_nodes()
+    session = cluster.head_node.get_session_dir_path()
+    node_workers = []
+
+    def kill_the_node():  # once a game runs on the new node (its raylet's child), remove the whole node
+        deadline = time.monotonic() + 60
+        raylet = node.all_processes["raylet"][0].process.pid
+        while time.monotonic() < deadline:
+            node_workers[:] = [pid for pid in bot_worker_parents(session) if parent_of(pid) == raylet]
+            if node_workers:
+                cluster.remove_node(node, allow_graceful=False)
+                return
+            time.sleep(0.02)
+
+    killer = threading.Thread(target=kill_the_node)
+    killer.start()
+    log = io.StringIO()
+    run(settings(tmp_path / "ray"), backend="ray", log=log)
+    killer.join()
+    assert node_workers, "no game was seen running on the second node"
+    again = [line for line in log.getvalue().splitlines() if "playing it again" in line]
+    assert again, log.getvalue()  # the game running there (and any queued there)
+    ids = [json.loads(line)["game"] for line in (tmp_path / "ray" / RESULTS).read_bytes().splitlines()]
+    assert sorted(ids) == sorted(set(ids)) and len(ids) == 12
+    assert stored(tmp_path / "ray") == stored(local_run)
+
+
+def parent_of(pid: int) -> int:
+    return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+
+
+def test_a_game_no_node_can_hold_is_refused_before_any_game(cluster, tmp_path):
+    with pytest.raises(ClusterError, match="needs 1 CPU and 4000000 MB of memory on one node"):
+        run(settings(tmp_path / "big", memory=2_000_000), backend="ray")
+    assert not (tmp_path / "big" / RESULTS).exists()
+
+
+def test_strength_on_ray_gives_the_local_results(ray_cluster, tmp_path, monkeypatch):
+    import ray
+
+    monkeypatch.undo()  # the real game: here, and on the nodes through a job of the command's own
+    ray.shutdown()
+    common = ["strength", "--match", "greedy:random", "--players", "2", "--games", "2", "--seed", "3",
+              "--iterations", "10", "--no-progress"]
+    local = CliRunner().invoke(main, [*common, "--out", str(tmp_path / "local.jsonl")])
+    on_ray = CliRunner().invoke(main, [*common, "--out", str(tmp_path / "ray.jsonl"), "--backend", "ray",
+                                       "--address", ray_cluster.address])
+    assert local.exit_code == 0 and on_ray.exit_code == 0, local.output + on_ray.output
+
+    def games(name):
+        lines = (tmp_path / name).read_text().splitlines()[1:]
+        return sorted((r["game"], r["bots"], r["scores"], r["forfeits"]) for r in map(json.loads, lines))
+
+    assert len(games("ray.jsonl")) == 2 and games("ray.jsonl") == games("local.jsonl")
+    assert not any(forfeits for *_, forfeits in games("ray.jsonl"))
+    row = [r.output.splitlines()[-1].split("move mean")[0] for r in (local, on_ray)]  # win rate, scores
+    assert "games    2" in row[0] and row[0] == row[1]
+
+
+# ---------------------------------------------------------------- without a cluster
+
+def test_without_ray_the_backend_says_how_to_install_it(monkeypatch, tmp_path):
+    monkeypatch.setitem(sys.modules, "ray", None)  # import ray now fails as if it were not installed
+    for args in (["tournament", *map(str, BOTS), "--backend", "ray", "--out", str(tmp_path / "t")],
+                 ["strength", "--match", "greedy:random", "--backend", "ray"]):
+        result = CliRunner().invoke(main, args)
+        lines = [line for line in result.output.splitlines() if line.strip()]
+        assert result.exit_code == 2 and len(lines) == 1, result.output
+        assert 'pip install -e ".[ray]"' in lines[0]
+    assert not (tmp_path / "t").exists()
+
+
+def test_backend_and_address_in_a_definition(tmp_path):
+    toml = tmp_path / "t.toml"
+    toml.write_text('bots = []\nbackend = "ray"\naddress = "auto"\n')
+    assert load_definition(toml)["backend"] == "ray"
+    with pytest.raises(BadInput, match="backend must be one of local, ray"):
+        check_settings(settings(tmp_path, backend="spark"))
+    with pytest.raises(BadInput, match="needs backend ray"):
+        check_settings(settings(tmp_path, address="auto"))
+
+
+def test_bot_files_travel_by_content_and_are_checked_on_the_node():
+    files = pack_bots({"first": str(BOTS[0]), "seeded": BotSource.from_file(BOTS[1])})
+    assert received(files)["first"].code == BOTS[0].read_bytes()
+    damaged = {"first": (BotSource("first", b"class Bot: pass\n"), files["first"][1])}
+    with pytest.raises(DamagedInTransit, match="bot first arrived on this node damaged"):
+        received(damaged)
+    with pytest.raises(BadInput, match="changed since the run started"):
+        pack_bots({"first": str(BOTS[0])}, {"first": "0" * 64})
+
+
+def test_games_on_one_machine_hold_different_cpus():
+    cpus = sorted(os.sched_getaffinity(0))
+    with node_cpu() as first:
+        assert os.sched_getaffinity(0) == {first}
+        done = []
+        thread = threading.Thread(target=lambda: done.append(claim_in_a_thread(cpus)))
+        thread.start()
+        thread.join()
+        if len(cpus) > 1:
+            assert done[0] not in (first, None)
+    assert sorted(os.sched_getaffinity(0)) == cpus  # given back
+
+
+def claim_in_a_thread(cpus):
+    os.sched_setaffinity(0, cpus)  # a thread starts with its creator's CPUs: widen them again
+    with node_cpu() as cpu:
+        return cpu

@@ -1,0 +1,188 @@
+"""`strength` with bot files (the tournament's referee, config and forfeits), one bot seated several times
+(`--lineup`, `greedy#2`), per-side move times (`mcts@1`), and seeds of any size for the bots' helpers.
+
+The command tests run on the tests' ToyGame (tournament_support): the machinery, not Alhambra, is tested."""
+
+import json
+
+import pytest
+from click.testing import CliRunner
+from tournament_support import GOOD, HOSTILE, use_toy_game
+
+from alhambra_ai import new_game, search, state_to_json
+from alhambra_ai.cli import main
+from alhambra_ai.strength import report
+from alhambra_ai.tournament.store import load_results
+
+FIRST, LAST = str(GOOD / "first.py"), str(GOOD / "last.py")
+FAST = ["--players", "2", "--move-time", "0.5", "--time-bank", "0.5", "--no-progress"]
+
+CHECKS_CONFIG = '''
+"""Raises in setup unless it got the tournament's config: then it forfeits with the reason."""
+
+class Bot:
+    def setup(self, config):
+        assert set(config) >= {"seat", "num_players", "options", "seed", "move_time", "time_bank"}, config
+        assert isinstance(config["seed"], int) and 0 <= config["seed"] < 2 ** 63, config
+        assert config["move_time"] == MOVE_TIME and config["time_bank"] == 0.5, config
+
+    def act(self, obs):
+        assert obs.move_time == MOVE_TIME and obs.time_left is not None
+        return obs.legal_actions[0]
+'''
+
+
+@pytest.fixture
+def toy(monkeypatch):
+    use_toy_game(monkeypatch)
+
+
+def invoke(*args):
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+def config_bot(tmp_path, name="checks", move_time=0.5):
+    path = tmp_path / f"{name}.py"
+    path.write_text(CHECKS_CONFIG.replace("MOVE_TIME", repr(move_time)))
+    return path
+
+
+def games_in(path):
+    return [json.loads(line) for line in path.read_text().splitlines()[1:]]
+
+
+def test_an_illegal_move_is_a_forfeit_not_a_crash_of_the_run(toy, tmp_path):
+    out = tmp_path / "s.jsonl"
+    illegal = HOSTILE / "illegal.py"
+    r = invoke("strength", "--match", f"{illegal}:{FIRST}", "--games", "2", "--out", out, *FAST)
+    assert r.exit_code == 0, r.output
+    assert "win   0.0%" in r.output and "forfeits illegal (illegal action) 2" in r.output
+    games = games_in(out)
+    assert len(games) == 2 and all(g["forfeits"][0]["reason"] == "illegal action" for g in games)
+    assert all(g["ranks"][g["bots"].index("illegal")] == 2 for g in games)  # the forfeiter ranks last
+    _settings, rows = report(out)
+    assert rows[0].wins == 0 and rows[0].forfeits == {"illegal (illegal action)": 2}
+
+
+def test_a_bot_file_gets_the_tournament_config_and_its_own_process_per_seat(toy, tmp_path, monkeypatch):
+    from alhambra_ai.tournament import referee
+
+    pids = []
+
+    class Recorded(referee.BotProcess):
+        def __init__(self, *args, **kw):
+            super().__init__(*args, **kw)
+            pids.append(self.proc.pid)
+
+    monkeypatch.setattr(referee, "BotProcess", Recorded)
+    checks = config_bot(tmp_path)
+    out = tmp_path / "s.jsonl"
+    r = invoke("strength", "--lineup", f"{FIRST},{checks},{checks},{checks}", "--games", "4", "--out", out,
+               *FAST)
+    assert r.exit_code == 0, r.output
+    assert "forfeits" not in r.output and "first vs checks" in r.output and " 4p " in r.output
+    games = games_in(out)
+    assert [g["bots"] for g in games[:2]] == [["first", "checks", "checks#2", "checks#3"],
+                                              ["checks#3", "first", "checks", "checks#2"]]
+    assert all(not g["forfeits"] for g in games)
+    assert len(set(pids)) == len(pids) == 4 * 4  # every seat of every game: a process of its own
+
+    # the same file in a tournament gets the same config (a failed assert would be a forfeit)
+    r = invoke("tournament", "--lineup", f"{checks},{checks}", "--games", "1", "--out", tmp_path / "t",
+               "--move-time", "0.5", "--time-bank", "0.5", "--no-progress")
+    assert r.exit_code == 0, r.output
+    results = load_results(tmp_path / "t")
+    assert [r["bots"] for r in results] == [["checks", "checks#2"], ["checks#2", "checks"]]
+    assert all(not res["forfeits"] for res in results)
+
+
+def test_a_side_with_its_own_move_time(toy, tmp_path):
+    fast = config_bot(tmp_path, "fast", 0.5)
+    slow = config_bot(tmp_path, "slow", 0.75)
+    out = tmp_path / "s.jsonl"
+    r = invoke("strength", "--match", f"{slow}@0.75:{fast}", "--games", "2", "--out", out, *FAST)
+    assert r.exit_code == 0, r.output
+    games = games_in(out)
+    assert games[0]["bots"] == ["slow@0.75", "fast"] and all(not g["forfeits"] for g in games)
+
+
+def test_tournament_lineup_from_a_definition(toy, tmp_path):
+    (tmp_path / "t.toml").write_text(f'lineup = ["{FIRST}", "{LAST}", "{LAST}"]\ngames = 1\n'
+                                     'move_time = 0.5\ntime_bank = 0.5\n')
+    r = invoke("tournament", "--config", tmp_path / "t.toml", "--out", tmp_path / "r", "--no-progress")
+    assert r.exit_code == 0, r.output
+    assert "last#2" in r.output
+    assert sorted(tuple(g["bots"]) for g in load_results(tmp_path / "r")) == [
+        ("first", "last", "last#2"), ("last", "last#2", "first"), ("last#2", "first", "last")]
+    r = invoke("tournament", "--out", tmp_path / "r", "--resume", "--no-progress")  # resumes from the run
+    assert r.exit_code == 0 and len(load_results(tmp_path / "r")) == 3
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--lineup", "nope.py,nope.py"], "bot file not found"),
+    (["--lineup", "x.py"], "2-6 seats"),
+])
+def test_tournament_lineup_bad_input(tmp_path, args, message):
+    r = invoke("tournament", *args, "--out", tmp_path / "r", "--no-progress")
+    assert r.exit_code == 2 and message in r.output
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--match", "greedy"], "write A:B"),
+    (["--lineup", "greedy"], "write A,B"),
+    (["--match", "greedy@x:random"], "NAME@SECONDS"),
+    (["--match", "greedy@-1:random"], "positive"),
+    (["--lineup", "greedy,nope"], "no bot file"),
+])
+def test_strength_bad_input_is_exit_2(args, message):
+    r = invoke("strength", *args, "--games", "1")
+    assert r.exit_code == 2 and message in r.output, r.output
+
+
+@pytest.mark.parametrize("seed", [0, -1, -(10 ** 30), 2 ** 64, 2 ** 200 + 5, 2 ** 63 - 1])
+def test_seeds_of_any_size_are_reduced_not_refused(seed):
+    s = new_game(2, seed=1)
+    obs = s.observation(s.current_player)
+    d = search.determinize(obs, seed)
+    assert d.observation(obs["seat"]) == obs
+    # reduced modulo 2**64: the same sample as the reduced seed
+    assert state_to_json(d) == state_to_json(search.determinize(obs, seed % 2 ** 64))
+    search.search_resample(d, seed)
+    search.search_rollout(d.clone(), seed, 4)
+    m = search.Mcts([d], seed)
+    assert m.run(8, 0.0) == 8
+    assert search.move_seed(seed, obs) >= 0
+
+
+def test_a_seed_that_is_not_an_int_is_refused():
+    s = new_game(2, seed=1)
+    obs = s.observation(s.current_player)
+    with pytest.raises((TypeError, ValueError)):
+        search.determinize(obs, 1.5)
+    with pytest.raises(TypeError):
+        search.Mcts([search.determinize(obs, 1)], "7")
+
+
+def test_play_gives_a_bot_the_seed_a_tournament_gives():
+    from pathlib import Path
+
+    from alhambra_ai.play import SeatBot
+    from alhambra_ai.tournament.schedule import seat_seed
+
+    bot = SeatBot(Path(FIRST), 1, 2, {}, 7, 0.5)
+    try:
+        assert bot.config["seed"] == seat_seed(7, 1) != 7 and 0 <= bot.config["seed"] < 2 ** 63
+    finally:
+        bot.close()
+
+
+@pytest.mark.slow
+def test_mcts_beats_greedy_with_a_fixed_iteration_budget():
+    """The ladder's top rung on a budget that does not depend on the machine: mcts at 1,500 iterations per
+    move (a deterministic run, refereed like any other) wins most 2-player games against greedy."""
+    from alhambra_ai.strength import run_strength
+
+    rows = run_strength(["mcts:greedy"], [2], 10, seed=5, move_time=2.0, iterations=1500,
+                        echo=lambda _l: None)
+    assert rows[0].games == 10 and not rows[0].forfeits
+    assert rows[0].wins >= 7, rows[0].row()

@@ -1,0 +1,91 @@
+"""Golden texts at 80 and 120 columns: the table (full and compact), a replay's spectator table and the
+leaderboard fit the width, cities stand side by side only when they fit, long lines fold.
+
+Regenerate the files after an intended change with ``ALHAMBRA_GOLDEN=write python -m pytest
+tests/test_widths.py`` and read the diff before committing it.
+"""
+
+import os
+import random
+import re
+from pathlib import Path
+
+import pytest
+
+from alhambra_ai import new_game
+from alhambra_ai.render import render_table, visible_len
+from alhambra_ai.tournament.ratings import format_report
+from alhambra_ai.tournament.replay import spectator_table
+
+GOLDEN = Path(__file__).parent / "golden"
+NAMES = ["you", "expectimax", "greedy", "mcts"]
+
+
+def mid_game(players=4, seed=12, moves=260):
+    state, rng = new_game(players, seed=seed), random.Random(seed)
+    for _ in range(moves):
+        state.apply(rng.choice(state.legal_actions()))
+    return state
+
+
+def results():
+    rng = random.Random(3)
+    out = []
+    for i in range(30):
+        bots = rng.sample(["mcts", "expectimax", "greedy", "random", "a-long-bot-name-here"], 2)
+        out.append({"game": f"g{i:03d}", "bots": bots, "ranks": rng.choice([[1, 2], [2, 1], [1, 1]]),
+                    "scores": [rng.randrange(150), rng.randrange(150)],
+                    "forfeits": [{"seat": 0, "reason": "times out"}] if i % 7 == 0 else []})
+    return out
+
+
+TEXTS = {
+    "table": lambda w: render_table(mid_game(), 0, names=NAMES, width=w),
+    "compact": lambda w: render_table(mid_game(), 0, names=NAMES, width=w, compact=True),
+    "spectator": lambda w: spectator_table(mid_game(2, 5, 200), ["greedy", "random"], w),
+    "leaderboard": lambda w: format_report(results(), ["mcts", "expectimax", "greedy", "random",
+                                                       "a-long-bot-name-here"], w),
+}
+
+
+@pytest.mark.parametrize("width", [80, 120])
+@pytest.mark.parametrize("name", sorted(TEXTS))
+def test_golden_text_fits_the_width(name, width):
+    text = TEXTS[name](width)
+    assert max(visible_len(line) for line in text.splitlines()) <= width
+    path = GOLDEN / f"{name}-{width}.txt"
+    if os.environ.get("ALHAMBRA_GOLDEN") == "write":
+        path.write_text(text + "\n")
+    assert text + "\n" == path.read_text()
+
+
+def test_cities_stack_at_80_and_stand_side_by_side_at_120():
+    def bands(text):  # lines holding more than one city title
+        return sum(1 for line in text.splitlines() if line.count("building") > 1)
+
+    assert bands(TEXTS["table"](80)) < bands(TEXTS["table"](120))
+
+
+def test_the_compact_screen_fits_24_lines_early_in_the_game():
+    text = render_table(mid_game(4, 12, 20), 0, names=NAMES, width=80, compact=True)
+    assert len(text.splitlines()) <= 24, text
+
+
+def test_narrower_than_80_is_drawn_at_80():
+    assert render_table(mid_game(), 0, width=40) == render_table(mid_game(), 0, width=80)
+
+
+@pytest.mark.parametrize("width", [80, 120])
+def test_a_whole_play_session_fits_the_width(width):
+    from click.testing import CliRunner
+
+    from alhambra_ai.cli import main
+
+    bot = str(Path(__file__).resolve().parent.parent / "bots" / "random.py")
+    script = "".join(f"{x}\n" for x in ["moves", "help", "city 2", "log"] + ["1"] * 3000)
+    result = CliRunner().invoke(main, ["play", "--bot", bot, "--seed", "6", "--width", str(width)],
+                                input=script)
+    assert result.exit_code == 0 and "Final scores:" in result.stdout
+    # In a terminal the person's Enter ends each prompt line; piped input leaves the prompts in front.
+    lines = [re.sub(r"^(\[[^\]]*\] > )+", "", line) for line in result.stdout.splitlines()]
+    assert max(visible_len(line) for line in lines) <= width
