@@ -44,3 +44,19 @@ def test_records_store_the_game_and_replay(game):
         replay(dict(rec, game="chess"))
     base = make_record(new_game(3, 6), ["a", "b", "c"])
     assert "game" not in base
+
+
+def test_replay_command_shows_a_dice_record(tmp_path):
+    from click.testing import CliRunner
+
+    from alhambra_ai.cli import main
+    from alhambra_ai.record import make_record, save_record
+    s = new_game(2, 5, game="alcazaba")
+    s.random_playout(5)
+    path = tmp_path / "g.json"
+    save_record(make_record(s, ["a", "b"]), path)
+    out = CliRunner().invoke(main, ["replay", str(path), "--width", "100"])
+    assert out.exit_code == 0, out.output
+    assert "alcazaba: round 5" in out.output and "final scores: a" in out.output
+    bad = CliRunner().invoke(main, ["replay", str(path), "--html", str(tmp_path / "x.html")])
+    assert bad.exit_code == 2 and "base game only" in bad.output

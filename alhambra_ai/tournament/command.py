@@ -225,6 +225,9 @@ def replay_command(record, step, width, html_file):
         if html_file:
             from alhambra_ai.report import write_viewer
 
+            if loaded.get("game", "alhambra") != "alhambra":
+                raise InputError(f"--html draws the base game only, not a {loaded['game']} record")
+
             write_viewer(loaded, html_file)
             click.echo(f"game viewer written to {html_file}")
             return
