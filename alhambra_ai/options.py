@@ -22,6 +22,10 @@ from alhambra_ai import _core
 
 #: the modules that can be switched on, in rulebook order
 MODULES: tuple[str, ...] = tuple(_core.MODULES)
+#: the games of the engine: the base game (the default), Alhambra: The Dice Game and its Alcazaba variant
+GAMES: tuple[str, ...] = ("alhambra", "dice", "alcazaba")
+GAME_HELP = ("The game: alhambra (the base game), dice (Alhambra: The Dice Game) or alcazaba (its Alcazaba "
+             "variant). [default: alhambra]")
 HELP = ("Modules of the rulebook, comma-separated: " + ", ".join(MODULES)
         + " (or 'all'; default: none, the base game).")
 
@@ -44,6 +48,17 @@ def parse_options(text: str | None) -> dict[str, bool]:
             raise ValueError(f"{why}: {name!r} (modules: {', '.join(MODULES)}, or 'all')")
         out[name] = True
     return {m: True for m in MODULES if m in out}
+
+
+def check_game(name: Any) -> str:
+    """The game named by a config file or an option; ValueError naming the games otherwise.
+
+    >>> check_game("dice")
+    'dice'
+    """
+    if name not in GAMES:
+        raise ValueError(f"game must be one of {', '.join(GAMES)}, not {name!r}")
+    return name
 
 
 def options_from_table(table: Any) -> dict[str, bool]:

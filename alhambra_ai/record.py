@@ -19,12 +19,14 @@ from collections.abc import Iterable, Iterator, Sequence
 from os import PathLike
 from typing import Any
 
+from alhambra_ai.options import GAMES
+
 FORMAT = "alhambra-ai-record"
 VERSION = 1
 
 _KEYS = ("format", "version", "game", "num_players", "seed", "options", "seats", "actions", "scores",
          "forfeits")
-GAMES = ("alhambra", "dice", "alcazaba")  # "game" is written only for the dice games (base records as before)
+# "game" is written only for the dice games (base records as before)
 
 
 class RecordError(ValueError):
