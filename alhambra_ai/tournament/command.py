@@ -9,8 +9,8 @@ from pathlib import Path
 
 import click
 
+from alhambra_ai.options import GAME_HELP, GAMES, parse_options
 from alhambra_ai.options import HELP as OPTIONS_HELP
-from alhambra_ai.options import parse_options
 
 from .config import BadInput, Settings, default_out, load_definition, make_settings
 from .runner import RefereeStalled
@@ -66,6 +66,7 @@ Examples:
   alhambra-ai tournament --config tournaments/quick.toml
   alhambra-ai tournament --lineup bots/mcts.py,bots/greedy.py,bots/greedy.py,bots/greedy.py
   alhambra-ai tournament --out runs/a --resume
+  alhambra-ai tournament bots/*.py --game dice   (the dice game; --game alcazaba: its variant)
   alhambra-ai tournament bots/*.py --seats 2-4 --backend ray --address auto
 """
 
@@ -113,9 +114,10 @@ Examples:
 @click.option("--width", type=click.IntRange(min=1), metavar="COLUMNS",
               help="Fit the tables to this many columns (at least 80). [default: the terminal's]")
 @click.option("--options", "options", default=None, help=OPTIONS_HELP + " Overrides the file's [options].")
+@click.option("--game", "game", type=click.Choice(GAMES), default=None, help=GAME_HELP)
 def tournament_command(bot_files, config_file, lineup, seats, games, seed, move_time, time_bank, memory,
                        setup_time, jobs, backend, address, out, resume, progress, require_sandbox, width,
-                       options):
+                       options, game):
     from .runner import run_tournament
 
     try:
@@ -133,7 +135,7 @@ def tournament_command(bot_files, config_file, lineup, seats, games, seed, move_
                                  games=games, seed=seed,
                                  move_time=move_time, time_bank=time_bank, memory=memory,
                                  setup_time=setup_time, jobs=jobs, backend=backend, address=address, out=out,
-                                 require_sandbox=require_sandbox, options=modules)
+                                 require_sandbox=require_sandbox, options=modules, game=game)
         if settings.out is None:
             settings = replace(settings, out=default_out())
         _sigterm_as_interrupt()
@@ -165,11 +167,11 @@ def stored_definition(directory: Path) -> dict:
     if "lineup" in stored:  # seat names in lineup order -> their files
         return {"lineup": tuple(stored["bots"][name]["path"] for name in stored["lineup"]),
                 **{k: stored[k] for k in ("games", "seed", "move_time", "time_bank", "memory", "setup_time")},
-                "options": tuple(stored.get("options", ()))}
+                "options": tuple(stored.get("options", ())), "game": stored.get("game", "alhambra")}
     return {"bots": tuple(b["path"] for b in stored["bots"].values()),
             "seats": f"{seats[0]}-{seats[-1]}" if len(seats) > 1 else str(seats[0]),
             **{k: stored[k] for k in ("games", "seed", "move_time", "time_bank", "memory", "setup_time")},
-            "options": tuple(stored.get("options", ()))}
+            "options": tuple(stored.get("options", ())), "game": stored.get("game", "alhambra")}
 
 
 @click.command("submit")

@@ -7,6 +7,7 @@ A definition file holds the same settings as the command line options, e.g.::
     games = 2
     move_time = 0.5
     backend = "ray"        # optional: play on a Ray cluster (see README "Tournaments on a cluster")
+    game = "dice"          # optional: alhambra (default), dice or alcazaba
 
 or, for one fixed lineup played in every seat rotation (a bot file may be seated several times; its seats
 are named ``greedy``, ``greedy#2``, ... and each is its own process)::
@@ -26,7 +27,7 @@ from pathlib import Path
 import tomllib
 
 from alhambra_ai.botapi import bot_file_problem, bot_name
-from alhambra_ai.options import options_from_table
+from alhambra_ai.options import GAMES, check_game, options_from_table
 
 from .process import MAX_BOT_BYTES
 from .referee import Limits
@@ -61,6 +62,7 @@ class Settings:
     jobs: int = field(default_factory=default_jobs)
     out: str | None = None
     options: tuple[str, ...] = ()  # the modules that are on, e.g. ("camps",) (alhambra_ai.options)
+    game: str = "alhambra"  # the game played: alhambra, dice or alcazaba (alhambra_ai.options.GAMES)
     require_sandbox: bool = False  # refuse to run unless every isolation mechanism is available
     backend: str = "local"  # where games run: "local" (this machine, --jobs at once) or "ray" (a cluster)
     address: str | None = None  # the Ray cluster (None: one running on this machine, else a new local one)
@@ -105,6 +107,11 @@ def load_definition(path: str | Path) -> dict:
             data[key] = tuple(os.path.normpath(path.parent / b) for b in data[key])
     if "seats" in data:
         data["seats"] = str(data["seats"])
+    if "game" in data:
+        try:
+            check_game(data["game"])
+        except ValueError as e:
+            raise BadInput(f"{path}: {e}") from None
     if "options" in data:
         try:
             data["options"] = tuple(options_from_table(data["options"]))
@@ -185,6 +192,8 @@ def _check_numbers(s: Settings) -> None:
             raise BadInput(f"{name} must be a positive number of seconds, not {value!r}")
     if not isinstance(s.memory, int) or s.memory < 0 or 0 < s.memory < 64:
         raise BadInput(f"memory must be a number of MB >= 64 (0 = no cap), not {s.memory!r}")
+    if s.game not in GAMES:
+        raise BadInput(f"game must be one of {', '.join(GAMES)}, not {s.game!r}")
     if s.backend not in BACKENDS:
         raise BadInput(f"backend must be one of {', '.join(BACKENDS)}, not {s.backend!r}")
     if s.address is not None and (s.backend != "ray" or not isinstance(s.address, str)):

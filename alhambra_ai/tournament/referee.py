@@ -49,11 +49,13 @@ class Heartbeat:
         return max(2 * limits.setup_time, limits.move_time + limits.time_bank)
 
 
-def new_game(num_players: int, seed: int, options: dict | None = None):
-    """Start the game to referee, with the modules of ``options`` (indirection kept so tests can use a small
-    game)."""
+def new_game(num_players: int, seed: int, options: dict | None = None, game: str = "alhambra"):
+    """Start the game to referee: ``game`` (the base game, or a dice game) with the modules of ``options``
+    (indirection kept so tests can use a small game)."""
     from alhambra_ai import new_game as engine_new_game
 
+    if game != "alhambra":
+        return engine_new_game(num_players, seed=seed, options=options, game=game)
     return engine_new_game(num_players, seed=seed, options=options)
 
 
@@ -85,8 +87,10 @@ def run_game(game: ScheduledGame, paths: dict[str, BotSource | str], limits: Lim
     beat = heartbeat.beat if heartbeat is not None else (lambda: None)
     beat()
     started = time.monotonic()
-    state = (new_game(game.num_players, game.seed, dict.fromkeys(game.options, True)) if game.options
-             else new_game(game.num_players, game.seed))
+    modules = dict.fromkeys(game.options, True) if game.options else None
+    state = (new_game(game.num_players, game.seed, modules, game.game) if game.game != "alhambra"
+             else new_game(game.num_players, game.seed, modules) if modules else
+             new_game(game.num_players, game.seed))
     seat_limits = [(bot_limits or {}).get(bot, limits) for bot in game.bots]
     seats = [Seat(bot, lim.time_bank) for bot, lim in zip(game.bots, seat_limits, strict=True)]
     forfeits: list[dict] = []
@@ -148,7 +152,8 @@ def run_game(game: ScheduledGame, paths: dict[str, BotSource | str], limits: Lim
     game_ranks = list(state.ranking())
     result = {
         "game": game.id, "seed": game.seed, "bots": list(game.bots), "num_players": game.num_players,
-        "options": state.options, "scores": record["scores"], "dirk_score": state.dirk_score,
+        "options": state.options, **({"game_type": game.game} if game.game != "alhambra" else {}),
+        "scores": record["scores"], "dirk_score": state.dirk_score,
         "ranks": final_ranks(game_ranks, {f["seat"] for f in forfeits}), "game_ranks": game_ranks,
         "forfeits": forfeits, "moves": len(record["actions"]),
         "move_times": [_time_summary(s.times) for s in seats],

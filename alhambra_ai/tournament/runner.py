@@ -180,6 +180,8 @@ def tournament_settings_record(s: Settings, hashes: dict[str, str], total: int) 
         record["lineup"] = s.seat_names()
     if s.options:
         record["options"] = list(s.options)
+    if s.game != "alhambra":  # base-game runs keep their old tournament.json (resume compares it)
+        record["game"] = s.game
     return record
 
 
@@ -209,8 +211,8 @@ def run_tournament(s: Settings, resume: bool = False, progress: bool = True, out
         games = make_lineup_schedule(s.seat_names(), s.games, s.seed)
     else:
         games = make_schedule(list(paths), s.seat_counts, s.games, s.seed)
-    if s.options:
-        games = [replace(g, options=s.options) for g in games]
+    if s.options or s.game != "alhambra":
+        games = [replace(g, options=s.options, game=s.game) for g in games]
     wanted = tournament_settings_record(s, hashes, len(games))
     if old is not None and not resume:
         raise BadInput(f"{directory} already holds a tournament: add --resume to continue it, "
@@ -230,7 +232,8 @@ def run_tournament(s: Settings, resume: bool = False, progress: bool = True, out
         if old is None:
             store.save_settings({**wanted, "isolation": isolation.to_record()})
         seats = len(s.lineup) if s.lineup else s.seats
-        print(f"{len(games)} games: {', '.join(sorted(paths))}; seats {seats}; master seed {s.seed}; "
+        kind = "" if s.game == "alhambra" else f"{s.game} "
+        print(f"{len(games)} {kind}games: {', '.join(sorted(paths))}; seats {seats}; master seed {s.seed}; "
               f"results in {directory}", file=log)
         try:
             run_games(games, sources, hashes, s.limits, store, s.jobs, progress=progress, log=log,

@@ -10,7 +10,8 @@ Only the referee reads or writes here: the directory is hidden from every bot wo
 A result line is appended only after its record is in place, so every counted game has a record.
 A kill can leave at most a torn last line: ``load_results`` drops it (and truncates it away).
 
-A result line: {"game", "seed", "bots", "sha256", "num_players", "options", "scores", "dirk_score",
+A result line: {"game", "seed", "bots", "sha256", "num_players", "options", ["game_type" for a dice game:
+"dice" or "alcazaba"; "game" is the game's id], "scores", "dirk_score",
 "ranks" (for the ratings: forfeiters last), "game_ranks" (the game's own), "forfeits": [{"seat",
 "bot", "reason", "detail", "move"}], "moves", "move_times": [{"moves", "mean", "max"} per seat],
 "duration"}.
@@ -152,11 +153,13 @@ class ResultStore:
 
 def settings_difference(old: dict, new: dict) -> str | None:
     """A one-line description of the first difference that forbids a resume, else None."""
+    unset = {"game": "alhambra"}  # a setting left out of tournament.json when it has this value
     for key in sorted(set(old) | set(new)):
         if key in ("bots", "isolation"):  # the isolation is recorded, not a setting
             continue
-        if old.get(key) != new.get(key):
-            return f"{key} was {old.get(key)!r}, now {new.get(key)!r}"
+        was, now = old.get(key, unset.get(key)), new.get(key, unset.get(key))
+        if was != now:
+            return f"{key} was {was!r}, now {now!r}"
     old_bots, new_bots = old.get("bots", {}), new.get("bots", {})
     if set(old_bots) != set(new_bots):
         return f"the bots were {', '.join(sorted(old_bots))}, now {', '.join(sorted(new_bots))}"
