@@ -105,6 +105,7 @@ class Match:
     time_bank: float = 5.0
     iterations: int | None = None
     options: tuple[str, ...] = ()  # the modules of every game (alhambra_ai.options)
+    game: str = "alhambra"  # the game played: alhambra, dice or alcazaba (alhambra_ai.options.GAMES)
 
     @property
     def fixed_players(self) -> int | None:
@@ -162,7 +163,8 @@ class Match:
             deal, shift = divmod(g, players)
             seated = tuple(line[-shift:] + line[:-shift]) if shift else tuple(line)
             out.append(ScheduledGame(f"{self.text}/{players}p/{g}", seated,
-                                     stable_seed(seed, "strength", self.text, players, deal), self.options))
+                                     stable_seed(seed, "strength", self.text, players, deal), self.options,
+                                     self.game))
         return out
 
 
@@ -328,25 +330,28 @@ def run_strength(matches=DEFAULT_MATCHES, players=(2, 4), games: int = 20, seed:
                  move_time: float | None = 0.1, iterations: int | None = None, jobs: int = 1,
                  echo=print, out: str | Path | None = None, progress=None,
                  time_bank: float = 5.0, backend: str = "local",
-                 address: str | None = None, options: dict | None = None) -> list[MatchResult]:
+                 address: str | None = None, options: dict | None = None,
+                 game: str = "alhambra") -> list[MatchResult]:
     """Run every match at every player count; ``iterations`` (MCTS iterations, expectimax samples / 10)
     replaces the search bots' time budget and makes the run deterministic (the referee's time limits stay).
     With ``out``, finished games are kept in that file and a rerun with the same settings plays only the
     missing ones. ``progress(match, players, done, total)`` is called after every game. ``backend="ray"``
     plays the games as Ray tasks on the cluster at ``address`` (README "Tournaments on a cluster").
     ``options``: the modules of every game (kept in the ``out`` file's settings: a rerun with another set is
-    refused)."""
+    refused). ``game``: the game of every match (alhambra, dice or alcazaba; kept in the settings too)."""
     for m in matches:
         check_match(m)
     settings = {"seed": seed, "move_time": move_time, "iterations": iterations, "time_bank": time_bank,
                 "format": FORMAT_VERSION}
     if options:
         settings["options"] = list(options)
+    if game != "alhambra":
+        settings["game"] = game
     log = ResultLog(out, settings)
     rows = []
     with _cluster(backend, address) as ray:
         for m in matches:
-            match = Match(m, move_time, time_bank, iterations, tuple(options or ()))
+            match = Match(m, move_time, time_bank, iterations, tuple(options or ()), game)
             for p in [match.fixed_players] if match.fixed_players else players:
                 specs = match.games(p, games, seed)
                 todo = [(g, s) for g, s in enumerate(specs) if (m, p, g) not in log.done]
@@ -432,8 +437,8 @@ def _play(todo: list, match: Match, players: int, jobs: int, done, ray=None) -> 
 def _strength_command():
     import click
 
+    from alhambra_ai.options import GAME_HELP, GAMES, click_callback
     from alhambra_ai.options import HELP as OPTIONS_HELP
-    from alhambra_ai.options import click_callback
     from alhambra_ai.tournament.config import BadInput
 
     class InputError(click.ClickException):
@@ -470,8 +475,9 @@ def _strength_command():
     @click.option("--report", "report_file", type=click.Path(dir_okay=False), default=None,
                   help="Only summarize the games an --out file holds so far (plays nothing).")
     @click.option("--options", "options", default=None, callback=click_callback, help=OPTIONS_HELP)
+    @click.option("--game", "game", type=click.Choice(GAMES), default="alhambra", help=GAME_HELP)
     def strength(matches, lineups, players, games, seed, move_time, time_bank, iterations, jobs, backend,
-                 address, out, progress, report_file, options):
+                 address, out, progress, report_file, options, game):
         """Win rates of bots against each other, with 95% Wilson intervals.
 
         Every game is refereed as in `alhambra-ai tournament`: each seat its own process, the same setup
@@ -519,7 +525,8 @@ def _strength_command():
                 import_ray()
             except BadInput as e:
                 raise InputError(str(e)) from None
-        click.echo(f"strength: {games} games per match, players {counts}, seed {seed}, "
+        click.echo("strength: " + ("" if game == "alhambra" else f"{game}, ")
+                   + f"{games} games per match, players {counts}, seed {seed}, "
                    + (f"{iterations} iterations per move" if iterations else f"{move_time} s per move")
                    + f", time bank {time_bank} s, "
                    + (f"jobs {jobs}" if backend == "local" else f"on Ray at {address or 'this machine'}"))
@@ -530,7 +537,7 @@ def _strength_command():
         try:
             run_strength((*matches, *lineups) or DEFAULT_MATCHES, counts, games, seed, move_time, iterations,
                          jobs, click.echo, out, show if progress else None, time_bank, backend, address,
-                         options)
+                         options, game)
         except (ValueError, BadInput) as e:
             raise InputError(str(e)) from None
 
