@@ -16,8 +16,8 @@ import time
 import click
 
 from alhambra_ai import _core, new_game
+from alhambra_ai.options import GAMES, click_callback, options_text
 from alhambra_ai.options import HELP as OPTIONS_HELP
-from alhambra_ai.options import click_callback, options_text
 
 
 def _timed(fn, *args) -> float:
@@ -121,10 +121,14 @@ def run(seconds: float = 1.0, players=(2, 3, 4, 5, 6)) -> list[dict]:
     return [games_per_second(n, seconds) for n in players]
 
 
-def report(seconds: float = 1.0, players=(2, 3, 4, 5, 6), options: dict | None = None) -> str:
+def report(seconds: float = 1.0, players=(2, 3, 4, 5, 6), options: dict | None = None,
+           game: str | None = None) -> str:
     """The full benchmark as text (games per player count, generation, apply, clone early / late). With
     module ``options`` the random games are timed for the base game and with the modules in the same run
-    (the ratio is the comparable figure on a shared machine); the rest is measured with the modules."""
+    (the ratio is the comparable figure on a shared machine); the rest is measured with the modules.
+    Random games of the dice games follow; ``game`` picks one game only (a dice game: its random games)."""
+    if game in ("dice", "alcazaba"):
+        return "\n".join(dice_lines(game, seconds, players))
     lines = ["random games (uniform over the generated legal actions, setup included), CPU time:"]
     for row in run(seconds, players):
         lines.append(f"  {row['players']} players: {row['games_per_s']:8.0f} games/s"
@@ -135,12 +139,8 @@ def report(seconds: float = 1.0, players=(2, 3, 4, 5, 6), options: dict | None =
             lines.append(f"  {name}: {mod['games_per_s']:8.0f} games/s"
                          f"  {mod['actions_per_game']:6.1f} actions/game  ({mod['games']} games)"
                          f"  {mod['games_per_s'] / row['games_per_s']:5.1%} of the base game")
-    for game in ("dice", "alcazaba"):              # the dice games in the same run (ratios, not timings)
-        lines.append(f"random {game} games, CPU time:")
-        for n in players:
-            row = games_per_second(n, seconds, game=game)
-            lines.append(f"  {n} players: {row['games_per_s']:8.0f} games/s"
-                         f"  {row['actions_per_game']:6.1f} actions/game  ({row['games']} games)")
+    for dice_game in () if game == "alhambra" else ("dice", "alcazaba"):  # in the same run: ratios count
+        lines += dice_lines(dice_game, seconds, players)
     early, late = sample_states(4, 200, options=options)
     for name, states in (("early", early), ("late", late)):
         g = generation_ns(states, seconds / 2)
@@ -156,13 +156,25 @@ def report(seconds: float = 1.0, players=(2, 3, 4, 5, 6), options: dict | None =
     return "\n".join(lines)
 
 
+def dice_lines(game: str, seconds: float, players) -> list[str]:
+    """Random games per second of a dice game, per player count."""
+    lines = [f"random {game} games, CPU time:"]
+    for n in players:
+        row = games_per_second(n, seconds, game=game)
+        lines.append(f"  {n} players: {row['games_per_s']:8.0f} games/s"
+                     f"  {row['actions_per_game']:6.1f} actions/game  ({row['games']} games)")
+    return lines
+
+
 @click.command("bench")
 @click.option("--seconds", default=1.0, show_default=True, type=click.FloatRange(0.01, 60),
               help="Time per player count for the random-games figure.")
 @click.option("--players", default="2,3,4,5,6", show_default=True,
               help="Comma-separated player counts (2-6).")
 @click.option("--options", "options", default=None, callback=click_callback, help=OPTIONS_HELP)
-def bench_command(seconds: float, players: str, options: dict) -> None:
+@click.option("--game", "game", type=click.Choice(GAMES), default=None,
+              help="Benchmark this game only (a dice game: its random games/s). [default: all three]")
+def bench_command(seconds: float, players: str, options: dict, game: str | None) -> None:
     """Engine speed: random games/s per player count, legal actions, apply, clone."""
     try:
         counts = tuple(int(p) for p in players.split(","))
@@ -170,4 +182,7 @@ def bench_command(seconds: float, players: str, options: dict) -> None:
         raise click.BadParameter(f"not a list of numbers: {players!r}", param_hint="--players") from None
     if not counts or any(not 2 <= n <= 6 for n in counts):
         raise click.BadParameter("player counts are 2 to 6", param_hint="--players")
-    click.echo(report(seconds, counts, options))
+    if options and game in ("dice", "alcazaba"):
+        raise click.BadParameter(f"the modules are the base game's, not the {game} game's",
+                                 param_hint="--options")
+    click.echo(report(seconds, counts, options, game))
