@@ -24,8 +24,8 @@ from typing import Any
 import click
 
 from alhambra_ai.botapi import bot_file_problem
+from alhambra_ai.options import GAME_HELP, GAMES, click_callback
 from alhambra_ai.options import HELP as OPTIONS_HELP
-from alhambra_ai.options import click_callback
 from alhambra_ai.playtext import InputError, describe, narrate, resolve
 from alhambra_ai.render import (
     COMPACT_HEIGHT,
@@ -180,7 +180,11 @@ class Quit(Exception):
 
 
 class TerminalGame:
-    """One game: the state, the person's seat (0-based), a bot per other seat, and the console."""
+    """One game: the state, the person's seat (0-based), a bot per other seat, and the console. The dice
+    games' version (dice_play.DiceTerminalGame) replaces what is shown and read: ``table``, ``short_view``,
+    ``turn_key``, ``parse``, ``describe``, ``news``, ``situation``, ``report_scoring``, ``help_text``."""
+
+    help_text = HELP
 
     def __init__(self, state: Any, human: int, bots: dict[int, SeatBot], hint_path: Path | None,
                  move_time: float, unicode: bool = False, color: bool = False,
@@ -240,6 +244,22 @@ class TerminalGame:
         say(chunk)
         self.seen = len(history)
 
+    def turn_key(self) -> tuple:
+        """Changes when the person's table is to be shown again (a new turn)."""
+        return (self.state.turn, self.state.phase == "final")
+
+    def parse(self, line: str) -> int:
+        """The person's words -> an action code (InputError naming what is wrong)."""
+        return resolve(self.state, line)
+
+    def describe(self, code: int, who: str) -> str:
+        """The move in words (before it is applied)."""
+        return describe(self.state, code, who)
+
+    def situation(self) -> str:
+        """What the prompt says the person is to do."""
+        return "your move" if self.state.phase == "action" else "place your tiles"
+
     def table(self) -> str:
         return render_table(self.state, self.human, names=self.names, unicode=self.unicode,
                             color=self.color, width=self.width, compact=self.compact)
@@ -264,7 +284,9 @@ class TerminalGame:
     def run(self) -> None:
         s = self.state
         opponents = ", ".join(f"seat {b + 1}: {self.bots[b].name}" for b in sorted(self.bots))
-        self.write(f"Alhambra, {s.num_players} players, seed {s.seed}. You are seat {self.human + 1}; "
+        title = {"dice": "Alhambra: The Dice Game", "alcazaba": "Alcazaba"}.get(getattr(s, "game", ""),
+                                                                                  "Alhambra")
+        self.write(f"{title}, {s.num_players} players, seed {s.seed}. You are seat {self.human + 1}; "
                    f"{opponents}.")
         if s.options.get("dirk"):
             self.write("Two players: Dirk, an imaginary third player, collects tiles and scores majorities.")
@@ -275,7 +297,7 @@ class TerminalGame:
         while not s.is_terminal():
             seat = s.current_player
             if seat == self.human:
-                key = (s.turn, s.phase == "final")
+                key = self.turn_key()
                 if key != last_turn_shown:
                     self.write(self.table())
                     if s.phase == "final":
@@ -290,12 +312,12 @@ class TerminalGame:
 
     def apply(self, code: int, seat: int) -> None:
         try:
-            sentence = describe(self.state, code, self.who(seat))
+            sentence = self.describe(code, self.who(seat))
         except Exception:  # words are a nicety: the text form always works
             sentence = f"{self.who(seat)}: {self.state.action_to_text(code)}"
         self.state.apply(code)
         s = self.state
-        if s.current_player == seat and s.phase == "action":
+        if s.current_player == seat and s.phase == "action" and getattr(s, "game", "alhambra") == "alhambra":
             sentence += " - extra action"
         self.write(sentence + ".")
         self.news()
@@ -315,8 +337,7 @@ class TerminalGame:
         self.apply(code, seat)
 
     def prompt(self) -> str:
-        s = self.state
-        what = "your move" if s.phase == "action" else "place your tiles"
+        what = self.situation()
         try:
             return self.read(f"[seat {self.human + 1}, {what}] > ")
         except EOFError:
@@ -332,7 +353,7 @@ class TerminalGame:
                 if cmd in ("quit", "exit", "q"):
                     raise Quit("You left the game.")
                 if cmd in ("help", "h", "?"):
-                    self.write(HELP)
+                    self.write(self.help_text)
                 elif cmd in ("moves", "m", "legal"):
                     self.show_moves(words[1:])
                 elif cmd == "hint":
@@ -348,7 +369,7 @@ class TerminalGame:
                     self.apply(legal[n - 1], self.human)
                     break
                 else:
-                    self.apply(resolve(s, line), self.human)
+                    self.apply(self.parse(line), self.human)
                     break
             except InputError as exc:
                 self.write(str(exc))
@@ -436,7 +457,7 @@ class TerminalGame:
         except Exception as exc:
             self.hint_bot = None  # a failed hint bot is closed; the next hint starts a fresh one
             raise InputError(f"The hint bot failed ({failure_text(exc)}).") from None
-        self.write(f"Hint ({self.hint_bot.name}): {s.action_to_text(code)}   ({describe(s, code, 'You')})")
+        self.write(f"Hint ({self.hint_bot.name}): {s.action_to_text(code)}   ({self.describe(code, 'You')})")
 
     def close(self) -> None:
         """Stop every bot worker (safe to call twice)."""
@@ -525,11 +546,12 @@ def play_game(players: int | None = None, seat: int = 1, bots: Sequence[str] = (
               read: Callable[[str], str] = input, write: Callable[[str], None] | None = None,
               record: str | None = None, error: Callable[[str], None] | None = None,
               review: bool = True, width: int = WIDTH, compact: bool = False,
-              options: dict | None = None) -> int:
+              options: dict | None = None, game: str = "alhambra") -> int:
     """Set up and play one game; returns the exit status: 0 (also when the person leaves), 2 for bad
     options or bot files (nothing started), 1 for an internal error. Output goes to ``write`` (default
     ``click.echo``, which keeps colour codes only when asked for), errors to ``error`` (default stderr).
-    After a finished game the record is saved (``record``), then the ``review`` prompt is offered."""
+    After a finished game the record is saved (``record``), then the ``review`` prompt is offered.
+    ``game``: "alhambra" (the base game, with ``options``), "dice" or "alcazaba"."""
     from alhambra_ai import new_game
 
     if write is None:
@@ -556,15 +578,22 @@ def play_game(players: int | None = None, seat: int = 1, bots: Sequence[str] = (
             hint_path: Path | None = default_bot(lambda _msg: None)
         except ValueError:
             hint_path = None
-        state = new_game(players, seed=seed, options=options or None)
+        if game == "alhambra":
+            state, board = new_game(players, seed=seed, options=options or None), TerminalGame
+        else:
+            from alhambra_ai.dice_play import DiceTerminalGame
+
+            if options:
+                raise ValueError(f"--options switches the base game's modules, not the {game} game's")
+            state, board = new_game(players, seed=seed, game=game), DiceTerminalGame
         human = seat - 1
         others = [p for p in range(players) if p != human]
         for p, path in zip(others, files, strict=True):
             seat_bots[p] = SeatBot(path, p, players, state.options, seed, move_time, time_bank)
         for bot in seat_bots.values():
             bot.start()
-        game = TerminalGame(state, human, seat_bots, hint_path, move_time, unicode, color, read, write,
-                            time_bank=time_bank, width=width, compact=compact)
+        terminal = board(state, human, seat_bots, hint_path, move_time, unicode, color, read, write,
+                         time_bank=time_bank, width=width, compact=compact)
     except Exception as exc:
         for bot in seat_bots.values():
             bot.close()
@@ -572,26 +601,26 @@ def play_game(players: int | None = None, seat: int = 1, bots: Sequence[str] = (
         return 2
     finished = False
     try:
-        game.run()
+        terminal.run()
         finished, status = True, 0
     except Quit as exc:
-        game.write(str(exc))
-        game.write(game.score_line())
+        terminal.write(str(exc))
+        terminal.write(terminal.score_line())
         status = 0
     except KeyboardInterrupt:
-        game.write("\nInterrupted: the game was left unfinished.")
-        game.write(game.score_line())
+        terminal.write("\nInterrupted: the game was left unfinished.")
+        terminal.write(terminal.score_line())
         status = 0
     except Exception as exc:  # never a traceback in front of the player
         error(f"Internal error: {type(exc).__name__}: {exc}. The game cannot go on (seed {seed}); "
               "please report it.")
         status = 1
     finally:
-        game.close()
+        terminal.close()
     if record:
-        status = max(status, save_game(game, record, error))
+        status = max(status, save_game(terminal, record, error))
     if finished and review:
-        game.review()
+        terminal.review()
     return status
 
 
@@ -629,9 +658,10 @@ def save_game(game: TerminalGame, path: str, error: Callable[[str], None]) -> in
               help="the compact screen: own city only, others one line each  [default: when the terminal "
               f"has fewer than {COMPACT_HEIGHT} lines]")
 @click.option("--options", "options", default=None, callback=click_callback, help=OPTIONS_HELP)
+@click.option("--game", "game", type=click.Choice(GAMES), default="alhambra", help=GAME_HELP)
 def play(players: int | None, seat: int, bots: tuple[str, ...], seed: int | None, move_time: float,
          time_bank: float, unicode: bool, color: bool, record: str | None, width: int | None,
-         compact: bool | None, options: dict) -> None:
+         compact: bool | None, options: dict, game: str) -> None:
     """Play one game in the terminal against bots (the strongest by default); after the end the final
     position stays for review (scores, city N, table, log) until quit."""
     if sys.stdin.isatty():
@@ -642,7 +672,8 @@ def play(players: int | None, seat: int, bots: tuple[str, ...], seed: int | None
     columns, lines = screen_size(width, tty=sys.stdout.isatty())
     sys.exit(play_game(players, seat, bots, seed, move_time, unicode, color, time_bank=time_bank,
                        record=record, width=columns,
-                       compact=lines < COMPACT_HEIGHT if compact is None else compact, options=options))
+                       compact=lines < COMPACT_HEIGHT if compact is None else compact, options=options,
+                       game=game))
 
 
 __all__ = ["play", "play_game", "TerminalGame", "SeatBot", "InputError", "Quit"]
