@@ -16,7 +16,7 @@ import time
 import click
 
 from alhambra_ai import _core, new_game
-from alhambra_ai.options import GAMES, click_callback, options_text
+from alhambra_ai.options import GAMES, check_game_options, click_callback, options_text
 from alhambra_ai.options import HELP as OPTIONS_HELP
 
 
@@ -182,7 +182,8 @@ def bench_command(seconds: float, players: str, options: dict, game: str | None)
         raise click.BadParameter(f"not a list of numbers: {players!r}", param_hint="--players") from None
     if not counts or any(not 2 <= n <= 6 for n in counts):
         raise click.BadParameter("player counts are 2 to 6", param_hint="--players")
-    if options and game in ("dice", "alcazaba"):
-        raise click.BadParameter(f"the modules are the base game's, not the {game} game's",
-                                 param_hint="--options")
+    try:
+        check_game_options(game or "alhambra", options)
+    except ValueError as e:
+        raise click.BadParameter(str(e), param_hint="--options") from None
     click.echo(report(seconds, counts, options, game))

@@ -61,6 +61,17 @@ def check_game(name: Any) -> str:
     return name
 
 
+def check_game_options(game: str, options: Any) -> None:
+    """ValueError when modules are switched on for a dice game (the modules are the base game's).
+
+    >>> check_game_options("dice", {"camps": True})
+    Traceback (most recent call last):
+    ValueError: the modules (--options) are the base game's, not the dice game's
+    """
+    if options and game != "alhambra":
+        raise ValueError(f"the modules (--options) are the base game's, not the {game} game's")
+
+
 def options_from_table(table: Any) -> dict[str, bool]:
     """A config file's ``[options]`` table (``camps = true``, ...) -> the same dict; ValueError when a key is
     no module or a value is not true / false."""

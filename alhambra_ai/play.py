@@ -24,7 +24,7 @@ from typing import Any
 import click
 
 from alhambra_ai.botapi import bot_file_problem
-from alhambra_ai.options import GAME_HELP, GAMES, click_callback
+from alhambra_ai.options import GAME_HELP, GAMES, check_game_options, click_callback
 from alhambra_ai.options import HELP as OPTIONS_HELP
 from alhambra_ai.playtext import InputError, describe, narrate, resolve
 from alhambra_ai.render import (
@@ -583,8 +583,7 @@ def play_game(players: int | None = None, seat: int = 1, bots: Sequence[str] = (
         else:
             from alhambra_ai.dice_play import DiceTerminalGame
 
-            if options:
-                raise ValueError(f"--options switches the base game's modules, not the {game} game's")
+            check_game_options(game, options)
             state, board = new_game(players, seed=seed, game=game), DiceTerminalGame
         human = seat - 1
         others = [p for p in range(players) if p != human]

@@ -207,8 +207,8 @@ def write_report(out_dir: str | Path, to: str | Path | None = None) -> Path:
     for r in results:
         rec_path = out_dir / "games" / f"{r['game']}.json"
         link = None
-        if rec_path.is_file():
-            try:
+        if rec_path.is_file() and r.get("game_type", "alhambra") == "alhambra":  # the viewer draws the base
+            try:                                                                 # game only
                 write_viewer(load_record(rec_path), report / "games" / f"{r['game']}.html",
                              back="../index.html")
                 link = f"games/{r['game']}.html"
@@ -221,7 +221,8 @@ def write_report(out_dir: str | Path, to: str | Path | None = None) -> Path:
                  f.get("move")) for g in games for f in g["forfeits"]]
     total = settings.get("total_games") if settings else None
     page = _env.get_template("report.html").render(
-        title=f"Tournament {out_dir.name}", settings=settings, standings=[s.row() for s in standings],
+        title=f"Tournament {out_dir.name}" + (f" ({settings['game']})" if "game" in (settings or {}) else ""),
+        settings=settings, standings=[s.row() for s in standings],
         legend=LEGEND.replace("\n", " "), matrix=matrix, order=order,
         chart=rating_chart(rating_history(results, order), order) if results else "",
         games=games, forfeits=forfeits, total=total, stored=len(results), style=_static("style.css"),

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from alhambra_ai.botapi import bot_name
+from alhambra_ai.options import check_game_options
 from alhambra_ai.tournament.process import kill_all
 from alhambra_ai.tournament.referee import Limits, run_game
 from alhambra_ai.tournament.schedule import ScheduledGame, lineup_names, stable_seed
@@ -341,6 +342,7 @@ def run_strength(matches=DEFAULT_MATCHES, players=(2, 4), games: int = 20, seed:
     refused). ``game``: the game of every match (alhambra, dice or alcazaba; kept in the settings too)."""
     for m in matches:
         check_match(m)
+    check_game_options(game, options)
     settings = {"seed": seed, "move_time": move_time, "iterations": iterations, "time_bank": time_bank,
                 "format": FORMAT_VERSION}
     if options:
@@ -516,6 +518,10 @@ def _strength_command():
             raise click.BadParameter("--games and --jobs must be at least 1")
         if not move_time > 0 or time_bank < 0:
             raise click.BadParameter("--move-time must be > 0 and --time-bank >= 0")
+        try:
+            check_game_options(game, options)
+        except ValueError as e:
+            raise InputError(str(e)) from None
         if address and backend != "ray":
             raise InputError("--address is the Ray cluster's (auto or HOST:PORT) and needs --backend ray")
         if backend == "ray":

@@ -124,3 +124,17 @@ def test_play_alcazaba_quits_cleanly():
     assert "alcazaba: round 1" in result.output
     bad = invoke("play", "--game", "dice", "--options", "camps", "--bot", RANDOM)
     assert bad.exit_code == 2 and "not the dice game's" in bad.output
+
+
+@pytest.mark.parametrize("command", [["tournament", RANDOM, GREEDY], ["strength"], ["bench"]])
+def test_modules_with_a_dice_game_are_one_error_line(command):
+    one_error_line(invoke(*command, "--game", "alcazaba", "--options", "camps"), "not the alcazaba game's")
+
+
+def test_report_of_a_dice_tournament(tmp_path):
+    out = tmp_path / "r"
+    assert invoke("tournament", RANDOM, GREEDY, *FAST, "--seed", "4", "--out", out, "--game", "alcazaba",
+                  "--seats", "2").exit_code == 0
+    result = invoke("report", out)
+    assert result.exit_code == 0, result.output
+    assert "(alcazaba)" in (out / "report" / "index.html").read_text()

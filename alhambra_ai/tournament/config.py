@@ -27,7 +27,7 @@ from pathlib import Path
 import tomllib
 
 from alhambra_ai.botapi import bot_file_problem, bot_name
-from alhambra_ai.options import GAMES, check_game, options_from_table
+from alhambra_ai.options import GAMES, check_game, check_game_options, options_from_table
 
 from .process import MAX_BOT_BYTES
 from .referee import Limits
@@ -194,6 +194,10 @@ def _check_numbers(s: Settings) -> None:
         raise BadInput(f"memory must be a number of MB >= 64 (0 = no cap), not {s.memory!r}")
     if s.game not in GAMES:
         raise BadInput(f"game must be one of {', '.join(GAMES)}, not {s.game!r}")
+    try:
+        check_game_options(s.game, s.options)
+    except ValueError as e:
+        raise BadInput(str(e)) from None
     if s.backend not in BACKENDS:
         raise BadInput(f"backend must be one of {', '.join(BACKENDS)}, not {s.backend!r}")
     if s.address is not None and (s.backend != "ray" or not isinstance(s.address, str)):
