@@ -304,7 +304,7 @@ def mcts_action(obs: dict, seed: int, deadline: float, iterations: int | None = 
         s = determinize(obs, seed + 1 + it) if it % 4 == 0 and state_has_hidden(obs) else base.clone()
         s.record_history = False
         s.apply(legal[i])
-        s.random_playout(seed * 7919 + it)
+        s.random_playout((seed * 7919 + it) % 2**64)  # a 63-bit seed times 7919 overflows the core's 64 bits
         sc = s.scores()
         best_other = max(v for k, v in enumerate(sc) if k != seat)
         reward = (1.0 if sc[seat] > best_other else 0.5 if sc[seat] == best_other else 0.0)

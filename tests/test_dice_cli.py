@@ -138,3 +138,15 @@ def test_report_of_a_dice_tournament(tmp_path):
     result = invoke("report", out)
     assert result.exit_code == 0, result.output
     assert "(alcazaba)" in (out / "report" / "index.html").read_text()
+
+
+def test_dice_mcts_takes_the_63_bit_seeds_of_tournaments_and_play():
+    """Seat seeds are 63-bit (schedule.seat_seed): dice mcts forfeited every game with them (overflow)."""
+    import time
+
+    from alhambra_ai import dice_search, new_game
+
+    s = new_game(2, 1, game="dice")
+    s.apply("roll")
+    action = dice_search.mcts_action(s.observation(s.current_player), 2**63 - 1, time.monotonic() + 1, 40)
+    assert action in s.legal_actions()
