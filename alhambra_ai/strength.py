@@ -490,7 +490,7 @@ def _strength_command():
                 settings, rows = report(report_file)
             except ValueError as e:
                 raise InputError(str(e)) from None
-            click.echo(f"{report_file}: seed {settings.get('seed')}, "
+            click.echo(f"{report_file}: {settings.get('game', 'alhambra')}, seed {settings.get('seed')}, "
                        + (f"{settings['iterations']} iterations per move" if settings.get("iterations")
                           else f"{settings.get('move_time')} s per move"))
             for row in rows:

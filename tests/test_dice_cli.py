@@ -46,6 +46,7 @@ def test_a_bad_game_in_a_tournament_file(tmp_path):
     with pytest.raises(BadInput, match="game must be one of alhambra, dice, alcazaba, not 'poker'"):
         load_definition(f)
     one_error_line(invoke("tournament", "--config", f), "poker")
+    assert load_definition(ROOT / "tournaments" / "dice.toml")["game"] == "dice"
 
 
 def test_scheduled_games_carry_the_game():
