@@ -145,7 +145,7 @@ def test_from_text_round_trip_and_walls_override():
         ("1,0:7 2,0:7", "tile 7 is given twice"),
         ("0,0:7", "cell 0,0 holds the fountain (tile 0), not tile 7"),
         ("1,0:0", "the fountain (tile 0) stands on 0,0, not on 1,0"),
-        ("1,0:55", "no tile with id 55"),
+        ("1,0:99", "no tile with id 99"),
         ("1;0:7", "bad city token"),
         ("1,0:7/X", "bad wall side"),
         ("999,0:7", "off the grid"),
@@ -160,8 +160,8 @@ def test_bad_arguments_raise_clear_errors():
     c = City()
     with pytest.raises(ValueError, match="fountain"):
         c.can_place(1, 0, 0)
-    with pytest.raises(ValueError, match="no building tile with id 60"):
-        c.placements(60)
+    with pytest.raises(ValueError, match="id 99"):
+        c.placements(99)
     with pytest.raises(ValueError, match="walls must be"):
         c.can_place(1, 0, 7, walls=16)
     with pytest.raises(TypeError):
