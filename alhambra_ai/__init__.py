@@ -9,6 +9,7 @@
 
 from alhambra_ai._core import (
     City,
+    DiceState,
     IllegalActionError,
     PositionError,
     State,
@@ -25,6 +26,7 @@ from alhambra_ai.position import state_from_json, state_to_json
 
 __all__ = [
     "City",
+    "DiceState",
     "IllegalActionError",
     "Observation",
     "PositionError",

@@ -26,12 +26,17 @@ def _timed(fn, *args) -> float:
     return time.process_time() - t
 
 
-def games_per_second(players: int, seconds: float = 1.0, seed: int = 1, options: dict | None = None) -> dict:
-    """Set up and play uniformly random games (over the generated legal actions) in C for about `seconds`."""
+def games_per_second(players: int, seconds: float = 1.0, seed: int = 1, options: dict | None = None,
+                     game: str = "alhambra") -> dict:
+    """Set up and play uniformly random games (over the generated legal actions) in C for about `seconds`;
+    ``game``: "alhambra" (the base game, with ``options``), "dice" or "alcazaba"."""
     games, actions, spent, batch = 0, 0, 0.0, 20
     while spent < seconds:
         t = time.process_time()
-        actions += _core._bench_games(players, batch, seed + games, options)
+        if game == "alhambra":
+            actions += _core._bench_games(players, batch, seed + games, options)
+        else:
+            actions += _core._bench_dice_games(game, players, batch, seed + games)
         spent += time.process_time() - t
         games += batch
         batch = min(batch * 2, 2000)
@@ -130,6 +135,12 @@ def report(seconds: float = 1.0, players=(2, 3, 4, 5, 6), options: dict | None =
             lines.append(f"  {name}: {mod['games_per_s']:8.0f} games/s"
                          f"  {mod['actions_per_game']:6.1f} actions/game  ({mod['games']} games)"
                          f"  {mod['games_per_s'] / row['games_per_s']:5.1%} of the base game")
+    for game in ("dice", "alcazaba"):              # the dice games in the same run (ratios, not timings)
+        lines.append(f"random {game} games, CPU time:")
+        for n in players:
+            row = games_per_second(n, seconds, game=game)
+            lines.append(f"  {n} players: {row['games_per_s']:8.0f} games/s"
+                         f"  {row['actions_per_game']:6.1f} actions/game  ({row['games']} games)")
     early, late = sample_states(4, 200, options=options)
     for name, states in (("early", early), ("late", late)):
         g = generation_ns(states, seconds / 2)

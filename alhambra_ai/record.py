@@ -22,7 +22,9 @@ from typing import Any
 FORMAT = "alhambra-ai-record"
 VERSION = 1
 
-_KEYS = ("format", "version", "num_players", "seed", "options", "seats", "actions", "scores", "forfeits")
+_KEYS = ("format", "version", "game", "num_players", "seed", "options", "seats", "actions", "scores",
+         "forfeits")
+GAMES = ("alhambra", "dice", "alcazaba")  # "game" is written only for the dice games (base records as before)
 
 
 class RecordError(ValueError):
@@ -70,6 +72,8 @@ def make_record(state: Any, seats: Sequence[str], forfeits: Iterable[Any] = (), 
         "scores": list(state.scores()),
         "forfeits": forfeits,
     }
+    if getattr(state, "game", "alhambra") != "alhambra":
+        record["game"] = state.game
     _check(record)
     if check and replay(record)._fingerprint() != state._fingerprint():
         raise RecordError("the recorded actions do not reproduce the state (was its history recorded?)")
@@ -91,6 +95,8 @@ def _check(record: Any) -> None:
     unknown = sorted(set(record) - set(_KEYS))
     if unknown:
         raise RecordError(f"unknown record field {unknown[0]!r}")
+    if record.get("game", "alhambra") not in GAMES:
+        raise RecordError(f"game must be one of {', '.join(GAMES)}, not {record.get('game')!r}")
     n = record["num_players"]
     if type(n) is not int or not 2 <= n <= 6:
         raise RecordError(f"num_players must be an int 2..6, not {n!r}")
@@ -146,7 +152,8 @@ def steps(record: dict) -> Iterator[tuple[int, int, str, Any]]:
 
     _check(record)
     try:
-        state = new_game(record["num_players"], seed=record["seed"], options=record["options"])
+        state = new_game(record["num_players"], seed=record["seed"], options=record["options"],
+                         game=record.get("game", "alhambra"))
     except ValueError as e:
         raise RecordError(f"record setup: {e}") from None
     yield -1, -1, "", state

@@ -13,7 +13,7 @@ Config: seed, move_time, samples, breadth (candidates per decision, default 6), 
 
 import time
 
-from alhambra_ai import search
+from alhambra_ai import dice_search, search
 
 
 class Bot:
@@ -32,6 +32,8 @@ class Bot:
         legal = obs.legal_actions
         if len(legal) == 1:
             return legal[0]
+        if dice_search.is_dice(obs):  # the dice games: alhambra_ai/dice_search.py
+            return dice_search.expectimax_bot(obs, self.seed)
         seed = search.move_seed(self.seed, obs)
         root = search.determinize(obs, seed)
         me, turn0 = root.current_player, root.turn

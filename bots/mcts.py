@@ -13,7 +13,7 @@ c_uct, max_candidates, stop_early (default on: the move is decided once the most
 be overtaken), bank_share (default 0.5: each move also spends this share of the referee's time bank left,
 spread over the decisions to come; 0 = never touch the bank)."""
 
-from alhambra_ai import search
+from alhambra_ai import dice_search, search
 
 
 class Bot:
@@ -37,6 +37,8 @@ class Bot:
         legal = obs.legal_actions
         if len(legal) == 1:
             return legal[0]
+        if dice_search.is_dice(obs):  # the dice games: alhambra_ai/dice_search.py
+            return dice_search.mcts_bot(obs, self.seed, self.config)
         seed = search.move_seed(self.seed, obs)
         dets = [search.determinize(obs, seed + k) for k in range(self.ndets)]
         # root candidates in the greedy evaluation's order (progressive widening admits them best first)

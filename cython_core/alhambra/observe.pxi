@@ -1019,6 +1019,8 @@ def determinize(obs, seed):
             obs = obs.to_dict()
         else:
             raise PositionError(f"an observation is a dict, not {type(obs).__name__}")
+    if obs.get("game", "alhambra") != "alhambra":
+        return dice_determinize(obs, seed)        # the dice games (dice/observe.pxi)
     try:
         fp = _obs_fingerprint(obs)
     except (KeyError, TypeError):

@@ -1,0 +1,346 @@
+"""Search helpers for the dice games (bots/*.py dispatch here when ``obs["game"]`` is "dice" or "alcazaba").
+
+Three policies over a determinized DiceState, all by public knowledge only:
+
+- ``greedy_action``: one ply. Each action is applied to a clone and the position scored by :func:`evaluate`;
+  after a roll, a re-roll is valued by the binomial value of keeping one type (no outcome enumeration).
+- ``expectimax_action``: after a roll, each candidate re-roll (keep the dice of one type, re-roll the rest) is
+  valued by the exact expectation over the chance node's outcomes (``state.chance_outcomes``: every multiset
+  of faces with its multinomial probability) of the best continuation: stop now, or (with a roll left) keep
+  one type once more, itself an exact binomial expectation. Re-rolls of more than EXACT_MAX_DICE dice use
+  the binomial value of the kept type only (time). Other decisions are greedy.
+- ``mcts_action``: flat UCB1 Monte Carlo over the root actions: every iteration a fresh determinization, the
+  chosen action, then a uniformly random playout in C to the end; reward = win share + a score-margin term.
+
+>>> from alhambra_ai import new_game
+>>> s = new_game(3, 1, game="dice"); s.apply("roll")
+>>> greedy_action(s) in s.legal_actions()
+True
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from math import comb
+
+ROUNDS_SCORED = {1: 0, 3: 1, 5: 2}          # round after which scoring A, B, C comes
+MAJ = [[[t + 1] for t in range(6)], [[t + 8, t + 1] for t in range(6)],
+       [[t + 16, t + 8, t + 1] for t in range(6)]]      # the bots' own copy of the A/B/C table (a heuristic)
+EXACT_MAX_DICE = 5      # expectimax enumerates re-rolls of up to 5 dice (252 outcomes); more: binomial
+TILE_VALUE = {"void": 1.0, "convert": 1.0, "black": 1.5, "push": 1.0}
+
+
+def _remaining_scorings(state) -> list[int]:
+    """Scorings (0 = A, 1 = B, 2 = C) still to come."""
+    done = state.scoring_rounds_done
+    return [r for r in range(done, 3)]
+
+
+def _rows(state) -> list:
+    return list(range(state.num_players)) + (["dirk"] if state.num_players == 2 else [])
+
+
+def evaluate(state, seat: int) -> float:
+    """The seat's projected final score minus the best other seat's (Dirk never wins: not compared)."""
+    rows = _rows(state)
+    remaining = _remaining_scorings(state)
+    value = {row: 0.0 for row in rows}
+    if state.game == "dice":
+        proj = _project_dice(state, rows, remaining)
+        for row in rows:
+            tiles = state.bonus_tiles(row)
+            value[row] = proj[row] + len(remaining) * (tiles.get("points1", 0) + 2 * tiles.get("points2", 0)
+                                                       + 3 * tiles.get("points3", 0))
+            actions = sum(TILE_VALUE.get(k, 0) * v for k, v in tiles.items())
+            value[row] += actions * (0.5 if state.round < 5 else 0)
+    else:
+        counts = {}
+        for row in rows:
+            if row == "dirk":
+                tiles = state.dirk_tiles()
+            else:
+                tiles = [t for (_, _, t, _) in state.city(row).cells() if t]
+            c = [0] * 6
+            for t in tiles:
+                c[_tile_type(t)] += 1
+            counts[row] = c
+        proj = _project_ties(counts, remaining)
+        for row in rows:
+            value[row] = proj[row]
+            if row != "dirk":
+                value[row] += len(remaining) * state.city(row).wall_score() + 0.5 * len(state.reserve(row))
+    value = {row: v + (state.scores()[row] if row != "dirk" else 0) for row, v in value.items()}
+    value.update(_marker_values(state, rows))
+    mine = value[seat]
+    others = [v for row, v in value.items() if row not in (seat, "dirk")]
+    return mine - max(others)
+
+
+_TYPES = {}
+
+
+def _tile_type(t: int) -> int:
+    if t not in _TYPES:
+        from alhambra_ai import tile_info
+        names = ["pavilion", "seraglio", "arcades", "chambers", "garden", "tower"]
+        _TYPES[t] = 5 if t == 71 else names.index(tile_info(t)[0])
+    return _TYPES[t]
+
+
+def _project_dice(state, rows, remaining) -> dict:
+    """Basic game: no ties (stack order); places by (points desc, arrival asc)."""
+    arr = state.observation(0)["arrivals"]
+    out = {row: 0.0 for row in rows}
+    for t in range(6):
+        order = sorted((k for k, row in enumerate(rows) if state.building_points(row)[t] > 0),
+                       key=lambda k: (-state.building_points(rows[k])[t], arr[k][t]))
+        for r in remaining:
+            for place, k in enumerate(order[:r + 1]):
+                out[rows[k]] += MAJ[r][t][place]
+    return out
+
+
+def _project_ties(counts: dict, remaining: list[int]) -> dict:
+    """Alcazaba: base majorities, ties share the places' sum (rounded down)."""
+    out = {row: 0.0 for row in counts}
+    for t in range(6):
+        levels = sorted({c[t] for c in counts.values() if c[t] > 0}, reverse=True)
+        for r in remaining:
+            place = 0
+            for lv in levels:
+                group = [row for row, c in counts.items() if c[t] == lv]
+                pts = sum(MAJ[r][t][p] for p in range(place, min(place + len(group), len(MAJ[r][t]))))
+                for row in group:
+                    out[row] += pts // len(group)
+                place += len(group)
+    return out
+
+
+def _marker_values(state, rows) -> dict:
+    """What this round's markers are likely worth: the best marker of a column ~ 2 building points or a pick,
+    the second ~ 1 point + a tile."""
+    extra = {}
+    for t in range(6):
+        owners = [o for o in reversed(state.column(t)) if o is not None]
+        for rank, o in enumerate(owners[:2]):
+            worth = (3.0 if rank == 0 else 1.5) * (1.0 if state.game == "dice" else 1.2)
+            extra[o] = extra.get(o, 0.0) + worth
+    return {row: extra.get(row, 0.0) for row in rows if row in extra}
+
+
+# ---------------------------------------------------------------- the dice decisions
+
+
+def _field_value(col: list, i: int, t: int) -> float:
+    """A marker on field index i of column t: its rank there decides the reward it can expect."""
+    above = sum(1 for o in col[i + 1:] if o is not None)
+    return (3.0 if above == 0 else 1.5 if above == 1 else 0.1) * (1.0 + 0.15 * t) + 0.02 * i
+
+
+def _stop_values(state, seat: int) -> dict:
+    """value[(t, count, rolls)] of stopping with `count` symbols of type t after `rolls` rolls (the marker
+    slides down past occupied fields; off the board = -1)."""
+    out = {}
+    for t in range(6):
+        col = state.column(t)
+        for rolls in (1, 2, 3):
+            out[(t, 0, rolls)] = -1.0              # a type no die shows cannot be named
+        for count in range(1, 10):
+            for rolls in (1, 2, 3):
+                i = (24 if count >= 9 else 3 * (count - 1) + 4 - rolls) - 1
+                while i >= 0 and col[i] is not None:
+                    i -= 1
+                out[(t, count, rolls)] = -1.0 if i < 0 else _field_value(col, i, t)
+    return out
+
+
+def _best_stop(vals: dict, counts: list[int], rolls: int) -> float:
+    return max((vals[(t, counts[t], rolls)] for t in range(6) if counts[t]), default=-1.0)
+
+
+def _keep_type_value(vals: dict, t: int, have: int, free: int, rolls: int) -> float:
+    """Exact expectation of keeping `have` symbols of type t and re-rolling `free` dice, then stopping on t
+    (binomial over how many re-rolled dice show t)."""
+    return sum(comb(free, j) * (1 / 6) ** j * (5 / 6) ** (free - j) * vals[(t, min(9, have + j), rolls)]
+               for j in range(free + 1)) if have + free else -1.0
+
+
+def _counts(dice: list, black) -> list[int]:
+    c = [0] * 6
+    for f in dice:
+        if f is not None:
+            c[f] += 1
+    if black is not None:
+        c[black] += 1
+    return c
+
+
+def _roll_value(state, action: int, vals: dict, exact: bool) -> float:
+    """Value of a re-roll: the exact expectation over its outcomes of the best continuation (exact=True), or
+    the keep-one-type binomial value of the type it keeps (greedy)."""
+    dice, black = state.dice()
+    mask = (action >> 4) & 0xFF
+    kept = [dice[i] for i in range(8) if not (mask >> i) & 1]
+    free = bin(mask).count("1")
+    rolls = state.rolls + 1
+    if not exact or free > EXACT_MAX_DICE:
+        kc = _counts(kept, black)
+        return max(_keep_type_value(vals, t, kc[t], free, rolls) for t in range(6))
+    total = 0.0
+    for outcome, p in state.chance_outcomes(action):
+        c = _counts(kept + list(outcome), black)
+        best = _best_stop(vals, c, rolls)
+        if rolls < 3:
+            best = max(best, max(_keep_type_value(vals, t, c[t] - (black == t), 8 - c[t] + (black == t),
+                                                  rolls + 1) for t in range(6) if c[t]))
+        total += p * best
+    return total
+
+
+def _keep_type_actions(state) -> dict:
+    """Candidate re-rolls: for each type shown, keep its dice and re-roll the others (and re-roll all)."""
+    dice, _black = state.dice()
+    out = {}
+    for t in set(f for f in dice if f is not None):
+        mask = sum(1 << i for i in range(8) if dice[i] != t)
+        if mask:
+            out[t] = 1 | (mask << 4)
+    out[-1] = 1 | (0xFF << 4)
+    return out
+
+
+def _after_roll_choice(state, exact: bool) -> int:
+    seat = state.current_player
+    legal = state.legal_actions()
+    vals = _stop_values(state, seat)
+    dice, black = state.dice()
+    c = _counts(dice, black)
+    best_a, best_v = None, -1e9
+    for a in legal:
+        kind = a & 15
+        if kind == 2 and not a & 128:              # stop
+            t = (a >> 4) & 7
+            v = vals[(t, c[t], state.rolls)]
+        elif kind == 2:                            # stop with push back: the target field itself (tile spent)
+            t = (a >> 4) & 7
+            target = (24 if c[t] >= 9 else 3 * (c[t] - 1) + 4 - state.rolls) - 1
+            v = _field_value(state.column(t), target, t) - 0.8
+        else:
+            continue
+        if v > best_v:
+            best_a, best_v = a, v
+    if state.rolls < 3:
+        for a in _keep_type_actions(state).values():
+            if state.is_legal(a):
+                v = _roll_value(state, a, vals, exact)
+                if v > best_v + 1e-9:
+                    best_a, best_v = a, v
+    for a in legal:
+        kind = a & 15
+        if kind == 10:                             # black die: the stop it allows
+            t = a >> 4
+            c2 = list(c)
+            c2[t] += 1
+            v = vals[(t, c2[t], state.rolls)] - 0.3
+            if v > best_v:
+                best_a, best_v = a, v
+        elif kind in (6, 7, 8) and state.rolls in (1, 2):
+            v = _one_ply(state, a, seat) - evaluate(state, seat) + 1.0
+            if v > best_v:
+                best_a, best_v = a, v
+        elif kind == 9 and best_v < 0.5:           # void a roll that left nothing
+            best_a, best_v = a, 0.5
+    return best_a if best_a is not None else legal[0]
+
+
+def _one_ply(state, action: int, seat: int) -> float:
+    c = state.clone()
+    c.record_history = False
+    c.apply(action)
+    return evaluate(c, seat)
+
+
+def greedy_action(state) -> int:
+    """One-ply choice of the seat to act (see the module docstring)."""
+    legal = state.legal_actions()
+    if len(legal) == 1:
+        return legal[0]
+    if state.phase == "after_roll":
+        return _after_roll_choice(state, exact=False)
+    seat = state.current_player
+    return max(legal, key=lambda a: _one_ply(state, a, seat))
+
+
+def expectimax_action(state) -> int:
+    """Exact expectation over re-roll outcomes after a roll; greedy elsewhere."""
+    legal = state.legal_actions()
+    if len(legal) == 1:
+        return legal[0]
+    if state.phase == "after_roll":
+        return _after_roll_choice(state, exact=True)
+    return greedy_action(state)
+
+
+def mcts_action(obs: dict, seed: int, deadline: float, iterations: int | None = None) -> int:
+    """Flat UCB1 over the root actions with random playouts on fresh determinizations."""
+    from alhambra_ai import determinize
+    legal = list(obs["legal_actions"])
+    if len(legal) == 1:
+        return legal[0]
+    seat = obs["seat"]
+    base = determinize(obs, seed)
+    base.record_history = False
+    n = [0] * len(legal)
+    w = [0.0] * len(legal)
+    it = 0
+    while (iterations is None and (time.monotonic() < deadline or it < len(legal))) or (
+            iterations is not None and it < iterations):
+        total = it + 1
+        if it < len(legal):
+            i = it
+        else:
+            i = max(range(len(legal)), key=lambda k: w[k] / n[k] + 0.5 * math.sqrt(math.log(total) / n[k]))
+        s = determinize(obs, seed + 1 + it) if it % 4 == 0 and state_has_hidden(obs) else base.clone()
+        s.record_history = False
+        s.apply(legal[i])
+        s.random_playout(seed * 7919 + it)
+        sc = s.scores()
+        best_other = max(v for k, v in enumerate(sc) if k != seat)
+        reward = (1.0 if sc[seat] > best_other else 0.5 if sc[seat] == best_other else 0.0)
+        reward += 0.5 * math.tanh((sc[seat] - best_other) / 20)
+        n[i] += 1
+        w[i] += reward
+        it += 1
+    return legal[max(range(len(legal)), key=lambda k: (n[k], w[k] / max(1, n[k])))]
+
+
+def state_has_hidden(obs: dict) -> bool:
+    return obs.get("round", 5) < 5 or obs.get("game") == "alcazaba"
+
+
+# ---------------------------------------------------------------- what the bot files call
+
+
+def is_dice(obs) -> bool:
+    """True for an observation of a dice game (the bot files dispatch on it)."""
+    from alhambra_ai.search import obs_dict
+    return obs_dict(obs).get("game", "alhambra") != "alhambra"
+
+
+def greedy_bot(obs, seed: int) -> int:
+    from alhambra_ai import search
+    return greedy_action(search.determinize(obs, search.move_seed(seed, obs)))
+
+
+def expectimax_bot(obs, seed: int) -> int:
+    from alhambra_ai import search
+    return expectimax_action(search.determinize(obs, search.move_seed(seed, obs)))
+
+
+def mcts_bot(obs, seed: int, config: dict) -> int:
+    from alhambra_ai import search
+    clock = search.MoveClock(obs, config)
+    iterations = config.get("iterations")
+    return mcts_action(search.obs_dict(obs), search.move_seed(seed, obs), clock.deadline,
+                       int(iterations) if iterations else None)

@@ -1,0 +1,46 @@
+"""The bot files play the dice games: every move legal, through the same Observation API as the base game."""
+
+import pytest
+
+from alhambra_ai import Observation, new_game
+from alhambra_ai.botapi import load_bot
+
+
+def play(game, names, seed, config=None):
+    s = new_game(2, seed, game=game)
+    bots = []
+    for seat, name in enumerate(names):
+        b = load_bot(f"bots/{name}.py")()
+        b.setup(dict(seat=seat, num_players=2, options={"dirk": True}, seed=seed + seat, **(config or {})))
+        bots.append(b)
+    while not s.is_terminal():
+        seat = s.current_player
+        action = bots[seat].act(Observation(s.observation(seat)))
+        assert s.is_legal(action), s.action_to_text(action) if isinstance(action, int) else action
+        s.apply(action)
+    return s
+
+
+@pytest.mark.parametrize("game", ["dice", "alcazaba"])
+def test_random_and_greedy_play_a_whole_game(game):
+    s = play(game, ["random", "greedy"], seed=3)
+    assert s.is_terminal() and len(s.score_breakdown()) == 3
+
+
+@pytest.mark.parametrize("game", ["dice", "alcazaba"])
+def test_expectimax_and_mcts_play_a_whole_game(game):
+    s = play(game, ["expectimax", "mcts"], seed=4, config={"iterations": 8})
+    assert s.is_terminal()
+
+
+@pytest.mark.parametrize("game", ["dice", "alcazaba"])
+def test_records_store_the_game_and_replay(game):
+    from alhambra_ai.record import RecordError, make_record, replay
+    s = new_game(3, 6, game=game)
+    s.random_playout(6)
+    rec = make_record(s, ["a", "b", "c"])          # replays and compares the fingerprint
+    assert rec["game"] == game and replay(rec).scores() == s.scores()
+    with pytest.raises(RecordError, match="game must be one of"):
+        replay(dict(rec, game="chess"))
+    base = make_record(new_game(3, 6), ["a", "b", "c"])
+    assert "game" not in base
