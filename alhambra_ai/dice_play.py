@@ -76,12 +76,7 @@ class DiceTerminalGame(TerminalGame):
         s = self.state
         if s.game != "alcazaba":
             raise InputError("The dice game has no cities: type table to see the board.")
-        try:
-            seat = int(args[0]) - 1 if args else self.human
-            if not 0 <= seat < s.num_players:
-                raise ValueError
-        except ValueError:
-            raise InputError(f"Write city N with N a seat from 1 to {s.num_players}.") from None
+        seat = self.city_seat(args)
         self.write(f"{seat_name(seat, self.names, self.human)}: {s.city(seat).to_text()}")
 
     def report_scoring(self, round_: int | None = None) -> None:

@@ -432,14 +432,20 @@ class TerminalGame:
             self.write("".join(c.ljust(w) for c in cells[k:k + per_line]).rstrip())
         self.write("Type a number to play that move.")
 
-    def show_city(self, args: list[str]) -> None:
-        s = self.state
+    def city_seat(self, args: list[str]) -> int:
+        """The seat ``city N`` names (N counts from 1), or the human's without N; InputError otherwise."""
+        n = self.state.num_players
         try:
             seat = int(args[0]) - 1 if args else self.human
-            if not 0 <= seat < s.num_players:
+            if not 0 <= seat < n:
                 raise ValueError
         except ValueError:
-            raise InputError(f"Write city N with N a seat from 1 to {s.num_players}.") from None
+            raise InputError(f"Write city N with N a seat from 1 to {n}.") from None
+        return seat
+
+    def show_city(self, args: list[str]) -> None:
+        s = self.state
+        seat = self.city_seat(args)
         obs = s.observation(self.human)
         self.write(f"{seat_name(seat, self.names, self.human)}:")
         self.write(render_city(obs["cities"][seat], unicode=self.unicode, color=self.color))
