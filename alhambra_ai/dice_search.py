@@ -261,25 +261,25 @@ def _one_ply(state, action: int, seat: int) -> float:
     return evaluate(c, seat)
 
 
-def greedy_action(state) -> int:
-    """One-ply choice of the seat to act (see the module docstring)."""
+def _choose(state, exact: bool) -> int:
+    """One-ply choice of the seat to act; after a roll, the re-roll choice (exact expectation or not)."""
     legal = state.legal_actions()
     if len(legal) == 1:
         return legal[0]
     if state.phase == "after_roll":
-        return _after_roll_choice(state, exact=False)
+        return _after_roll_choice(state, exact=exact)
     seat = state.current_player
     return max(legal, key=lambda a: _one_ply(state, a, seat))
 
 
+def greedy_action(state) -> int:
+    """One-ply choice of the seat to act (see the module docstring)."""
+    return _choose(state, exact=False)
+
+
 def expectimax_action(state) -> int:
     """Exact expectation over re-roll outcomes after a roll; greedy elsewhere."""
-    legal = state.legal_actions()
-    if len(legal) == 1:
-        return legal[0]
-    if state.phase == "after_roll":
-        return _after_roll_choice(state, exact=True)
-    return greedy_action(state)
+    return _choose(state, exact=True)
 
 
 def mcts_action(obs: dict, seed: int, deadline: float, iterations: int | None = None) -> int:
