@@ -12,7 +12,9 @@ from alhambra_ai.tournament.config import BadInput, load_definition
 
 def test_parse_options():
     assert parse_options("camps,vizier") == {"vizier": True, "camps": True}    # rulebook order
-    assert parse_options(" all ") == dict.fromkeys(["vizier", "camps", "bazaars", "falcons"], True)
+    everything = ["vizier", "camps", "bazaars", "falcons", "change", "walls"]
+    assert parse_options(" all ") == dict.fromkeys(everything, True)
+    assert parse_options("walls,change") == {"change": True, "walls": True}
     assert parse_options(None) == parse_options("none") == {}
     with pytest.raises(ValueError, match="unknown module: 'wizard'"):
         parse_options("wizard")

@@ -4,12 +4,15 @@
 # - camps: the arrow lines as they stand now score again in every round still to come;
 # - bazaars: their neighbourhoods as they stand now score once, in round 3;
 # - falcons: the sets held now score in every round still to come;
-# - the vizier: an awake vizier is a possible extra tile later (worth less as the game nears its end).
+# - the vizier: an awake vizier is a possible extra tile later (worth less as the game nears its end);
+# - coins (Change) are money like cards; wall pieces (Walls) count through the city's wall score, and a wall
+#   card action is worth the longer outer wall it makes in the rounds still to come.
 # A camp or bazaar not yet in a city (pending / reserve) is valued by what it could add where it may go.
 
 cdef double MOD_VIZIER = 2.0        # an awake vizier (an extra exact buy out of turn, once)
 cdef double MOD_CAMP = 1.5          # a camp off the city: per bastion, per round left (a line of ~1.5 tiles)
 cdef double MOD_BAZAAR = 3.0        # a bazaar off the city (round 3: a few neighbours of its types)
+cdef double MOD_WALL_RESERVE = 0.3  # wall pieces on a reserve tile (they may lengthen a wall later)
 
 
 cdef inline int rounds_left(GameState* s) noexcept nogil:
@@ -38,6 +41,8 @@ cdef void module_values(GameState* s, double* out) noexcept nogil:
             out[i] += left * falcon_points(s, i)
         if s.options & OPT_VIZIER and (s.vizier_awake >> i) & 1:
             out[i] += MOD_VIZIER * (1.0 - p)
+        if s.options & OPT_CHANGE:
+            out[i] += EV_MONEY * (1.0 - 0.6 * p) * (s.coins[i][0] + s.coins[i][1] + s.coins[i][2] + s.coins[i][3])
     if s.phase == PH_PLACE or s.phase == PH_FINAL:
         for k in range(s.npending):
             if TILE_TYPE[s.pending[k]] >= NTYPES:
@@ -46,11 +51,14 @@ cdef void module_values(GameState* s, double* out) noexcept nogil:
 
 cdef double module_action_prior(GameState* s, int a) noexcept nogil:
     """action_prior for the modules' kinds (points-like scale; only the order matters)."""
-    cdef int kind = a & 15, f
+    cdef int kind = a & 15, f, k
     if kind == A_BAZAAR:
         return module_tile_worth(s, s.current, BAZAAR_FIRST + ((a >> 4) & 7)) + 1.0
     if kind == A_WAKE:
         return MOD_VIZIER * (1.0 - game_progress(s)) - 1.0
+    if kind == A_EXT:
+        k = wall_score_gain(s, a)
+        return (k * rounds_left(s) if k > 0 else MOD_WALL_RESERVE) - 0.5
     if kind == A_FALCON:
         f = (a >> 4) & 15
         s.falcon_owner[f] = s.current              # the set value it adds, less the card it costs

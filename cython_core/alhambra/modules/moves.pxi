@@ -24,6 +24,8 @@ cdef int gen_action_modules(GameState* s, int* out) noexcept nogil:
         n += 1
     if s.options & OPT_FALCONS:
         n += gen_falcons(s, out + n, MAX_LEGAL // 2 - n)
+    if s.options & OPT_WALLS:
+        n += gen_walls(s, out + n)
     return n
 
 
@@ -52,12 +54,12 @@ cdef int check_module_action(GameState* s, int code) noexcept nogil:
             return E_VIZIER_ASLEEP
         if kind == A_BAZAAR:
             return check_bazaar(s, code)
-        if code >> 24:
+        if code >> 27:
             return E_CODE
         k = (code >> 4) & 3
         if s.market[k] == NO_TILE:
             return E_BUY_EMPTY
-        r = check_payment(s, k, (code >> 6) & 0x3FFFF)
+        r = check_payment(s, k, code, 6)
         if r < 0:
             return -r
         return E_OK if r == TILE_COST[s.market[k]] else E_NOT_EXACT
@@ -78,6 +80,10 @@ cdef int check_module_action(GameState* s, int code) noexcept nogil:
         return E_VIZIER_AWAKE if (s.vizier_awake >> seat) & 1 else E_OK
     if kind == A_DONE:
         return E_DONE if code == A_DONE else E_CODE
+    if kind == A_EXT:
+        return check_ext(s, code)
+    if kind != A_FALCON:
+        return E_CODE
     return check_falcon(s, code)
 
 
@@ -103,16 +109,20 @@ cdef int apply_module_action(GameState* s, int code) noexcept nogil:
         return ACTIONS_OVER
     if kind == A_DONE:
         return WINDOW_NEXT if s.phase == PH_INTERRUPT else ACTIONS_OVER
+    if kind == A_EXT:
+        apply_wall(s, code)
+        s.actions_taken += 1
+        return ACTIONS_OVER                 # a wall card is an action like take: nothing follows
     apply_falcon(s, code)
     return GOES_ON
 
 
 # ---------------------------------------------------------------- games with camps
 
-cdef int _cells_for(CityGrid* c, int t, int* cells) noexcept nogil:
+cdef int _cells_for(CityGrid* c, int t, int walls, int* cells) noexcept nogil:
     if TILE_KIND[t] == KIND_CAMP:
         return camp_place_cells(c, TILE_WALLS[t], cells)
-    return city_place_cells(c, TILE_WALLS[t], cells)
+    return city_place_cells(c, walls, cells)
 
 
 cdef int gen_legal_camps(GameState* s, GenCache* gc, int* out) noexcept nogil:
@@ -129,7 +139,7 @@ cdef int gen_legal_camps(GameState* s, GenCache* gc, int* out) noexcept nogil:
         n += gen_action_modules(s, out + n)
         nt = mask_list(s.reserve[s.current], tiles)
         for i in range(nt):
-            m = _cells_for(c, tiles[i], cells)
+            m = _cells_for(c, tiles[i], tile_walls_now(s, tiles[i]), cells)
             for j in range(m):
                 out[n] = code_cell(A_BUILD, tiles[i], cells[j])
                 n += 1
@@ -139,8 +149,8 @@ cdef int gen_legal_camps(GameState* s, GenCache* gc, int* out) noexcept nogil:
             n += 1
         for i in range(nt):
             t = tiles[i]
-            m = 0 if TILE_KIND[t] == KIND_CAMP else city_swap_cells(c, TILE_WALLS[t], cells)
-            m += camp_swap_cells(c, t, cells + m)
+            m = 0 if TILE_KIND[t] == KIND_CAMP else city_swap_cells(c, tile_walls_now(s, t), cells)
+            m += camp_swap_cells(c, t, tile_walls_now(s, t), cells + m)
             for j in range(m):
                 out[n] = code_cell(A_SWAP, t, cells[j])
                 n += 1
@@ -152,7 +162,7 @@ cdef int gen_legal_camps(GameState* s, GenCache* gc, int* out) noexcept nogil:
         dirk = (s.options & OPT_DIRK) and s.phase == PH_PLACE
         for i in range(s.npending):
             t = s.pending[i]
-            m = _cells_for(c, t, cells)
+            m = _cells_for(c, t, tile_walls_now(s, t), cells)
             for j in range(m):
                 out[n] = code_cell(A_PLACE, t, cells[j])
                 n += 1
