@@ -379,3 +379,48 @@ def test_bot_helpers_decode_payments_with_coins():
     a = decode_action(code)
     assert (a.kind, a.slot, a.cards, a.code) == ("buy", 1, ("g7", "gc", "gc"), code)
     assert code in s.legal_actions()
+
+
+# ---------------------------------------------------------------------------------------------------------
+# the bots' valuation: coins are money, wall pieces a longer outer wall
+# ---------------------------------------------------------------------------------------------------------
+
+
+def test_greedy_and_priors_value_wall_pieces_by_the_longer_outer_wall():
+    from alhambra_ai import _core
+
+    s = walls_table()
+    _, vals = _core.search_greedy(s)
+    margin = {s.action_to_text(a): v for a, v in vals}
+    assert margin["wall 5 22"] > margin["wall 1 22"] > margin["wall 2 5"]    # +2, +1, a reserve tile
+    assert margin["wall 5 22"] > max(v for t, v in margin.items() if t.startswith("take"))
+    prior = {s.action_to_text(a): v for a, v in _core.search_priors(s)}
+    assert prior["wall 5 22"] > prior["wall 1 22"] > prior["wall 2 5"]
+
+
+def test_greedy_values_coins_as_money():
+    from alhambra_ai import _core
+
+    def take_margin(coins):
+        s = setup(3, CHANGE, hands=[["y1"], [], []], coins=[coins, [], []])
+        return dict((s.action_to_text(a), v) for a, v in _core.search_greedy(s)[1])["take o2"]
+
+    assert take_margin(["gc", "gc"]) > take_margin(["gc"]) > take_margin([])
+
+
+def test_search_resampling_keeps_wall_cards_in_their_piles():
+    from alhambra_ai import _core
+
+    s = new_game(4, 12, WALLS)
+    piles = s.observation(0)["modules"]["walls"]["piles"]
+    sc = [tuple(e["positions"]) for e in s.observation(0)["scoring_cards"]]
+    for seed in range(30):
+        r = s.clone()
+        _core.search_resample(r, seed, sc)                  # in place
+        pile = r._draw_pile()
+        assert pile != s._draw_pile()
+        assert sorted(pile) == sorted(s._draw_pile())         # the same cards, only their order changed
+        for lo, hi, cnt in piles:
+            assert sum(w.startswith("w") for w in pile[lo:hi + 1]) == cnt
+        for k, (lo, hi) in enumerate(sc):
+            assert f"s{k + 1}" in pile[lo:hi + 1]
