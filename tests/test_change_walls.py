@@ -225,6 +225,8 @@ def test_wall_card_as_the_extra_action_after_an_exact_payment():
     s = walls_table(hands=[["y8"], [], []])
     s.apply("buy 1 y8")
     assert s.phase == "action" and "wall 5 22" in texts(s)
+    with pytest.raises(IllegalActionError, match="not in your city or reserve"):
+        s.apply("wall 2 7")                              # the tile just bought is pending: no pieces yet
     s.apply("wall 5 22")
     assert s.phase == "place"
 
