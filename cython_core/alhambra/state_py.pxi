@@ -7,7 +7,8 @@ class IllegalActionError(ValueError):
 
 _BASE_OPTIONS = ("dirk",)
 # the modules that are implemented, with their option bits (RULES §9.1-9.4)
-MODULES = {"vizier": OPT_VIZIER, "camps": OPT_CAMPS, "bazaars": OPT_BAZAARS, "falcons": OPT_FALCONS}
+MODULES = {"vizier": OPT_VIZIER, "camps": OPT_CAMPS, "bazaars": OPT_BAZAARS, "falcons": OPT_FALCONS,
+           "thief": OPT_THIEF, "residents": OPT_RESIDENTS}
 
 
 def _normalize_options(int num_players, options):
@@ -153,6 +154,8 @@ cdef class State:
                 out.append(f"game end: market {a + 1} stays empty")
             elif kind == EV_BAZAAR:
                 out.append(f"bazaar waits: {a}")
+            elif kind == EV_FIGURE_DRAWN:
+                out.append(f"seat {a + 1} draws a figure: {TYPE_NAMES[b]}")
             elif kind == EV_LEFTOVER:
                 if c == NO_SEAT:
                     out.append(f"leftover market {a + 1}: {b} stays (tie for most {CURRENCY_NAMES[a]})")
@@ -345,10 +348,11 @@ cdef class State:
     def score_breakdown(self):
         """One dict per recorded scoring round: ``{"round", "seats": [{"majorities", "wall", "total"}], "dirk"}``.
         With modules on, each seat also has ``"camps"`` (arrow lines), ``"bazaars"`` (round 3 only, else 0)
-        and ``"falcons"`` (sets), for the modules that are on."""
+        , ``"falcons"`` (sets) and ``"residents"`` (groups of figures), for the modules that are on."""
         out = []
         cols = [(name, col) for name, col, bit in (("camps", BD_CAMPS, OPT_CAMPS), ("bazaars", BD_BAZAARS,
-                OPT_BAZAARS), ("falcons", BD_FALCONS, OPT_FALCONS)) if self.st.options & bit]
+                OPT_BAZAARS), ("falcons", BD_FALCONS, OPT_FALCONS), ("residents", BD_RESIDENTS, OPT_RESIDENTS))
+                if self.st.options & bit]
         for r in range(3):
             if not self.st.bd_mask & (1 << r):
                 continue
