@@ -478,6 +478,35 @@ cdef class State:
         return [(f + 1, _unpack_cell(self.st.falcon_cell[f])) for f in range(NFALCONS)
                 if self.st.falcon_owner[f] == p]
 
+    def thieves(self, seat):
+        """The seat's thief cards as sorted currency letters, e.g. ``['y', 'y', 'b']`` (secret: never shown to
+        another seat; [] without the Thief)."""
+        cdef int p = self._seat(seat), k, i
+        return [CURRENCY_LETTERS[k] for k in range(NCUR) for i in range(self.st.thief[p][k])]
+
+    def disc(self, seat):
+        """The figures on the seat's disc as building type names (secret, see :meth:`thieves`)."""
+        cdef int p = self._seat(seat), t, i
+        return [TYPE_NAMES[t] for t in range(NTYPES) for i in range(self.st.disc[p][t])]
+
+    def disc_cell(self, seat):
+        """Where the seat's disc lies, ``[x, y]``, or None while it is lifted (or without the Residents)."""
+        cdef int p = self._seat(seat)
+        if not self.st.disc_cell[p]:
+            return None
+        return list(_unpack_cell(self.st.disc_cell[p]))
+
+    def residents(self, seat):
+        """Buildings of the seat's city that hold a resident (sorted tile ids)."""
+        cdef uint8_t tiles[128]
+        cdef int n = mask_list(self.st.residents[self._seat(seat)], tiles), i
+        return [tiles[i] for i in range(n)]
+
+    def supply(self):
+        """Figures in the common supply per building type (scoring order)."""
+        cdef int t
+        return [self.st.supply[t] for t in range(NTYPES)]
+
     def window_order(self):
         """In the "interrupt" phase: the seats in the window's order (the seat who is next first); else []."""
         cdef int n = self.st.num_players

@@ -33,7 +33,7 @@ RESIDENT_GROUP_POINTS[:] = [0, 1, 3, 6, 10, 15, 21, 28]
 
 cdef void residents_setup(GameState* s) noexcept nogil:
     cdef uint8_t types[NTYPES]
-    cdef int p, t, i
+    cdef int p, t, i, k, free_
     cdef int around[4]
     around[0] = city_pack(0, 1)
     around[1] = city_pack(1, 0)
@@ -49,7 +49,18 @@ cdef void residents_setup(GameState* s) noexcept nogil:
             s.disc[p][types[i]] = 1
             s.supply[types[i]] -= 1
         s.disc_hidden[p] = 3
-        s.disc_cell[p] = <uint16_t>around[rng_below(&s.rng, 4)]
+        free_ = 0                   # a random empty cell beside the fountain (all four, in a new game)
+        for k in range(4):
+            free_ += city_tile(s.city[p], (around[k] & 255) - 128, (around[k] >> 8) - 128) < 0
+        s.disc_cell[p] = 0          # (none empty: lifted, it goes back at the end of the seat's turn)
+        if free_:
+            free_ = rng_below(&s.rng, free_)
+            for k in range(4):
+                if city_tile(s.city[p], (around[k] & 255) - 128, (around[k] >> 8) - 128) < 0:
+                    if free_ == 0:
+                        s.disc_cell[p] = <uint16_t>around[k]
+                        break
+                    free_ -= 1
 
 
 cdef inline int disc_count(GameState* s, int seat) noexcept nogil:
