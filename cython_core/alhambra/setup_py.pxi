@@ -277,20 +277,28 @@ cdef _setup_thief_residents(State self, list thieves, list discs, list residents
         raise ValueError("discs / residents: the Residents are not on in this game")
     if s.options & OPT_THIEF:
         thief_setup(s)
-        for p, hand in enumerate(thieves):
-            if hand is None:
-                continue
+        if any(v is not None for v in thieves):       # the given hands; the others dealt from the rest
+            left = [NTHIEVES] * NCUR
+            for p, hand in enumerate(thieves):
+                for w in hand or ():
+                    if not isinstance(w, str) or w not in CURRENCY_LETTERS or len(w) != 1:
+                        raise ValueError(f"thieves[{p}]: {w!r} is no currency letter (y, g, b, o)")
+                    k = CURRENCY_LETTERS.index(w)
+                    if left[k] == 0:
+                        raise ValueError(f"thieves: more than {NTHIEVES} thieves of {CURRENCY_NAMES[k]}")
+                    left[k] -= 1
+            pool = bytearray(k for k in range(NCUR) for _ in range(left[k]))
+            _shuffle_py(s, pool)
+            for p in range(s.num_players):
+                s.thief[p][0] = s.thief[p][1] = s.thief[p][2] = s.thief[p][3] = 0
+                hand = thieves[p]
+                if hand is None:
+                    hand = [CURRENCY_LETTERS[k] for k in pool[:THIEVES_DEALT[s.num_players]]]
+                    pool = pool[THIEVES_DEALT[s.num_players]:]
+                for w in hand:
+                    s.thief[p][CURRENCY_LETTERS.index(w)] += 1
             for k in range(NCUR):
-                s.thief_out[k] += s.thief[p][k]
-                s.thief[p][k] = 0
-            for w in hand:
-                if not isinstance(w, str) or w not in CURRENCY_LETTERS or len(w) != 1:
-                    raise ValueError(f"thieves[{p}]: {w!r} is no currency letter (y, g, b, o)")
-                k = CURRENCY_LETTERS.index(w)
-                if s.thief_out[k] == 0:
-                    raise ValueError(f"thieves: more than {NTHIEVES} thieves of {CURRENCY_NAMES[k]}")
-                s.thief_out[k] -= 1
-                s.thief[p][k] += 1
+                s.thief_out[k] = pool.count(k)
     if not s.options & OPT_RESIDENTS:
         return
     residents_setup(s)

@@ -226,24 +226,26 @@ def _fill_hidden(count, seats):
 
 cdef void thief_resample(GameState* s, int seat, Rng* r) noexcept nogil:
     """The other seats' thief cards and those out of the game are shuffled together and dealt back, each seat
-    as many as it held: uniform over the deals of the unseen cards (each card a distinct object)."""
+    as many as it held: uniform over the deals of the unseen cards (each card a distinct object). The pool is
+    gathered by currency, so the sample depends on the public facts and the seed only."""
     cdef uint8_t pool[NCUR * NTHIEVES]
     cdef int n = 0, p, k, i, cnt[MAX_PLAYERS]
+    cdef int per[NCUR]
+    for k in range(NCUR):
+        per[k] = s.thief_out[k]
+        s.thief_out[k] = 0
     for p in range(s.num_players):
         cnt[p] = 0
         if p == seat:
             continue
         for k in range(NCUR):
-            for i in range(s.thief[p][k]):
-                pool[n] = <uint8_t>k
-                n += 1
+            per[k] += s.thief[p][k]
             cnt[p] += s.thief[p][k]
             s.thief[p][k] = 0
     for k in range(NCUR):
-        for i in range(s.thief_out[k]):
+        for i in range(per[k]):
             pool[n] = <uint8_t>k
             n += 1
-        s.thief_out[k] = 0
     rng_shuffle_u8(r, pool, n)
     i = 0
     for p in range(s.num_players):
@@ -263,14 +265,19 @@ cdef void disc_resample(GameState* s, int seat, Rng* r) noexcept nogil:
     is reached by the same number of shuffles)."""
     cdef uint8_t pool[MAX_PLAYERS * 3]
     cdef int n = 0, p, t, i, j, tries, ok, seen
+    cdef int per[NTYPES]
+    for t in range(NTYPES):
+        per[t] = 0
     for p in range(s.num_players):
         if p == seat:
             continue
         for t in range(NTYPES):
-            for i in range(s.disc[p][t] - s.disc_seen[p][t]):
-                pool[n] = <uint8_t>t
-                n += 1
+            per[t] += s.disc[p][t] - s.disc_seen[p][t]
             s.disc[p][t] = s.disc_seen[p][t]
+    for t in range(NTYPES):                 # gathered by type: the sample depends on public facts only
+        for i in range(per[t]):
+            pool[n] = <uint8_t>t
+            n += 1
     if n == 0:
         return
     for tries in range(1 << 20):
