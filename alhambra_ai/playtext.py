@@ -77,6 +77,14 @@ def describe(state: Any, code: int, subject: str) -> str:
         sides = state.wall_cards().get(int(words[1]), "?")
         where = "fountain" if words[2] == "fountain" else tile_words(int(words[2]))
         return f"{subject} {verb('put')} wall card {words[1]} ({sides}) on the {where}"
+    if kind == "thief":
+        return f"{subject} {verb('play')} a thief and {verb('take')} {words[1]} from the money display"
+    if kind == "resident":
+        return f"{subject} {verb('move')} a figure from the disc into the {tile_words(int(words[1]))}"
+    if kind == "exchange":
+        return f"{subject} {verb('exchange')} a disc figure ({words[1]}) for a {words[2]} of the supply"
+    if kind == "disc":
+        return f"{subject} {verb('put')} the disc back at {words[1]}"
     return f"{subject}: {text}"
 
 

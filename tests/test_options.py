@@ -3,8 +3,9 @@
 import pytest
 from click.testing import CliRunner
 
+from alhambra_ai import _core
 from alhambra_ai.cli import main
-from alhambra_ai.options import options_from_table, options_text, parse_options
+from alhambra_ai.options import MODULES, options_from_table, options_text, parse_options
 from alhambra_ai.strength import Match
 from alhambra_ai.tournament import referee
 from alhambra_ai.tournament.config import BadInput, load_definition
@@ -12,14 +13,16 @@ from alhambra_ai.tournament.config import BadInput, load_definition
 
 def test_parse_options():
     assert parse_options("camps,vizier") == {"vizier": True, "camps": True}    # rulebook order
-    everything = ["vizier", "camps", "bazaars", "falcons", "change", "walls"]
-    assert parse_options(" all ") == dict.fromkeys(everything, True)
+    assert parse_options(" all ") == dict.fromkeys(MODULES, True)
+    assert {"vizier", "camps", "bazaars", "falcons", "thief", "residents"} <= set(MODULES)
+    assert {"change", "walls"} <= set(MODULES)
     assert parse_options("walls,change") == {"change": True, "walls": True}
     assert parse_options(None) == parse_options("none") == {}
     with pytest.raises(ValueError, match="unknown module: 'wizard'"):
         parse_options("wizard")
-    with pytest.raises(ValueError, match="not implemented yet: 'thief'"):
-        parse_options("thief")
+    for name in [m for m in _core.MODULE_OPTIONS if m not in MODULES][:1]:
+        with pytest.raises(ValueError, match=f"not implemented yet: '{name}'"):
+            parse_options(name)
     assert options_text(parse_options("falcons,bazaars")) == "bazaars,falcons"
 
 

@@ -11,6 +11,8 @@ import pytest
 from alhambra_ai import new_game
 
 ALL = {"vizier": True, "camps": True, "bazaars": True, "falcons": True, "change": True, "walls": True}
+WITH_TR = {**ALL, "thief": True, "residents": True}
+TYPES = oracle.TYPES
 
 
 def tiles_of(s, seat):
@@ -94,7 +96,37 @@ def check_position(s):
         assert {(x, y): w for x, y, _t, w in c.cells()} == walls     # printed walls + pieces, nothing else
         assert c.wall_score() == oracle.wall_score(no_camps(walls, pt))
         n += 4
+    if s.options.get("thief") or s.options.get("residents"):
+        n += check_thief_residents(s, seat, tiles, texts)
     return n
+
+
+def check_thief_residents(s, seat, tiles, texts):
+    """The Thief's and the Residents' choices of the seat to act against the oracle."""
+    if s.phase == "interrupt" and s.options.get("thief"):
+        order = s.window_order()
+        want = oracle.thief_takes(s.display(), s.thieves(seat), seat == order[0])
+        assert {w[1] for w in texts if w[0] == "thief"} == want
+        return 1
+    if s.phase == "resident":
+        lifted = s.observation(seat)["modules"]["lifted"]["tile"]
+        ty = tile_type(lifted)
+        supply = dict(zip(TYPES, s.supply(), strict=True))
+        got = {" ".join(w[:1] if w[0] == "resident" else w) for w in texts}
+        assert got == oracle.resident_choices(s.disc(seat), ty, supply)
+        return 1
+    if s.phase == "disc":
+        got = {tuple(int(v) for v in w[1].split(",")) for w in texts}
+        assert got == oracle.disc_cells({**tiles, (0, 0): 0})
+        return 1
+    return 0
+
+
+def tile_type(t):
+    from alhambra_ai import tile_info
+
+    kind = tile_info(t)[0]
+    return kind if kind in TYPES else None
 
 
 def check_end(s):
@@ -108,14 +140,17 @@ def check_end(s):
         tiles = tiles_of(s, p)
         walls = {cell: oracle._walls(t, extra_of(s, p)) for cell, t in tiles.items()}
         assert seat["wall"] == oracle.wall_score(no_camps(walls, tiles))
+        if "residents" in seat:
+            types = [oracle.TILE_TYPE[t] for t in s.residents(p)]
+            assert seat["residents"] == oracle.resident_points(types)
 
 
-def run(games, base_seed, every=1):
+def run(games, base_seed, every=1, options=ALL):
     positions = answers = 0
     for g in range(games):
         n = 2 + (base_seed + g) % 5
         rng = random.Random(base_seed + g)
-        s = new_game(n, base_seed + g, ALL)
+        s = new_game(n, base_seed + g, options)
         k = 0
         while not s.is_terminal():
             if k % every == 0:
@@ -136,4 +171,16 @@ def test_module_positions_against_oracle():
 def test_module_positions_against_oracle_slow():
     """>= 10,000 positions with the six modules on (every position of the games)."""
     positions, _answers = run(22, 9000)
+    assert positions >= 10_000
+
+
+def test_thief_and_residents_against_oracle():
+    positions, answers = run(1, 602, every=3, options=WITH_TR)
+    assert positions > 60 and answers > positions
+
+
+@pytest.mark.slow
+def test_thief_and_residents_against_oracle_slow():
+    """>= 10,000 positions with all six modules on (every position of the games)."""
+    positions, _answers = run(22, 19000, options=WITH_TR)
     assert positions >= 10_000

@@ -20,6 +20,8 @@ class PositionError(ValueError):
 cdef dict _CARD_CODES = {card_text(_c): _c for _c in range(NCARD_KINDS)}
 cdef object _MISSING = object()
 
+include "modules/hidden.pxi"
+
 
 # ================================================================ observation
 
@@ -88,14 +90,15 @@ def observation_of(State st, seat):
         "final": _final_of(s),
         "history": st.history,
         "legal_actions": st.legal_actions() if to_act else [],
-        "modules": _modules_seen(st),
+        "modules": _modules_seen(st, me),
     }
 
 
-cdef object _modules_seen(State st):
+cdef object _modules_seen(State st, int seat):
     """The modules' public table (RULES §9): viziers, bazaars beside the market, falcons, the interrupt
     window's order, and how many camps / bazaars the bag still holds (its composition is public, its order
-    is not). None in a game without modules."""
+    is not); the Thief's and the Residents' part (modules/hidden.pxi) with the secrets of ``seat`` (-1: of
+    every seat, for a position). None in a game without modules."""
     cdef GameState* s = &st.st
     cdef int n = s.num_players, i, t
     if not s.options & MODULE_BITS:
@@ -114,6 +117,7 @@ cdef object _modules_seen(State st):
         "bag_camps": bag_camps,
         "bag_bazaars": bag_bazaars,
         **_change_walls_seen(st),
+        **(thief_residents_seen(st, seat) if s.options & (OPT_THIEF | OPT_RESIDENTS) else {}),
     }
 
 
@@ -309,6 +313,8 @@ cdef object _parse_line(str line):
             return (seat, (), tuple(_CARD_CODES[w] for w in rest.split()[2:] if not w.endswith("c")))
         if rest.startswith("falcon "):
             return (seat, (), (_CARD_CODES[rest.split()[2]],))
+        if rest.startswith("thief "):
+            return (seat, (_CARD_CODES[rest.split()[1]],), ())
     return None
 
 
@@ -417,7 +423,8 @@ cdef void _determinize_c(GameState* s, int seat, uint64_t seed, uint8_t* known) 
       shuffled it uniformly into its pile, and the cards drawn since are known not to be it);
     - the unseen wall cards (Walls) are shuffled among the places of their setup piles (how many lie in each
       pile is public);
-    - the bag is shuffled; the RNG (future reshuffles) is reseeded.
+    - the bag is shuffled; the RNG (future reshuffles) is reseeded;
+    - the other seats' thief cards and hidden disc figures are dealt anew (modules/hidden.pxi).
     """
     cdef uint8_t wc[NWALL_CARDS]
     cdef int nwc = 0
@@ -497,6 +504,10 @@ cdef void _determinize_c(GameState* s, int seat, uint64_t seed, uint8_t* known) 
             j += 1
     memcpy(&s.draw[s.draw_pos], pile, length)
     rng_shuffle_u8(&r, s.bag, s.bag_n)
+    if s.options & OPT_THIEF:
+        thief_resample(s, seat, &r)         # modules/hidden.pxi
+    if s.options & OPT_RESIDENTS:
+        disc_resample(s, seat, &r)
     s.rng = r
 
 
@@ -586,7 +597,7 @@ def position_of(State st):
         "final": None if not s.ended else dict(_final_of(s), served=s.final_pos),
         "history": st.history,
         "record_history": bool(st.record_history),
-        **({"modules": _modules_seen(st)} if s.options & MODULE_BITS else {}),
+        **({"modules": _modules_seen(st, -1)} if s.options & MODULE_BITS else {}),
     }
 
 
@@ -930,6 +941,8 @@ def state_from_position(d):
     _modules_put(s, d.get("modules"), bits, n, put_tile)
     if bits & (OPT_CHANGE | OPT_WALLS) or any(c >= WALL_CARD_FIRST for c in in_pile):
         _change_walls_put(s, d.get("modules") or {}, bits, n, in_pile)
+    if bits & (OPT_THIEF | OPT_RESIDENTS):
+        thief_residents_put(s, d["modules"], bits, n)          # modules/hidden.pxi
     tiles = game_tiles(bits)
     lost = [t for t in tiles if t not in where]
     if lost:
@@ -972,7 +985,8 @@ def state_from_position(d):
                 s.breakdown[r][DIRK if i == n else i][t] = _as_int(maj[t], what + " majorities", 0, 255)
             s.breakdown[r][DIRK if i == n else i][BD_WALL] = _as_int(row["wall"], what + " wall", 0, 255)
             extra = 0
-            for name, col in (("camps", BD_CAMPS), ("bazaars", BD_BAZAARS), ("falcons", BD_FALCONS)):
+            for name, col in (("camps", BD_CAMPS), ("bazaars", BD_BAZAARS), ("falcons", BD_FALCONS),
+                              ("residents", BD_RESIDENTS)):
                 if name in row:
                     s.breakdown[r][DIRK if i == n else i][col] = _as_int(row[name], what + " " + name, 0, 255)
                     extra += row[name]
@@ -1138,7 +1152,9 @@ def position_from_observation(obs):
         "market": obs["market"], "display": obs["display"], "pending": obs["pending"], "draw_pile": pile,
         "scoring_cards": scards, "discard": obs["discard"], "bag": bag, "dirk": dirk, "scored": done, "due": [],
         "score_breakdown": obs["score_breakdown"], "final": fin, "history": obs["history"],
-        "record_history": True, **({"modules": modules} if bits & MODULE_BITS else {}),
+        "record_history": True,
+        **({"modules": thief_residents_canonical(modules, n, me) if bits & (OPT_THIEF | OPT_RESIDENTS)
+            else modules} if bits & MODULE_BITS else {}),
     }
 
 

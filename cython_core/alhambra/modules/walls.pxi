@@ -2,17 +2,13 @@
 # draw_card's (state.pxi), placing them into piles 2..5 setup_game's; added walls score as walls everywhere
 # because they are written into the city's cells (and kept per tile in card_walls for reserve tiles).
 #
-# Code: A_EXT | WALL_SUB << 4 | card << 8 | tile << 11 (card 0..7, tile 0 = the seat's own fountain).
+# Code: A_EXT | SUB_WALL << 4 | card << 8 | tile << 11 (card 0..7, tile 0 = the seat's own fountain).
 # Text: "wall 5 17" (wall card 5 on tile 17), "wall 5 fountain".
 #
 # Legal when the card lies face up and the tile is the seat's own (city, reserve or its fountain), is no camp
 # (a camp has bastions, not walls: docs/rules.md), got no pieces from another card, has no wall on any of
 # the card's sides, and - in the city - every one of those sides faces an empty cell (a piece against a
 # neighbour would break the matching-sides rule; against an empty cell the city stays valid).
-
-cdef enum:
-    WALL_SUB = 0                 # sub-kind of A_EXT (bits 4-7); 1..15 are the Residents'
-
 
 cdef bint city_find(CityGrid* c, int t, int* x, int* y) noexcept nogil:
     """Where tile t stands in the city (1 and x, y), or 0."""
@@ -68,7 +64,7 @@ cdef int wall_check_on(GameState* s, int seat, int card, int t) noexcept nogil:
 cdef int check_ext(GameState* s, int code) noexcept nogil:
     """check_action for kind A_EXT in the action phase (the wall card; other sub-kinds are not known here)."""
     cdef int t = (code >> 11) & 127
-    if (code >> 4) & 15 != WALL_SUB or code >> 18:
+    if (code >> 4) & 15 != SUB_WALL or code >> 18:
         return E_CODE
     if not (s.options & OPT_WALLS):
         return E_NO_MODULE
@@ -98,7 +94,7 @@ cdef int gen_walls(GameState* s, int* out) noexcept nogil:
             continue
         for i in range(nt):
             if wall_check_on(s, seat, w, tiles[i]) == E_OK:
-                out[n] = A_EXT | (WALL_SUB << 4) | (w << 8) | (tiles[i] << 11)
+                out[n] = A_EXT | (SUB_WALL << 4) | (w << 8) | (tiles[i] << 11)
                 n += 1
     return n
 
