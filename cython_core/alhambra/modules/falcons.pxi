@@ -71,15 +71,29 @@ cdef void falcon_corners(CityGrid* c, FalconCorners* fc) noexcept nogil:
                 fc.n += 1
 
 
+cdef uint16_t FALCON_FITS[1 << NTYPES]     # per set of type bits: the falcons whose two types are both in it
+
+
+cdef void _init_falcon_fits() noexcept nogil:
+    cdef int types, f
+    for types in range(1 << NTYPES):
+        FALCON_FITS[types] = 0
+        for f in range(NFALCONS):
+            if not (FALCON_TYPES[f] & ~types):
+                FALCON_FITS[types] |= 1 << f
+
+
+_init_falcon_fits()
+
+
 cdef int falcon_buys(GameState* s, int* out, int cap, int pick, FalconCorners* corners) noexcept nogil:
     """Every falcon purchase of the seat to act, in the order corner x free falcon x distinct card held, at
     most cap of them: listed into out (NULL: count only) and counted. With pick >= 0 nothing is listed: the
     pick-th purchase's code is returned (the random player's draw, modules/sample.pxi), or -1 when there are
     not that many. corners: the seat's city's falcon_corners, or NULL (found here)."""
     cdef FalconCorners local
-    cdef int seat = s.current, n = 0, i, j, k, f, types, packed, taken, ncards = 0, nfree = 0, nmine = 0
+    cdef int seat = s.current, n = 0, i, j, k, f, packed, taken, fits, many, ncards = 0, nmine = 0, free = 0
     cdef int cards[NCARD_KINDS]
-    cdef int avail[NFALCONS]
     cdef int mine[NFALCONS]
     if not falcon_may_start(s) or s.hand_n[seat] == 0:
         return -1 if pick >= 0 else 0
@@ -89,35 +103,43 @@ cdef int falcon_buys(GameState* s, int* out, int cap, int pick, FalconCorners* c
             ncards += 1
     for f in range(NFALCONS):
         if s.falcon_owner[f] == NO_SEAT:
-            avail[nfree] = f
-            nfree += 1
+            free |= 1 << f
         elif s.falcon_owner[f] == seat:
             mine[nmine] = s.falcon_cell[f]
             nmine += 1
-    if nfree == 0:
+    if free == 0:
         return -1 if pick >= 0 else 0
     if corners == NULL:
         falcon_corners(s.city[seat], &local)
         corners = &local
     for i in range(corners.n):
+        fits = FALCON_FITS[corners.types[i]] & free
+        if not fits:
+            continue
         packed = corners.cell[i]
-        types = corners.types[i]
         taken = 0
         for j in range(nmine):
             taken |= mine[j] == packed
         if taken:
             continue
-        for j in range(nfree):
-            f = avail[j]
-            if FALCON_TYPES[f] & ~types:
-                continue
-            if pick >= 0 and pick < n + ncards:
-                return A_FALCON | (f << 4) | (cards[pick - n] << 8) | (packed << 14) if pick < cap else -1
-            if out != NULL:
-                for k in range(ncards):
-                    if n + k < cap:
-                        out[n + k] = A_FALCON | (f << 4) | (cards[k] << 8) | (packed << 14)
-            n += ncards
+        many = CITY_POPCOUNT(fits) * ncards
+        if pick >= 0 and pick < n + many:
+            if pick >= cap:
+                return -1
+            for j in range((pick - n) // ncards):
+                fits &= fits - 1                      # the falcon: the ((pick - n) // ncards)-th of fits
+            f = __builtin_ctzll(fits)
+            return A_FALCON | (f << 4) | (cards[(pick - n) % ncards] << 8) | (packed << 14)
+        if out != NULL:
+            k = n
+            while fits:
+                f = __builtin_ctzll(fits)
+                fits &= fits - 1
+                for j in range(ncards):
+                    if k < cap:
+                        out[k] = A_FALCON | (f << 4) | (cards[j] << 8) | (packed << 14)
+                    k += 1
+        n += many
     if pick >= 0:
         return -1
     return n if n < cap else cap

@@ -77,12 +77,30 @@ cdef inline FalconCorners* _corners(GameState* s, SeatMemo* m) noexcept nogil:
     return &m.corners
 
 
-cdef int _cells_count(CityView* v, SeatMemo* m, CityGrid* c, int t) noexcept nogil:
+cdef void _count_camp_cells(GameState* s, SeatMemo* m) noexcept nogil:
+    """m.camp_cells for the camp tiles the seat to act may put into its city now (from the reserve in the
+    action phase, else the pending ones), in one scan of the city."""
+    cdef int b, t, j, k = 0
+    cdef int which[NCAMPS]
+    cdef int bastions[NCAMPS]
+    cdef int counts[NCAMPS]
+    for b in range(NCAMPS):
+        t = CAMP_FIRST + b
+        if m.camp_cells[b] < 0 and (mask_has(s.reserve[s.current], t) if s.phase == PH_ACTION
+                                    else _pending_index(s, t) >= 0):
+            which[k] = b
+            bastions[k] = TILE_WALLS[t]
+            k += 1
+    camp_place_counts(s.city[s.current], bastions, k, counts)
+    for j in range(k):
+        m.camp_cells[which[j]] = <int16_t>counts[j]
+
+
+cdef int _cells_count(GameState* s, CityView* v, SeatMemo* m, int t) noexcept nogil:
     """Cells where tile t may be built / placed: a camp's by the camp rules, a building's from the view."""
-    cdef int cells[CITY_MAX_CELLS]
     if TILE_KIND[t] == KIND_CAMP:
         if m.camp_cells[t - CAMP_FIRST] < 0:
-            m.camp_cells[t - CAMP_FIRST] = <int16_t>camp_place_cells(c, TILE_WALLS[t], cells)
+            _count_camp_cells(s, m)
         return m.camp_cells[t - CAMP_FIRST]
     return v.front_count[TILE_WALLS[t]]
 
@@ -99,12 +117,13 @@ cdef int _kth_cell_of(CityView* v, CityGrid* c, int kind, int t, int k) noexcept
 cdef int _camp_swap_fits(CityGrid* c, CityView* v, int t, int k) noexcept nogil:
     """The tiles (not the fountain) whose neighbours fit camp t's sides: a superset of camp t's swaps. k < 0:
     their number; else the k-th as a swap code."""
-    cdef int j, p, n = 0
+    cdef int j, p, i, n = 0
     for j in range(v.ntile):
         if v.tile_id[j] == FOUNTAIN:
             continue
         p = v.tile_cell[j]
-        if _camp_sides(c, _cidx(c, (p & (PG - 1)) - PG_OFF, (p >> 7) - PG_OFF), TILE_WALLS[t]) == CITY_OK:
+        i = _cidx(c, (p & (PG - 1)) - PG_OFF, (p >> 7) - PG_OFF)
+        if camp_sides_match(c.occ, i, c.w, TILE_WALLS[t]) and _camp_sides(c, i, TILE_WALLS[t]) == CITY_OK:
             if n == k:
                 return code_cell(A_SWAP, t, pg_packed(p))
             n += 1
@@ -131,7 +150,7 @@ cdef int _rebuild(GameState* s, CityView* v, SeatMemo* mm, int k) noexcept nogil
     cdef int nt = mask_list(s.reserve[s.current], tiles), i, t, m, n = 0
     for i in range(nt):
         t = tiles[i]
-        m = _cells_count(v, mm, c, t)
+        m = _cells_count(s, v, mm, t)
         if 0 <= k < n + m:
             return _checked(s, _kth_cell_of(v, c, A_BUILD, t, k - n), camps and TILE_KIND[t] != KIND_CAMP)
         n += m
@@ -165,7 +184,7 @@ cdef int _place_kth(GameState* s, CityView* v, SeatMemo* mm, int k) noexcept nog
     cdef int i, t, m, n = 0
     for i in range(s.npending):
         t = s.pending[i]
-        m = _cells_count(v, mm, c, t)
+        m = _cells_count(s, v, mm, t)
         if 0 <= k < n + m:
             return _checked(s, _kth_cell_of(v, c, A_PLACE, t, k - n), c.ncamps > 0 and TILE_KIND[t] != KIND_CAMP)
         n += m
@@ -192,7 +211,7 @@ cdef void draw_plan(GameState* s, GenCache* gc, Draw* d) noexcept nogil:
         if s.phase != PH_ACTION or _has_rebuild(s):
             d.v = seat_view(&gc.seat[seat], s.city[seat])
             d.m = _memo(gc, seat)
-    d.corners = _corners(s, d.m) if s.options & OPT_FALCONS else NULL
+    d.corners = _corners(s, d.m) if falcon_may_start(s) and s.hand_n[seat] else NULL
     if s.phase == PH_ACTION:
         d.n = gen_take(s, buf)
         d.n += gen_buy(s, buf + d.n, gc.buy[seat])
