@@ -311,3 +311,36 @@ def test_invariants_along_random_games_slow(options, n):
     from alhambra_ai import _core
 
     assert _core._invariant_games(n, 1000, 3_000_000 * n, options) > 0
+
+
+# ---------------------------------------------------------------------------------------------------------
+# the built-in bots play the modules legally
+# ---------------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("n", [3, 5])
+def test_built_in_bots_play_thief_and_residents_legally(n):
+    from pathlib import Path
+
+    from alhambra_ai.botapi import Observation, load_bot
+
+    bots_dir = Path(__file__).resolve().parent.parent / "bots"
+    tiny = {"mcts": {"iterations": 20}, "expectimax": {"samples": 1, "breadth": 3}}
+    names = ["greedy", "mcts", "expectimax", "random", "greedy"][:n]
+    s = new_game(n, 70 + n, EIGHT_OFF)
+    bots = []
+    for i, name in enumerate(names):
+        bot = load_bot(bots_dir / f"{name}.py")()
+        bot.setup({"seat": i, "num_players": n, "options": s.options, "seed": i, **tiny.get(name, {})})
+        bots.append(bot)
+    used = set()
+    while not s.is_terminal():
+        seat = s.current_player
+        obs = Observation(s.observation(seat))
+        a = bots[seat].act(obs)
+        if isinstance(a, str):
+            a = s.parse_action(a)
+        assert a in obs.legal_actions, (names[seat], a)
+        used.add(s.action_to_text(a).split()[0])
+        s.apply(a)
+    assert {"thief", "disc"} <= used

@@ -893,17 +893,21 @@ def state_from_position(d):
         raise PositionError(f"cards nowhere (the game has {copies} copies of each): {' '.join(missing[:8])}"
                             + (" ..." if len(missing) > 8 else ""))
 
-    # the end: leftover tiles
+    # the end: leftover tiles (also while a leftover tile's lifted disc is decided on: Residents)
     final = _get(d, "final", "")
-    if phase in (PH_FINAL, PH_OVER):
+    mods = d.get("modules")
+    lifted = mods.get("lifted") if isinstance(mods, dict) else None
+    in_final = phase == PH_FINAL or (phase == PH_RESIDENT and isinstance(lifted, dict)
+                                     and lifted.get("resume") == "final")
+    if in_final or phase == PH_OVER:
         if not isinstance(final, dict) or set(final) != {"ender", "served", "tiles", "seats"}:
             raise PositionError("final must be {\"ender\", \"served\", \"tiles\", \"seats\"} in the final "
                                 "phase and after the game")
         s.ended = 1
         s.ender = _seat_of(final["ender"], n, "final.ender")
-        served = _as_int(final["served"], "final.served", 1 if phase == PH_FINAL else n, n)
+        served = _as_int(final["served"], "final.served", 1 if in_final else n, n)
         s.final_pos = served
-        if phase == PH_FINAL and (s.ender + served) % n != s.current:
+        if in_final and (s.ender + served) % n != s.current:
             raise PositionError(f"final: the seat served last ({(s.ender + served) % n}) must be the "
                                 f"current player ({s.current})")
         ftiles = _as_list(final["tiles"], "final.tiles", NCUR)
