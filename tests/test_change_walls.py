@@ -10,8 +10,8 @@ from alhambra_ai import IllegalActionError, State, new_game
 
 CHANGE = {"change": True}
 WALLS = {"walls": True}
-EIGHT = {"vizier": True, "camps": True, "bazaars": True, "falcons": True, "change": True, "thief": True, "walls": True,
-         "residents": True}
+EIGHT = dict.fromkeys(("vizier", "camps", "bazaars", "falcons", "change", "thief", "walls", "residents"),
+                      True)
 
 
 def setup(n=3, options=None, **kw):
