@@ -427,3 +427,31 @@ def test_search_resampling_keeps_wall_cards_in_their_piles():
             assert sum(w.startswith("w") for w in pile[lo:hi + 1]) == cnt
         for k, (lo, hi) in enumerate(sc):
             assert f"s{k + 1}" in pile[lo:hi + 1]
+
+
+def test_built_in_bots_play_all_eight_modules_legally():
+    from pathlib import Path
+
+    from alhambra_ai.botapi import Observation, load_bot
+
+    bots_dir = Path(__file__).resolve().parent.parent / "bots"
+    tiny = {"mcts": {"iterations": 20}, "expectimax": {"samples": 1, "breadth": 3}}
+    names = ["greedy", "mcts", "expectimax", "random"]
+    s = new_game(4, 81, EIGHT)
+    bots = []
+    for i, name in enumerate(names):
+        bot = load_bot(bots_dir / f"{name}.py")()
+        bot.setup({"seat": i, "num_players": 4, "options": s.options, "seed": i, **tiny.get(name, {})})
+        bots.append(bot)
+    used = set()
+    while not s.is_terminal():
+        seat = s.current_player
+        obs = Observation(s.observation(seat))
+        a = bots[seat].act(obs)
+        if isinstance(a, str):
+            a = s.parse_action(a)
+        assert a in obs.legal_actions, (names[seat], a)
+        text = s.action_to_text(a)
+        used.add(text.split()[0] + (" with coins" if text.startswith("buy") and text.endswith("c") else ""))
+        s.apply(a)
+    assert {"wall", "buy with coins"} <= used, used
