@@ -36,11 +36,18 @@ cdef int _wall_target(GameState* s, int seat, int t, int* x, int* y) noexcept no
 
 cdef int wall_check_on(GameState* s, int seat, int card, int t) noexcept nogil:
     """E_OK if face-up wall card `card` may go on the seat's tile t, else the E_* reason."""
-    cdef int sides = WALL_CARD_SIDES[card], x = 0, y = 0, where, walls, prior, d
-    cdef CityGrid* c = s.city[seat]
+    cdef int x = 0, y = 0, where
     if t != FOUNTAIN and TILE_KIND[t] == KIND_CAMP:
         return E_WALL_CAMP
-    where = _wall_target(s, seat, t, &x, &y)
+    where = _wall_target(s, seat, t, &x, &y)      # (sets x, y: before they are read)
+    return _wall_check_at(s, seat, card, t, where, x, y)
+
+
+cdef int _wall_check_at(GameState* s, int seat, int card, int t, int where, int x, int y) noexcept nogil:
+    """wall_check_on for a tile that is no camp, known to lie in the reserve (where 0), at (x, y) of the city
+    (where 1) or nowhere of the seat's (where -1)."""
+    cdef int sides = WALL_CARD_SIDES[card], walls, prior, d
+    cdef CityGrid* c = s.city[seat]
     if where < 0:
         return E_WALL_NOT_OWN
     if t == FOUNTAIN:
@@ -78,23 +85,31 @@ cdef int check_ext(GameState* s, int code) noexcept nogil:
 cdef int gen_walls(GameState* s, int* out) noexcept nogil:
     """Every legal wall card action of the seat to act: face-up card x own tile (city, fountain, reserve)."""
     cdef uint8_t tiles[128]
-    cdef int seat = s.current, n = 0, w, i, nt, x, y, t
+    cdef int cx[128]
+    cdef int cy[128]
+    cdef int seat = s.current, n = 0, w, i, nr, nt, x, y, t
     cdef CityGrid* c = s.city[seat]
     if not s.wall_up:
         return 0
-    nt = mask_list(s.reserve[seat], tiles)
+    nr = nt = mask_list(s.reserve[seat], tiles)          # the reserve, then the city tiles with their cells
     for y in range(c.y1, c.y0 - 1, -1):
         for x in range(c.x0, c.x1 + 1):
             t = city_tile(c, x, y)
             if t >= 0 and nt < 128:
                 tiles[nt] = <uint8_t>t
+                cx[nt] = x
+                cy[nt] = y
                 nt += 1
     for w in range(NWALL_CARDS):
         if not (s.wall_up >> w) & 1:
             continue
         for i in range(nt):
-            if wall_check_on(s, seat, w, tiles[i]) == E_OK:
-                out[n] = A_EXT | (SUB_WALL << 4) | (w << 8) | (tiles[i] << 11)
+            t = tiles[i]
+            if t != FOUNTAIN and TILE_KIND[t] == KIND_CAMP:
+                continue
+            if _wall_check_at(s, seat, w, t, 0 if i < nr else 1, cx[i] if i >= nr else 0,
+                              cy[i] if i >= nr else 0) == E_OK:
+                out[n] = A_EXT | (SUB_WALL << 4) | (w << 8) | (t << 11)
                 n += 1
     return n
 
