@@ -949,6 +949,30 @@ def _search_policy_buys(State s):
     return [buf[i] for i in range(n)]
 
 
+def _search_rollout_actions(State s, seed, int max_turns=-1, double eps=0.1):
+    """(test hook) The actions the rollout policy plays from a copy of ``s`` with a GenCache (as in Mcts),
+    for replaying them through the checked ``State.apply``."""
+    cdef GameState g
+    cdef Rng r
+    cdef int buf[MAX_LEGAL]
+    cdef int a, start
+    cdef GenCache* gc = gen_cache_new()
+    if gc == NULL:
+        raise MemoryError()
+    state_copy(&g, &s.st)
+    rng_seed(&r, _seed64(seed))
+    start = g.turn
+    out = []
+    while g.phase != PH_OVER and (max_turns < 0 or g.turn - start < max_turns):
+        a = policy_action(&g, &r, buf, eps, gc)
+        out.append(a)
+        gen_cache_touch(gc, g.current, a)
+        apply_action(&g, a, NULL)
+    state_release(&g)
+    free(gc)
+    return out
+
+
 def _search_apply_partial(State s, int action):
     """(test hook) A clone with ``action`` applied by apply_partial (the turn's end left out)."""
     cdef State c = s.clone()
