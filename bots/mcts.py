@@ -2,13 +2,13 @@
 
 Several determinizations of the observation; every iteration resamples the hidden order (draw pile with the
 scoring cards in their public ranges, tile bag), descends the tree by UCB among the actions legal in that
-sample (the best few by a cheap prior, widening with visits), adds a node and plays a heuristic rollout
-(with 2 players for four rounds, then the position is scored by the evaluation; with more players to the end
-of the game); rewards mix the win share and the margin. The move is the most visited root action.
+sample (the best few by a cheap prior, widening with visits), adds a node and plays a heuristic rollout for
+four rounds of seats, after which the evaluation scores the position; rewards mix the win share and the
+margin. The move is the most visited root action.
 
 Config: seed, move_time (default budget when the observation gives none), iterations (replaces the time
-budget: deterministic), determinizations, rollout_turns (default: 8 turns = four rounds with 2 players, the
-rollout then scored by the evaluation; to the end of the game (-1) with more players),
+budget: deterministic), determinizations, rollout_turns (default: four rounds of seats, 4 x num_players turns,
+the rollout then scored by the evaluation; -1: to the end of the game),
 c_uct, max_candidates, stop_early (default on: the move is decided once the most visited action can no longer
 be overtaken), bank_share (default 0.5: each move also spends this share of the referee's time bank left,
 spread over the decisions to come; 0 = never touch the bank)."""
@@ -58,14 +58,15 @@ class Bot:
         return search.greedy_action(dets[0])
 
     def _rollout_turns(self, obs) -> int:
-        """Unless configured: four rounds of seats in 2-player games, to the end with more seats.
+        """Unless configured: four rounds of seats (4 x num_players turns), then the evaluation.
 
-        2 players, head to head at fixed iterations (in-process, seat-rotated, docs/bots.md): cutting off
-        after 6 turns won 72.5% of 40 games against 4 turns at the same 3,000 iterations (6 turns cost 10% of
-        the speed), and 8 turns at 2,600 iterations (21% slower) 55.0% of 40 against 6 turns at 3,000.
-        4 players: one mcts against three greedy on the same 40 deals won 35.0% cutting off after one round,
-        47.5% after two and 58.8% with full rollouts (benchmarks/results, docs/bots.md)."""
+        Measured in-process at fixed iterations, seats rotated (docs/bots.md, "Tuning"): 2 players, head to
+        head, 6 turns won 72.5% of 40 games against 4 turns at the same 3,000 iterations (6 turns cost 10% of
+        the speed) and 8 turns at 2,600 iterations 55.0% of 40 against 6 turns at 3,000; 4 players, one mcts
+        against three greedy on the same 48 seat-deals: 16 turns at 6,600 iterations won 72.9%, full
+        rollouts at 1,500 (the same CPU time: full rollouts are 4.4x slower) 57.3%. (Earlier, under a heavier
+        load, two rounds were no better than full rollouts with 4 players: one round is too short.)"""
         if self.rollout_turns is not None:
             return int(self.rollout_turns)
         n = int(getattr(obs, "num_players", 2) or 2)
-        return 8 if n == 2 else -1
+        return 4 * n
