@@ -3,12 +3,12 @@
 Several determinizations of the observation; every iteration resamples the hidden order (draw pile with the
 scoring cards in their public ranges, tile bag), descends the tree by UCB among the actions legal in that
 sample (the best few by a cheap prior, widening with visits), adds a node and plays a heuristic rollout for
-four rounds of seats, after which the evaluation scores the position; rewards mix the win share and the
-margin. The move is the most visited root action.
+six rounds of seats with 2 players, four with more, after which the evaluation scores the position; rewards
+mix the win share and the margin. The move is the most visited root action.
 
 Config: seed, move_time (default budget when the observation gives none), iterations (replaces the time
-budget: deterministic), determinizations, rollout_turns (default: four rounds of seats, 4 x num_players turns,
-the rollout then scored by the evaluation; -1: to the end of the game),
+budget: deterministic), determinizations, rollout_turns (default: 12 turns with 2 players, 4 x num_players
+with more, the rollout then scored by the evaluation; -1: to the end of the game),
 c_uct, max_candidates, stop_early (default on: the move is decided once the most visited action can no longer
 be overtaken), bank_share (default 0.5: each move also spends this share of the referee's time bank left,
 spread over the decisions to come; 0 = never touch the bank)."""
@@ -58,15 +58,13 @@ class Bot:
         return search.greedy_action(dets[0])
 
     def _rollout_turns(self, obs) -> int:
-        """Unless configured: four rounds of seats (4 x num_players turns), then the evaluation.
+        """Unless configured: six rounds of seats with 2 players (12 turns), four with more (4 x num_players).
 
-        Measured in-process at fixed iterations, seats rotated (docs/bots.md, "Tuning"): 2 players, head to
-        head, 6 turns won 72.5% of 40 games against 4 turns at the same 3,000 iterations (6 turns cost 10% of
-        the speed) and 8 turns at 2,600 iterations 55.0% of 40 against 6 turns at 3,000; 4 players, one mcts
-        against three greedy on the same 48 seat-deals: 16 turns at 6,600 iterations won 72.9%, full
-        rollouts at 1,500 (the same CPU time: full rollouts are 4.4x slower) 57.3%. (Earlier, under a heavier
-        load, two rounds were no better than full rollouts with 4 players: one round is too short.)"""
+        Measured in-process at fixed iterations, seats rotated, the slower variant given fewer iterations in
+        proportion to its speed (docs/bots.md, "Tuning"): 2 players, head to head, 6 turns beat 4 (72.5% of
+        40 games), 8 beat 6 (55.0%), 12 beat 8 (60.0%); 4 players, one mcts against three greedy on the same
+        48 seat-deals: 16 turns 72.9%, 24 turns 69.8%, full rollouts 57.3%."""
         if self.rollout_turns is not None:
             return int(self.rollout_turns)
         n = int(getattr(obs, "num_players", 2) or 2)
-        return 4 * n
+        return 12 if n == 2 else 4 * n
