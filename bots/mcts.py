@@ -23,7 +23,7 @@ class Bot:
         self.iterations = config.get("iterations")
         self.ndets = int(config.get("determinizations", 4))
         self.rollout_turns = config.get("rollout_turns")  # None: see _rollout_turns
-        self.c_uct = float(config.get("c_uct", 0.15))
+        self.c_uct = float(config.get("c_uct", 0.3))
         self.max_candidates = int(config.get("max_candidates", 12))
         self.eps = float(config.get("eps", 0.1))
         self.stop_early = bool(config.get("stop_early", True))
