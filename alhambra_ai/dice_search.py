@@ -333,9 +333,16 @@ def greedy_bot(obs, seed: int) -> int:
     return greedy_action(search.determinize(obs, search.move_seed(seed, obs)))
 
 
-def expectimax_bot(obs, seed: int) -> int:
-    from alhambra_ai import search
-    return expectimax_action(search.determinize(obs, search.move_seed(seed, obs)))
+def expectimax_bot(obs, seed: int, config: dict | None = None) -> int:
+    """Basic game: alhambra_ai/dice_expectimax.py, within the move's time (exact and deterministic when the
+    config gives ``samples``, as strength --iterations does); Alcazaba: :func:`expectimax_action`."""
+    from alhambra_ai import dice_expectimax, search
+    state = search.determinize(obs, search.move_seed(seed, obs))
+    if state.game == "dice":
+        config = config or {}
+        deadline = None if config.get("samples") else search.MoveClock(obs, config).deadline
+        return dice_expectimax.choose(state, deadline)
+    return expectimax_action(state)
 
 
 def mcts_bot(obs, seed: int, config: dict) -> int:
