@@ -21,7 +21,7 @@ from __future__ import annotations
 import time
 from math import comb
 
-from alhambra_ai.dice_value import Value
+from alhambra_ai.dice_value import Value, value_of
 
 NEG = -1e9
 D_ROLL, D_STOP, D_VOID, D_BLACK = 1, 2, 9, 10
@@ -55,6 +55,7 @@ class Turn:
         self.black = black
         self._w = {}
         self._v = {}
+        self._lost = None
 
     def field_value(self, t: int, i: int) -> float:
         """D of a marker aimed at field index i of column t (sliding down past occupied fields)."""
@@ -187,6 +188,13 @@ class Turn:
                         c[black] += 1
                     val = self.after(tuple(c), prev_rolls)
                 options.append((val - self.v.tile_value("void", self.seat) - 0.05, len(options), a))
+            elif kind != D_ROLL:                            # Alcazaba: rebuild instead of placing the marker
+                c = state.clone()
+                c.record_history = False
+                c.apply(a)
+                if self._lost is None:
+                    self._lost = self.v.total(rem=self.rem)
+                options.append((value_of(c, self.seat).total() - self._lost, len(options), a))
         if rolls < 3:
             for a in _keep_type_rerolls(dice):
                 if state.is_legal(a):
@@ -207,18 +215,23 @@ def _keep_type_rerolls(dice: list) -> list[int]:
     return out
 
 
-def one_ply(state, seat: int) -> int:
-    """The legal action whose resulting position has the best value for ``seat`` (ties: the first listed)."""
+def one_ply(state, seat: int, markers: bool = True, depth: int = 1) -> tuple[int, float]:
+    """The legal action whose resulting position has the best value for ``seat`` (ties: the first listed),
+    with that value. An Alcazaba pick looks one ply further, at the best placement of the picked tile (a
+    placement leaves this round's markers alike: valued without them)."""
     legal = state.legal_actions()
     best, best_v = legal[0], NEG
     for a in legal:
         c = state.clone()
         c.record_history = False
         c.apply(a)
-        val = Value(c, seat).total()
+        if depth and c.phase == "place" and c.current_player == seat:
+            val = one_ply(c, seat, markers=False, depth=0)[1]
+        else:
+            val = value_of(c, seat).total(markers=markers)
         if val > best_v + 1e-9:
             best, best_v = a, val
-    return best
+    return best, best_v
 
 
 def choose(state, deadline: float | None = None) -> int:
@@ -229,5 +242,5 @@ def choose(state, deadline: float | None = None) -> int:
         return legal[0]
     seat = state.current_player
     if state.phase == "after_roll":
-        return Turn(state, Value(state, seat), deadline).choose()
-    return one_ply(state, seat)
+        return Turn(state, value_of(state, seat), deadline).choose()
+    return one_ply(state, seat, markers=state.phase != "place")[0]

@@ -334,15 +334,12 @@ def greedy_bot(obs, seed: int) -> int:
 
 
 def expectimax_bot(obs, seed: int, config: dict | None = None) -> int:
-    """Basic game: alhambra_ai/dice_expectimax.py, within the move's time (exact and deterministic when the
-    config gives ``samples``, as strength --iterations does); Alcazaba: :func:`expectimax_action`."""
+    """alhambra_ai/dice_expectimax.py, within the move's time (exact and deterministic when the config gives
+    ``samples``, as strength --iterations does)."""
     from alhambra_ai import dice_expectimax, search
-    state = search.determinize(obs, search.move_seed(seed, obs))
-    if state.game == "dice":
-        config = config or {}
-        deadline = None if config.get("samples") else search.MoveClock(obs, config).deadline
-        return dice_expectimax.choose(state, deadline)
-    return expectimax_action(state)
+    config = config or {}
+    deadline = None if config.get("samples") else search.MoveClock(obs, config).deadline
+    return dice_expectimax.choose(search.determinize(obs, search.move_seed(seed, obs)), deadline)
 
 
 def mcts_bot(obs, seed: int, config: dict) -> int:

@@ -67,16 +67,13 @@ class Value:
         self.rows = list(range(n)) + (["dirk"] if n == 2 else [])
         self.round = state.round
         phase = state.phase
-        self.evaluating = phase in ("reward", "name")
+        self.evaluating = phase in ("reward", "name", "pick", "place")
         self.over = phase == "over"
         obs_rows = state.observation(seat)
-        self.arr = obs_rows["arrivals"]
         self.ev = obs_rows["evaluation"]
-        self.bp = [state.building_points(r) for r in self.rows]
-        self.held = [state.bonus_tiles(r) for r in self.rows]
         self.scores = state.scores()
         self.fields = [state.column(t) for t in range(6)]
-        self.bonus = state.bonus_fields()
+        self._read(state, obs_rows)
         placed = {r: 0 for r in self.rows}
         for col in self.fields:
             for o in col:
@@ -92,6 +89,13 @@ class Value:
         self._maj = [self._maj_type(t, [b[t] for b in self.bp], [a[t] for a in self.arr]) for t in range(6)]
         self._gain = {}
 
+    def _read(self, state, obs: dict) -> None:
+        """The game's facts: building points (the majorities' counts), bonus tiles held and on the board."""
+        self.bp = [state.building_points(r) for r in self.rows]
+        self.arr = obs["arrivals"]
+        self.held = [state.bonus_tiles(r) for r in self.rows]
+        self.bonus = state.bonus_fields()
+
     # ------------------------------------------------------------ majorities
 
     def _weights(self) -> list[float]:
@@ -106,9 +110,7 @@ class Value:
         for k, growth in self.scorings:
             table = MAJ[k][t]
             if growth <= 0:
-                order = sorted((i for i in range(m) if bps[i] > 0), key=lambda i: (-bps[i], arrs[i]))
-                for place, i in enumerate(order[:len(table)]):
-                    total += w[i] * table[place]
+                total += sum(w[i] * p for i, p in enumerate(self._exact(table, bps, arrs)))
                 continue
             sd = SPREAD * math.sqrt(growth)
             for i in range(m):
@@ -119,7 +121,7 @@ class Value:
                 for j in range(m):
                     if j == i:
                         continue
-                    gap = bps[i] - bps[j] + (0.3 if arrs[i] < arrs[j] else -0.3)
+                    gap = bps[i] - bps[j] + (0.3 if arrs[i] < arrs[j] else -0.3 if arrs[i] > arrs[j] else 0.0)
                     p_lose = 1 - _phi(gap / sd)
                     nxt = [0.0] * (len(dist) + 1)
                     for c, pr in enumerate(dist):
@@ -128,6 +130,15 @@ class Value:
                     dist = nxt
                 total += w[i] * sum(dist[p] * table[p] for p in range(min(len(dist), len(table))))
         return total
+
+    @staticmethod
+    def _exact(table: list[int], bps: list[int], arrs: list[int]) -> list[float]:
+        """Points per row of one type's scoring now: no ties (earlier arrival ranks better), 0 no place."""
+        out = [0.0] * len(bps)
+        order = sorted((i for i in range(len(bps)) if bps[i] > 0), key=lambda i: (-bps[i], arrs[i]))
+        for place, i in enumerate(order[:len(table)]):
+            out[i] = table[place]
+        return out
 
     def gain(self, row, t: int, k: int) -> float:
         """D gained when ``row`` receives k building points of type t (capped at 12; it arrives last)."""
@@ -227,12 +238,148 @@ class Value:
 
     # ------------------------------------------------------------ the whole
 
-    def total(self) -> float:
-        """Expected final margin D of the seat."""
+    def total(self, rem: dict | None = None, markers: bool = True) -> float:
+        """Expected final margin D of the seat (``rem``: markers still to place per row instead of the
+        state's; ``markers=False``: without this round's markers, for choices that leave them alike)."""
         w = self._weights()
         d = sum(w[i] * self.scores[i] for i in range(self.n))
         d += sum(self._maj)
+        d += self._holdings()
+        if markers:
+            if rem is not None:
+                rem, self.rem = self.rem, rem
+            d += self.markers()
+            if rem is not None:
+                self.rem = rem
+        return d
+
+    def _holdings(self) -> float:
+        d = 0.0
         for k, r in enumerate(self.rows):
             for code, cnt in self.held[k].items():
                 d += cnt * self.tile_value(code, r)
-        return d + self.markers()
+        return d
+
+
+class AlcazabaValue(Value):
+    """The same for Alcazaba: the counts are city tiles per type (Dirk: his tiles), ties share the places'
+    points (rounded down), each human's outer wall scores at every scoring left; a column's markers take its
+    items best first while items remain (Dirk the cheapest tile), a tile worth its majority gain or, given to
+    Dirk (D22), the gain it denies."""
+
+    def _read(self, state, obs: dict) -> None:
+        from alhambra_ai import tile_info
+        self.bp = []
+        for r in self.rows:
+            tiles = obs["dirk_tiles"] if r == "dirk" else [c[2] for c in obs["cities"][r] if c[2]]
+            counts = [0] * 6
+            for tile in tiles:
+                counts[_tile_type(tile, tile_info)] += 1
+            self.bp.append(counts)
+        self.arr = [[0] * 6 for _ in self.rows]
+        self.items = obs["column_items"]
+        self.walls = [state.city(i).wall_score() for i in range(self.n)]
+        self.reserves = [len(x) for x in obs["reserves"]]
+        self.pending = obs["pending"] if obs["phase"] == "place" else []
+        self.current = obs["current_player"]
+        self.held = [{} for _ in self.rows]
+        self.bonus = [None] * 6
+
+    @staticmethod
+    def _exact(table: list[int], bps: list[int], arrs: list[int]) -> list[float]:
+        out = [0.0] * len(bps)
+        place = 0
+        for level in sorted({b for b in bps if b > 0}, reverse=True):
+            group = [i for i, b in enumerate(bps) if b == level]
+            pts = sum(table[p] for p in range(place, min(place + len(group), len(table))))
+            for i in group:
+                out[i] = pts // len(group)
+            place += len(group)
+        return out
+
+    def item_value(self, item, row, viewer=None) -> float:
+        """D of ``row`` taking ``item`` (a tile id or 'start'); a human may give a tile to Dirk instead."""
+        w = self._weights()[self.rows.index(row)]
+        if item == "start":
+            return w * START_TILE
+        from alhambra_ai import tile_info
+        t = _tile_type(item, tile_info)
+        own = self.gain(row, t, 1) + w * WALL_TILE
+        if row == "dirk":
+            return own
+        give = self.gain("dirk", t, 1)
+        return max(own, give) if row == self.seat else min(own, give)
+
+    def picks(self, t: int, owners: list, items: list) -> float:
+        """D of the owners (best first) taking column t's items in turn."""
+        from alhambra_ai import tile_info
+        items = list(items)
+        total = 0.0
+        for o in owners:
+            if not items:
+                break
+            if o == "dirk":
+                tiles = [x for x in items if x != "start"]
+                pick = min(tiles, key=lambda x: (_tile_cost(x, tile_info), x)) if tiles else "start"
+                val = self.item_value(pick, o)
+            else:
+                vals = [(self.item_value(x, o), x) for x in items]
+                val, pick = max(vals, key=lambda e: e[0]) if o == self.seat else min(vals, key=lambda e: e[0])
+            items.remove(pick)
+            total += val
+        return total
+
+    def column(self, t: int, col: list, rem: dict) -> float:
+        items = self.items[t]
+        if not items:
+            return 0.0
+        owners = [o for o in col[::-1] if o is not None]
+        i1 = max((i for i, o in enumerate(col) if o is not None), default=-1)
+        base = self.picks(t, owners, items)
+        total, p_none = 0.0, 1.0
+        for r, m in rem.items():
+            if not m:
+                continue
+            a = 1 - (1 - AIM * REACH[i1 + 1]) ** m
+            b = 1 - (1 - AIM * (1 - REACH[i1 + 1])) ** m if len(owners) < len(items) and owners else 0.0
+            total += a * self.picks(t, [r] + owners, items) + b * self.picks(t, owners + [r], items)
+            p_none -= a + b
+        if p_none < 0:
+            total /= 1 - p_none
+            p_none = 0.0
+        return total + p_none * base
+
+    def _column_in_evaluation(self, t: int) -> float:
+        owners = [o for o in self.fields[t][::-1] if o is not None][self.ev["rank"]:]
+        return self.picks(t, owners, self.items[t])
+
+    def _holdings(self) -> float:
+        w = self._weights()
+        d = sum(w[i] * (self.walls[i] * self.scorings_left() + RESERVE_TILE * self.reserves[i])
+                for i in range(self.n))
+        for tile in self.pending:                   # picked, not yet placed: its holder will place it well
+            d += self.item_value(tile, self.current)
+        return d
+
+
+WALL_TILE = 0.4         # a tile placed in a city: what it adds to the wall and its shape, on average
+RESERVE_TILE = 0.3
+
+
+def _tile_type(tile: int, tile_info) -> int:
+    return 5 if tile == EXTRA_TOWER else TYPES.index(tile_info(tile)[0])
+
+
+def _tile_cost(tile: int, tile_info) -> int:
+    return EXTRA_TOWER_COST if tile == EXTRA_TOWER else tile_info(tile)[1]
+
+
+EXTRA_TOWER, EXTRA_TOWER_COST = 71, 10      # D23 (tile_info knows the base game's tiles only)
+
+
+TYPES = ("pavilion", "seraglio", "arcades", "chambers", "garden", "tower")
+
+
+def value_of(state, seat: int) -> Value:
+    """The Value of the state's game for ``seat``."""
+    return (AlcazabaValue if state.game == "alcazaba" else Value)(state, seat)
