@@ -24,6 +24,8 @@ from math import comb
 from alhambra_ai.dice_value import Value, value_of
 
 NEG = -1e9
+EXACT_DICE = 6          # re-rolls of up to 6 dice are valued exactly (462 outcomes); 7-8 by their chain
+_OUTCOMES: dict = {}
 D_ROLL, D_STOP, D_VOID, D_BLACK = 1, 2, 9, 10
 _BIN = {k: [comb(k, j) * (1 / 6) ** j * (5 / 6) ** (k - j) for j in range(k + 1)] for k in range(9)}
 
@@ -111,9 +113,9 @@ class Turn:
         """Past the deadline: the remaining re-rolls are valued by their kept type's chain only."""
         return self.deadline is not None and time.monotonic() > self.deadline
 
-    def reroll_value(self, action: int) -> float:
-        """Exact expectation over the re-roll's outcomes of the best continuation (past the deadline: the
-        binomial chain of the types it keeps)."""
+    def reroll_value(self, action: int, exact: bool = True) -> float:
+        """Exact expectation over the re-roll's outcomes of the best continuation (``exact=False`` or past the
+        deadline: the binomial chain of the type it keeps, a lower bound)."""
         dice, black = self.state.dice()
         mask = (action >> 4) & 0xFF
         base = [0] * 6
@@ -123,17 +125,29 @@ class Turn:
         if black is not None:
             base[black] += 1
         rolls = self.state.rolls + 1
-        if self.late():
+        if not exact or self.late():
             free = bin(mask).count("1")
             return max(sum(p * self.chain(t, min(9, base[t] + j), rolls) for j, p in enumerate(_BIN[free]))
                        for t in range(6))
         total = 0.0
-        for faces, p in self.state.chance_outcomes(action):
-            c = list(base)
-            for f in faces:
-                c[f] += 1
-            total += p * self.after(tuple(c), rolls)
+        after = self.after
+        b0, b1, b2, b3, b4, b5 = base
+        for c, p in self._outcomes(action):
+            total += p * after((b0 + c[0], b1 + c[1], b2 + c[2], b3 + c[3], b4 + c[4], b5 + c[5]), rolls)
         return total
+
+    def _outcomes(self, action: int) -> list:
+        """The chance node's outcomes (state.chance_outcomes) as face-count vectors, cached per dice count."""
+        k = bin((action >> 4) & 0xFF).count("1")
+        if k not in _OUTCOMES:
+            out = []
+            for faces, p in self.state.chance_outcomes(action):
+                c = [0] * 6
+                for f in faces:
+                    c[f] += 1
+                out.append((tuple(c), p))
+            _OUTCOMES[k] = out
+        return _OUTCOMES[k]
 
     def fresh_turn(self) -> float:
         """Expected value of rolling all 8 dice afresh (a void of roll 1)."""
@@ -141,13 +155,8 @@ class Turn:
             return max(sum(p * self.chain(t, j + (self.black == t), 1) for j, p in enumerate(_BIN[8]))
                        for t in range(6))
         total = 0.0
-        for faces, p in self.state.chance_outcomes(D_ROLL | (0xFF << 4)) if self.state.rolls < 3 else []:
-            c = [0] * 6
-            for f in faces:
-                c[f] += 1
-            if self.black is not None:
-                c[self.black] += 1
-            total += p * self.after(tuple(c), 1)
+        for c, p in self._outcomes(D_ROLL | (0xFF << 4)):
+            total += p * self.after(c, 1)          # (no black die before roll 1)
         return total
 
     def choose(self) -> int:
@@ -192,13 +201,17 @@ class Turn:
                 c = state.clone()
                 c.record_history = False
                 c.apply(a)
-                if self._lost is None:
-                    self._lost = self.v.total(rem=self.rem)
-                options.append((value_of(c, self.seat).total() - self._lost, len(options), a))
+                if self._lost is None:      # (markers left out on both sides: the rebuild leaves them alike)
+                    self._lost = self.v.total(markers=False)
+                options.append((value_of(c, self.seat).total(markers=False) - self._lost, len(options), a))
         if rolls < 3:
-            for a in _keep_type_rerolls(dice):
-                if state.is_legal(a):
-                    options.append((self.reroll_value(a), len(options), a))
+            # the likeliest first (by their chain value), so a deadline leaves only unlikely ones inexact;
+            # re-rolls of more than EXACT_DICE dice (keeping one die or none) are rarely best: chain only
+            cands = [(self.reroll_value(a, exact=False), a)
+                     for a in _keep_type_rerolls(dice) if state.is_legal(a)]
+            for approx, a in sorted(cands, key=lambda e: -e[0]):
+                exact = bin((a >> 4) & 0xFF).count("1") <= EXACT_DICE
+                options.append((self.reroll_value(a) if exact else approx, len(options), a))
         if not options:
             return legal[0]
         return max(options, key=lambda o: (o[0], -o[1]))[2]

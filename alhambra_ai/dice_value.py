@@ -26,6 +26,8 @@ from __future__ import annotations
 import math
 from math import comb
 
+from alhambra_ai._core import tile_info
+
 SCORING_ROUNDS = (1, 3, 5)                            # scoring A, B, C come after these rounds
 MAJ = [[[t + 1] for t in range(6)], [[t + 8, t + 1] for t in range(6)],
        [[t + 16, t + 8, t + 1] for t in range(6)]]     # DICE-RULES §7 (the bots' own copy: a heuristic input)
@@ -86,6 +88,7 @@ class Value:
         # scorings still to come: (table index, rounds of growth before it beyond the current round)
         done = state.scoring_rounds_done
         self.scorings = [(k, SCORING_ROUNDS[k] - self.round) for k in range(done, 3)]
+        self._w = self._weights()
         self._maj = [self._maj_type(t, [b[t] for b in self.bp], [a[t] for a in self.arr]) for t in range(6)]
         self._gain = {}
 
@@ -104,7 +107,7 @@ class Value:
 
     def _maj_type(self, t: int, bps: list[int], arrs: list[int]) -> float:
         """D from type t's majorities at the scorings to come, with these building points per row."""
-        w = self._weights()
+        w = self._w
         m = len(bps)
         total = 0.0
         for k, growth in self.scorings:
@@ -268,7 +271,6 @@ class AlcazabaValue(Value):
     Dirk (D22), the gain it denies."""
 
     def _read(self, state, obs: dict) -> None:
-        from alhambra_ai import tile_info
         self.bp = []
         for r in self.rows:
             tiles = obs["dirk_tiles"] if r == "dirk" else [c[2] for c in obs["cities"][r] if c[2]]
@@ -284,6 +286,7 @@ class AlcazabaValue(Value):
         self.current = obs["current_player"]
         self.held = [{} for _ in self.rows]
         self.bonus = [None] * 6
+        self._items = {}
 
     @staticmethod
     def _exact(table: list[int], bps: list[int], arrs: list[int]) -> list[float]:
@@ -297,12 +300,17 @@ class AlcazabaValue(Value):
             place += len(group)
         return out
 
-    def item_value(self, item, row, viewer=None) -> float:
+    def item_value(self, item, row) -> float:
         """D of ``row`` taking ``item`` (a tile id or 'start'); a human may give a tile to Dirk instead."""
-        w = self._weights()[self.rows.index(row)]
+        key = (item, row)
+        if key not in self._items:
+            self._items[key] = self._item_value(item, row)
+        return self._items[key]
+
+    def _item_value(self, item, row) -> float:
+        w = self._w[self.rows.index(row)]
         if item == "start":
             return w * START_TILE
-        from alhambra_ai import tile_info
         t = _tile_type(item, tile_info)
         own = self.gain(row, t, 1) + w * WALL_TILE
         if row == "dirk":
@@ -312,7 +320,6 @@ class AlcazabaValue(Value):
 
     def picks(self, t: int, owners: list, items: list) -> float:
         """D of the owners (best first) taking column t's items in turn."""
-        from alhambra_ai import tile_info
         items = list(items)
         total = 0.0
         for o in owners:
