@@ -206,8 +206,11 @@ class Value:
         for r, m in rem.items():
             if not m:
                 continue
-            a = 1 - (1 - AIM * REACH[i1 + 1]) ** m
-            b = 1 - (1 - AIM * max(0.0, REACH[i2 + 1] - REACH[i1 + 1])) ** m if o1 is not None else 0.0
+            # a marker of r lands above the second (if any): above the best too, or between them, in the
+            # ratio of the chances to reach those fields
+            above = 1 - (1 - AIM * REACH[i2 + 1]) ** m
+            a = above * REACH[i1 + 1] / REACH[i2 + 1] if o1 is not None and REACH[i2 + 1] else above
+            b = above - a
             total += a * self.rewards(t, r, o1) + b * self.rewards(t, o1, r)
             p_none -= a + b
         if p_none < 0:
