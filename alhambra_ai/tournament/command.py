@@ -183,7 +183,10 @@ def stored_definition(directory: Path) -> dict:
 @click.option("--jobs", "-j", type=int, default=1, show_default=True, metavar="N",
               help="Games played at once.")
 @click.option("--progress/--no-progress", default=True, help="Show the progress bar on stderr.")
-def submit_command(bot_file, ladder_dir, jobs, progress):
+@click.option("--game", "game", type=click.Choice(GAMES), default=None,
+              help="The game of the ladder: alhambra (the base game), dice or alcazaba. A new ladder plays "
+              "it; an existing one refuses another. [default: the ladder's own; alhambra for a new one]")
+def submit_command(bot_file, ladder_dir, jobs, progress, game):
     """Validate BOT_FILE and enter it into the persistent ladder.
 
     \b
@@ -198,7 +201,7 @@ def submit_command(bot_file, ladder_dir, jobs, progress):
 
     try:
         _sigterm_as_interrupt()
-        submit(bot_file, ladder_dir, jobs=jobs, progress=progress)
+        submit(bot_file, ladder_dir, jobs=jobs, progress=progress, game=game)
     except KeyboardInterrupt:
         click.echo(f"\ninterrupted; submit {bot_file} again to finish its ladder games", err=True)
         sys.exit(130)

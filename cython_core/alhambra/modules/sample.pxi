@@ -52,6 +52,12 @@ cdef int sample_legal_modules(GameState* s, GenCache* gc, Rng* r) noexcept nogil
     return gc.legal[rng_below(r, n)] if n > 0 else -1
 
 
+cdef inline int _walls(GameState* s, int t) noexcept nogil:
+    """The walls building tile t shows: the one place here that reads them (printed, plus a wall card's pieces:
+    tile_walls_now, state.pxi)."""
+    return tile_walls_now(s, t)
+
+
 cdef inline int _checked(GameState* s, int code, bint maybe_illegal) noexcept nogil:
     if maybe_illegal and (code < 0 or check_action(s, code) != E_OK):
         return DRAW_AGAIN
@@ -102,7 +108,7 @@ cdef int _cells_count(GameState* s, CityView* v, SeatMemo* m, int t) noexcept no
         if m.camp_cells[t - CAMP_FIRST] < 0:
             _count_camp_cells(s, m)
         return m.camp_cells[t - CAMP_FIRST]
-    return v.front_count[tile_walls_now(s, t)]      # (walls as they are now: a wall card may have added some)
+    return v.front_count[_walls(s, t)]
 
 
 cdef int _kth_cell_of(GameState* s, CityView* v, CityGrid* c, int kind, int t, int k) noexcept nogil:
@@ -169,9 +175,9 @@ cdef int _rebuild(GameState* s, CityView* v, SeatMemo* mm, int k) noexcept nogil
             if 0 <= k < n + m:
                 return _checked(s, _camp_swap_fits(c, v, t, k - n), 1)
         else:
-            m = v.swap_count[tile_walls_now(s, t)]
+            m = v.swap_count[_walls(s, t)]
             if 0 <= k < n + m:
-                return _checked(s, _kth_swap(s, v, t, k - n), camps)
+                return _checked(s, _kth_swap(v, t, _walls(s, t), k - n), camps)
         n += m
     return n if k < 0 else -1
 
@@ -186,7 +192,8 @@ cdef int _place_kth(GameState* s, CityView* v, SeatMemo* mm, int k) noexcept nog
         t = s.pending[i]
         m = _cells_count(s, v, mm, t)
         if 0 <= k < n + m:
-            return _checked(s, _kth_cell_of(s, v, c, A_PLACE, t, k - n), c.ncamps > 0 and TILE_KIND[t] != KIND_CAMP)
+            return _checked(s, _kth_cell_of(s, v, c, A_PLACE, t, k - n),
+                            c.ncamps > 0 and TILE_KIND[t] != KIND_CAMP)
         n += m
         if k == n:
             return A_PLACE_RESERVE | (t << 4)
