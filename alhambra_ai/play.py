@@ -74,6 +74,13 @@ After the end the final position stays: scores, city N, table and log work until
 # Bots
 
 
+#: what the prompt says the person is to do, per phase
+SITUATIONS = {"action": "your move", "place": "place your tiles", "final": "place your tiles",
+              "interrupt": "between turns: thief / vizier, or done", "falcons": "more falcons, or done",
+              "resident": "your disc was lifted: resident / exchange, or done",
+              "disc": "put your disc back: disc x,y"}
+
+
 def bots_dir() -> Path:
     """The repository's ``bots/`` folder (next to the package), else ``./bots``."""
     here = Path(__file__).resolve().parent.parent / "bots"
@@ -259,7 +266,7 @@ class TerminalGame:
 
     def situation(self) -> str:
         """What the prompt says the person is to do."""
-        return "your move" if self.state.phase == "action" else "place your tiles"
+        return SITUATIONS.get(self.state.phase, "place your tiles")
 
     def table(self) -> str:
         return render_table(self.state, self.human, names=self.names, unicode=self.unicode,
@@ -297,7 +304,10 @@ class TerminalGame:
         last_turn_shown = None
         while not s.is_terminal():
             seat = s.current_player
-            if seat == self.human:
+            if seat == self.human and self.nothing_to_decide():
+                s.apply(s.legal_actions()[0])       # 'done' is all the window offers: do not ask
+                self.news()
+            elif seat == self.human:
                 key = self.turn_key()
                 if key != last_turn_shown:
                     self.write(self.table())
@@ -311,7 +321,20 @@ class TerminalGame:
             self.report_scoring()
         self.finish()
 
+    def nothing_to_decide(self) -> bool:
+        """The interrupt window asks a seat that holds thieves even when none matches the display (so that
+        being asked tells nobody anything); the screen answers 'done' for the person then."""
+        s = self.state
+        if s.phase != "interrupt":
+            return False
+        legal = s.legal_actions()
+        return len(legal) == 1 and s.action_to_text(legal[0]) == "done"
+
     def apply(self, code: int, seat: int) -> None:
+        if self.state.phase == "interrupt" and self.state.action_to_text(code) == "done":
+            self.state.apply(code)              # declining in the window is not news
+            self.news()
+            return
         try:
             sentence = self.describe(code, self.who(seat))
         except Exception:  # words are a nicety: the text form always works

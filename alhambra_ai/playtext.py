@@ -70,6 +70,14 @@ def describe(state: Any, code: int, subject: str) -> str:
                 f"{tile_words(old)} at {words[2]}")
     if kind == "pass":
         return f"{subject} {verb('pass')} (no move possible)"
+    if kind == "thief":
+        return f"{subject} {verb('play')} a thief and {verb('take')} {words[1]} from the money display"
+    if kind == "resident":
+        return f"{subject} {verb('move')} a figure from the disc into the {tile_words(int(words[1]))}"
+    if kind == "exchange":
+        return f"{subject} {verb('exchange')} a disc figure ({words[1]}) for a {words[2]} of the supply"
+    if kind == "disc":
+        return f"{subject} {verb('put')} the disc back at {words[1]}"
     return f"{subject}: {text}"
 
 

@@ -399,6 +399,7 @@ def render_table(obs_like: Any, seat: int, names: Sequence[str] | None = None, u
         others = [f"{seat_name(s, names, you)} {sizes[s]}" for s in range(n) if s != you and s < len(sizes)]
         if others:
             out += wrap("Cards in other hands: " + ", ".join(others), width)
+    out += [line for text in thief_residents_lines(obs, names, you) for line in wrap(text, width)]
     pending = obs.get("pending") or []
     if pending:
         who = "you" if cur == you and you is not None else seat_name(cur, names, you)
@@ -431,6 +432,41 @@ def render_table(obs_like: Any, seat: int, names: Sequence[str] | None = None, u
 # Scoring
 
 
+def thief_residents_lines(obs: Mapping, names: Sequence[str] | None = None,
+                          you: int | None = None) -> list[str]:
+    """The Thief's and the Residents' table (RULES §9.6, §9.8) as the seat ``you`` sees it: its own thieves
+    and disc, the others' thief counts, the residents, the discs' cells, the supply. [] without those modules.
+
+    >>> thief_residents_lines({"modules": {"thieves": ["y", "b"], "thief_counts": [2, 3],
+    ...                                    "thieves_played": []}}, you=0)
+    ['Your thieves: y b (seat 2 holds 3)']
+    """
+    m = obs.get("modules") or {}
+    out = []
+    counts = m.get("thief_counts")
+    if counts is not None:
+        others = ", ".join(f"{seat_name(s, names, you)} holds {k}" for s, k in enumerate(counts) if s != you)
+        own = " ".join(m.get("thieves") or []) or "none"
+        played = " ".join(m.get("thieves_played") or [])
+        out.append(f"Your thieves: {own} ({others})" if you is not None else f"Thieves held: {others}")
+        if played:
+            out[-1] += f"; played: {played}"
+    discs = m.get("discs")
+    if discs is not None:
+        if you is not None:
+            cell = discs[you]["cell"]
+            where = "lifted" if cell is None else f"at {cell[0]},{cell[1]}"
+            out.append(f"Your disc ({where}): " + (", ".join(m.get("disc") or []) or "empty"))
+        res = m.get("residents") or []
+        out.append("Residents: " + ", ".join(
+            f"{seat_name(s, names, you)} " + (" ".join(ABBREV[tile_info(t)[0]] for t in tiles) or "-")
+            for s, tiles in enumerate(res)))
+        supply = m.get("supply") or []
+        out.append("Figures in the supply: " + " ".join(f"{ABBREV[t]} {k}" for t, k in zip(TYPE_NAMES, supply,
+                                                                                           strict=False)))
+    return out
+
+
 def render_scoring(breakdown: Mapping | Sequence[Mapping], names: Sequence[str] | None = None,
                    you: int | None = None) -> str:
     """A scoring round (one ``score_breakdown()`` entry) or several, as a table per player::
@@ -450,8 +486,9 @@ def render_scoring(breakdown: Mapping | Sequence[Mapping], names: Sequence[str] 
         if entry.get("dirk"):
             rows.append(("Dirk", entry["dirk"]))
         w = max([len(title)] + [len(r[0]) for r in rows]) + 2
-        # the modules' columns (camps, bazaars, falcons) appear in games with those modules only
-        extra = [(k, h) for k, h in (("camps", "camp"), ("bazaars", "bzr"), ("falcons", "flc"))
+        # the modules' columns (camps, bazaars, falcons, residents) appear in games with those modules only
+        extra = [(k, h) for k, h in (("camps", "camp"), ("bazaars", "bzr"), ("falcons", "flc"),
+                                     ("residents", "res"))
                  if any(k in d for _n, d in rows)]
         out.append(title.ljust(w) + "".join(f"{ABBREV[t]:>4}" for t in TYPE_NAMES) + "  wall"
                    + "".join(f"{h:>5}" for _k, h in extra) + "  round")

@@ -1,6 +1,7 @@
 """Shared helpers for the information, position and record tests: random games and hidden-order variants."""
 
 import json
+import math
 import random
 
 from alhambra_ai import new_game, state_from_json, state_to_json
@@ -59,3 +60,13 @@ def hidden_variant(state, seed):
 def played(n, seed, actions):
     """The state after ``actions`` random actions of ``random_game`` (or at its end)."""
     return list(random_game(n, seed, stop=actions + 1))[-1]
+
+
+def chi2_ok(counts, expected):
+    """Pearson's statistic below the 1e-4 upper quantile (Wilson-Hilferty): a fixed-seed test that only a
+    biased sampler fails."""
+    stat = sum((c - e) ** 2 / e for c, e in zip(counts, expected, strict=True))
+    k = len(counts) - 1
+    z = 3.719
+    crit = k * (1 - 2 / (9 * k) + z * math.sqrt(2 / (9 * k))) ** 3
+    return stat < crit, stat, crit

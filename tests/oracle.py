@@ -561,3 +561,41 @@ def falcon_points(colours: Iterable[str]) -> int:
     for c in colours:
         held[c] = held.get(c, 0) + 1
     return sum((0, 2, 6, 12, 20, 30)[k] for k in held.values())
+
+
+# ---------------------------------------------------------------- Thief and Residents (RULES §9.6, §9.8)
+
+
+def resident_points(types: Iterable[int]) -> int:
+    """Split the residents into groups of different types, each time the largest possible; a group of g
+    figures scores 1 + 2 + ... + g (1, 3, 6, 10, 15, 21)."""
+    left = list(types)
+    total = 0
+    while left:
+        group = set(left)
+        for t in group:
+            left.remove(t)
+        total += sum(range(1, len(group) + 1))
+    return total
+
+
+def disc_cells(tiles: dict[Cell, int]) -> set[Cell]:
+    """Empty cells sharing a side with a tile of the city (the fountain included: ``tiles`` holds it)."""
+    return {(x + dx, y + dy) for x, y in tiles for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))
+            if (x + dx, y + dy) not in tiles}
+
+
+def thief_takes(display: list[str | None], thieves: list[str], is_next: bool) -> set[str]:
+    """The display cards a seat may take with a thief in the window: one card of a currency it holds a
+    thief of; never the seat who is next."""
+    if is_next:
+        return set()
+    return {c for c in display if c is not None and c[0] in thieves}
+
+
+def resident_choices(disc: list[str], tile_type: str | None, supply: dict[str, int]) -> set[str]:
+    """After a tile lifted the disc: move a matching figure in, else exchange one for a supply figure of
+    another type; "done" always."""
+    if tile_type is not None and tile_type in disc:
+        return {"resident", "done"}
+    return {f"exchange {a} {b}" for a in set(disc) for b, k in supply.items() if k and b != a} | {"done"}

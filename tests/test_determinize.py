@@ -1,11 +1,10 @@
 """Determinization: full states consistent with an observation, hidden parts sampled uniformly."""
 
-import math
 import random
 from collections import Counter
 
 import pytest
-from infohelpers import dumps, random_game, sampled_positions
+from infohelpers import chi2_ok, dumps, random_game, sampled_positions
 
 from alhambra_ai import PositionError, State, count_cards, determinize, new_game, state_to_json
 
@@ -109,16 +108,6 @@ def test_the_original_state_is_untouched():
 
 
 # ---------------------------------------------------------------- uniformity (chi-square, fixed seeds)
-
-def chi2_ok(counts, expected):
-    """Pearson's statistic below the 1e-4 upper quantile (Wilson-Hilferty): a fixed-seed test that only a
-    biased sampler fails."""
-    stat = sum((c - e) ** 2 / e for c, e in zip(counts, expected, strict=True))
-    k = len(counts) - 1
-    z = 3.719
-    crit = k * (1 - 2 / (9 * k) + z * math.sqrt(2 / (9 * k))) ** 3
-    return stat < crit, stat, crit
-
 
 def position_with_both_cards_undrawn():
     s = new_game(4, seed=21)

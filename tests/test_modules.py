@@ -3,7 +3,7 @@
 
 import pytest
 
-from alhambra_ai import City, IllegalActionError, State, new_game
+from alhambra_ai import City, IllegalActionError, State, _core, new_game
 
 ALL = {"vizier": True, "camps": True, "bazaars": True, "falcons": True}
 
@@ -24,8 +24,10 @@ def test_options_switch_modules_on_and_off():
     assert new_game(4, 1, ALL).options == {"dirk": False, **ALL}
     assert new_game(2, 1, {"camps": True}).options == {"dirk": True, "camps": True}
     assert new_game(4, 1, {"camps": False}).options == {"dirk": False}
-    with pytest.raises(ValueError, match="'residents'.*not implemented"):
-        new_game(4, 1, {"residents": True})
+    missing = [m for m in _core.MODULE_OPTIONS if m not in _core.MODULES]
+    for name in missing[:1]:
+        with pytest.raises(ValueError, match=f"'{name}'.*not implemented"):
+            new_game(4, 1, {name: True})
     with pytest.raises(ValueError, match="true or false"):
         new_game(4, 1, {"camps": 1})
 
@@ -311,6 +313,22 @@ def test_invariants_along_random_games(options):
 
     for n in (2, 4, 6):
         assert _core._invariant_games(n, 6, 100 * n, options) > 0
+
+
+@pytest.mark.parametrize("options", [{m: True} for m in _core.MODULES] + [dict.fromkeys(_core.MODULES, True)],
+                         ids=lambda o: ",".join(o))
+def test_random_player_draws_uniformly_over_the_legal_actions(options):
+    """The random player of C playouts (bench, rollouts) counts the long parts instead of listing them, and
+    with camps draws from a superset that check_action filters. Before every action of these games each
+    legal action has exactly one index among the draws (in the list's order without camps): the draw is
+    uniform over the legal actions, as in the base game. Every module alone and all together (a new module's
+    actions are drawn through gen_action_modules / gen_module_phase: this test covers it with no change)."""
+    from alhambra_ai._core import _check_module_sampler
+
+    runs = [_check_module_sampler(new_game(n, 700 + n, options), n) for n in (2, 3, 4, 5, 6)]
+    assert sum(states for states, _ in runs) > 1000
+    if "camps" in options:
+        assert sum(refused for _, refused in runs) > 0       # the superset's check is exercised
 
 
 @pytest.mark.slow

@@ -10,6 +10,8 @@ import pytest
 from alhambra_ai import new_game
 
 ALL = {"vizier": True, "camps": True, "bazaars": True, "falcons": True}
+WITH_TR = {**ALL, "thief": True, "residents": True}
+TYPES = oracle.TYPES
 
 
 def tiles_of(s, seat):
@@ -63,7 +65,37 @@ def check_position(s):
         c, pt = s.city(p), tiles_of(s, p)
         assert c.camp_score() == oracle.camp_score(pt) and c.bazaar_score() == oracle.bazaar_score(pt)
         n += 2
+    if s.options.get("thief") or s.options.get("residents"):
+        n += check_thief_residents(s, seat, tiles, texts)
     return n
+
+
+def check_thief_residents(s, seat, tiles, texts):
+    """The Thief's and the Residents' choices of the seat to act against the oracle."""
+    if s.phase == "interrupt" and s.options.get("thief"):
+        order = s.window_order()
+        want = oracle.thief_takes(s.display(), s.thieves(seat), seat == order[0])
+        assert {w[1] for w in texts if w[0] == "thief"} == want
+        return 1
+    if s.phase == "resident":
+        lifted = s.observation(seat)["modules"]["lifted"]["tile"]
+        ty = tile_type(lifted)
+        supply = dict(zip(TYPES, s.supply(), strict=True))
+        got = {" ".join(w[:1] if w[0] == "resident" else w) for w in texts}
+        assert got == oracle.resident_choices(s.disc(seat), ty, supply)
+        return 1
+    if s.phase == "disc":
+        got = {tuple(int(v) for v in w[1].split(",")) for w in texts}
+        assert got == oracle.disc_cells({**tiles, (0, 0): 0})
+        return 1
+    return 0
+
+
+def tile_type(t):
+    from alhambra_ai import tile_info
+
+    kind = tile_info(t)[0]
+    return kind if kind in TYPES else None
 
 
 def check_end(s):
@@ -74,14 +106,17 @@ def check_end(s):
         assert seat["camps"] == oracle.camp_score(tiles)
         assert seat["bazaars"] == oracle.bazaar_score(tiles)
         assert seat["falcons"] == oracle.falcon_points(oracle.FALCONS[f][0] for f, _c in s.falcons(p))
+        if "residents" in seat:
+            types = [oracle.TILE_TYPE[t] for t in s.residents(p)]
+            assert seat["residents"] == oracle.resident_points(types)
 
 
-def run(games, base_seed, every=1):
+def run(games, base_seed, every=1, options=ALL):
     positions = answers = 0
     for g in range(games):
         n = 2 + (base_seed + g) % 5
         rng = random.Random(base_seed + g)
-        s = new_game(n, base_seed + g, ALL)
+        s = new_game(n, base_seed + g, options)
         k = 0
         while not s.is_terminal():
             if k % every == 0:
@@ -102,4 +137,16 @@ def test_module_positions_against_oracle():
 def test_module_positions_against_oracle_slow():
     """>= 10,000 positions with all four modules on (every position of the games)."""
     positions, _answers = run(22, 9000)
+    assert positions >= 10_000
+
+
+def test_thief_and_residents_against_oracle():
+    positions, answers = run(1, 602, every=3, options=WITH_TR)
+    assert positions > 60 and answers > positions
+
+
+@pytest.mark.slow
+def test_thief_and_residents_against_oracle_slow():
+    """>= 10,000 positions with all six modules on (every position of the games)."""
+    positions, _answers = run(22, 19000, options=WITH_TR)
     assert positions >= 10_000

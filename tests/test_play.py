@@ -411,3 +411,30 @@ def test_record_option_saves_a_game_that_replays(tmp_path):
     assert record["seats"][0] == "you" and record["seed"] == 4
     state = replay(record)  # checks the final scores too
     assert state.is_terminal() and record["scores"] == state.scores()
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Thief and Residents (issue 13): the person's own thieves and disc, asked only when there is a choice
+
+
+def test_full_game_with_thief_and_residents():
+    result, out = run(["--players", "3", "--seat", "2", "--bot", RANDOM_BOT, "--bot", RANDOM_BOT,
+                       "--seed", "5", "--options", "thief,residents"], numbers_script(5, 4000))
+    assert result.exit_code == 0, out
+    assert "Traceback" not in out and "Scoring round 3" in out
+    assert "Your thieves:" in out and "Your disc (" in out and "Figures in the supply" in out
+    assert "put your disc back" in out
+    assert "res" in out.split("Scoring round 1")[1].splitlines()[0]
+
+
+def test_the_window_asks_the_person_only_with_a_choice():
+    from alhambra_ai import State
+
+    table = {"draw_pile": ["y1", "y2", "s1", "s2"], "display": ["o2", "o3", "y4", "b5"]}
+    s = State.from_setup(3, options={"thief": True}, thieves=[[], [], ["g"]], **table)
+    s.apply("take o2")
+    game = TerminalGame(s, 2, {}, None, 1.0, write=lambda text: None)
+    assert s.phase == "interrupt" and s.current_player == 2 and game.nothing_to_decide()
+    s2 = State.from_setup(3, options={"thief": True}, thieves=[[], [], ["o"]], **table)
+    s2.apply("take y4")
+    assert not TerminalGame(s2, 2, {}, None, 1.0, write=lambda text: None).nothing_to_decide()

@@ -113,7 +113,8 @@ Examples:
               "(README 'Security model').")
 @click.option("--width", type=click.IntRange(min=1), metavar="COLUMNS",
               help="Fit the tables to this many columns (at least 80). [default: the terminal's]")
-@click.option("--options", "options", default=None, help=OPTIONS_HELP + " Overrides the file's [options].")
+@click.option("--options", "options", default=None,
+              help=OPTIONS_HELP + " Overrides the file's [options] ('none' switches them off).")
 @click.option("--game", "game", type=click.Choice(GAMES), default=None, help=GAME_HELP)
 def tournament_command(bot_files, config_file, lineup, seats, games, seed, move_time, time_bank, memory,
                        setup_time, jobs, backend, address, out, resume, progress, require_sandbox, width,
@@ -131,7 +132,8 @@ def tournament_command(bot_files, config_file, lineup, seats, games, seed, move_
             modules = None if options is None else tuple(parse_options(options))
         except ValueError as e:
             raise BadInput(f"--options: {e}") from None
-        settings = make_settings(definition, bots=tuple(bot_files), lineup=lineup_files, seats=seats,
+        settings = make_settings(definition, bots=tuple(bot_files) or None, lineup=lineup_files or None,
+                                 seats=seats,
                                  games=games, seed=seed,
                                  move_time=move_time, time_bank=time_bank, memory=memory,
                                  setup_time=setup_time, jobs=jobs, backend=backend, address=address, out=out,

@@ -26,7 +26,9 @@ cdef enum:
     A_WAKE = 11              # wake the vizier
     A_DONE = 12              # decline in the interrupt window / stop buying falcons
     A_FALCON = 13            # buy one falcon (modules/falcons.pxi)
-    A_LAST = 13              # 14, 15 kept for the modules of issue 13 (thief, wall card)
+    A_THIEF = 14             # play a thief in the interrupt window (modules/thief.pxi)
+    A_EXT = 15               # sub-kind in bits 4-7: 0 wall card (Walls), 1-3 the residents' decisions
+    A_LAST = 15
 
     E_OK = 0
     E_CODE = 1
@@ -61,6 +63,21 @@ cdef enum:
     E_FALCON_TYPES = 30
     E_FALCON_OCCUPIED = 31
     E_FALCON_PHASE = 32
+    # Thief and Residents (48..63: 33..47 are left to the other modules of issue 13)
+    E_THIEF_WHEN = 48
+    E_THIEF_NEXT = 49
+    E_THIEF_NONE = 50
+    E_RESIDENT_WHEN = 51
+    E_DISC_WHEN = 52
+    E_DISC_PHASE = 53
+    E_DISC_CELL = 54
+    E_RESIDENT_PHASE = 55
+    E_RESIDENT_TILE = 56
+    E_RESIDENT_CAMP = 57
+    E_RESIDENT_NONE = 58
+    E_EXCHANGE_MATCH = 59
+    E_EXCHANGE_NONE = 60
+    E_SUPPLY_EMPTY = 61
     E_CITY = 64              # + the city's own error code
 
 ERROR_MESSAGES = {
@@ -87,7 +104,7 @@ ERROR_MESSAGES = {
     E_BAZAAR_NO_PRICE: "the market slot of the bazaar's currency is empty, so it has no price now",
     E_VIZIER_ASLEEP: "your vizier is asleep (wake it with the action 'wake')",
     E_VIZIER_AWAKE: "your vizier is awake already",
-    E_WINDOW: "in the interrupt window only the vizier's exact buy (buy / bazaar) or 'done' is possible",
+    E_WINDOW: "in the interrupt window only the vizier's exact buy (buy / bazaar), a thief or 'done' is possible",
     E_DONE: "'done' ends an interrupt window decision or a falcon purchase; there is none now",
     E_FALCON_WHEN: "falcons may only be bought as the single action of a turn (not after another action)",
     E_FALCON_TAKEN: "that falcon is not in the supply",
@@ -96,11 +113,25 @@ ERROR_MESSAGES = {
     E_FALCON_TYPES: "the falcon's two building types do not both occur among the four tiles",
     E_FALCON_OCCUPIED: "a falcon sits on that corner already",
     E_FALCON_PHASE: "after a falcon only more falcons or 'done' may follow",
+    E_THIEF_WHEN: "a thief is played only in the interrupt window between two turns",
+    E_THIEF_NEXT: "the seat who is next may not play a thief",
+    E_THIEF_NONE: "you hold no thief of that card's currency",
+    E_RESIDENT_WHEN: "a resident moves in (or a figure is exchanged) only when a tile has just lifted your disc",
+    E_DISC_WHEN: "the disc is put back only at the end of a turn in which it was lifted",
+    E_DISC_PHASE: "put your disc back first (disc x,y: an empty cell beside a tile of your city)",
+    E_DISC_CELL: "the disc goes on an empty cell beside a tile of your city",
+    E_RESIDENT_PHASE: "your disc was lifted: 'resident <tile>', 'exchange <type> <type>' or 'done'",
+    E_RESIDENT_TILE: "only the tile that lifted the disc can take the resident",
+    E_RESIDENT_CAMP: "residents live only in buildings (never on camps or bazaars)",
+    E_RESIDENT_NONE: "no figure on your disc has that building's type",
+    E_EXCHANGE_MATCH: "a figure on your disc matches the building: it may move in, but no exchange is allowed",
+    E_EXCHANGE_NONE: "no figure of that type is on your disc",
+    E_SUPPLY_EMPTY: "the supply has no figure of that type",
 }
 
 KIND_NAMES = {A_TAKE: "take", A_BUY: "buy", A_PLACE: "place", A_PLACE_RESERVE: "place", A_PLACE_DIRK: "place",
               A_BUILD: "build", A_REMOVE: "remove", A_SWAP: "swap", A_PASS: "pass", A_BAZAAR: "bazaar",
-              A_WAKE: "wake", A_DONE: "done", A_FALCON: "falcon"}
+              A_WAKE: "wake", A_DONE: "done", A_FALCON: "falcon", A_THIEF: "thief"}
 
 
 cdef inline int code_cell(int kind, int tile, int packed) noexcept nogil:
@@ -365,7 +396,7 @@ cdef int gen_legal_cached(GameState* s, GenCache* gc, int* out) noexcept nogil:
         n = gen_take(s, out)
         n += gen_buy(s, out + n, NULL if gc == NULL else gc.buy[s.current])
         if s.options & MODULE_BITS:
-            n += gen_action_modules(s, out + n)
+            n += gen_action_modules(s, out + n, NULL)
         if _has_rebuild(s):
             if gc == NULL:
                 local = <SeatView*>calloc(1, sizeof(SeatView))
@@ -403,18 +434,27 @@ cdef inline int _kth_cell(CityView* v, int kind, int t, int k) noexcept nogil:
     return -1
 
 
+cdef inline int _kth_swap(CityView* v, int t, int walls, int k) noexcept nogil:
+    cdef int j, bit = 1 << walls
+    for j in range(v.ntile):
+        if v.tile_id[j] != FOUNTAIN and MASKS_MATCH[v.tile_key[j]] & bit:
+            if k == 0:
+                return code_cell(A_SWAP, t, pg_packed(v.tile_cell[j]))
+            k -= 1
+    return -1
+
+
 cdef int sample_legal(GameState* s, GenCache* gc, Rng* r) noexcept nogil:
     """A uniformly random legal action: exactly gen_legal_cached(s, gc, out)[rng_below(r, count)], found by
     counting (per wall mask) instead of listing every build / swap / place. -1 when the game is over.
-    gc must not be NULL."""
+    gc must not be NULL. Games with modules: sample_legal_modules, the same distribution."""
     cdef uint8_t tiles[128]
     cdef int buf[16 + 4 * 128]        # takes (<= 15), then minimal payments (<= 104 per slot)
     cdef int nt = 0, ntake, nbuy, total, k, i, j, t, m, n
     cdef bint dirk
     cdef CityView* v = NULL
     if s.options & MODULE_BITS:
-        n = gen_legal_cached(s, gc, gc.legal)      # the modules' actions are listed, then one is drawn
-        return gc.legal[rng_below(r, n)] if n > 0 else -1
+        return sample_legal_modules(s, gc, r)      # modules/sample.pxi
     if s.phase == PH_ACTION:
         ntake = gen_take(s, buf)
         nbuy = gen_buy(s, buf + ntake, gc.buy[s.current])
@@ -445,11 +485,7 @@ cdef int sample_legal(GameState* s, GenCache* gc, Rng* r) noexcept nogil:
             m = TILE_WALLS[t]
             n = v.swap_count[m]
             if k < n:
-                for j in range(v.ntile):
-                    if v.tile_id[j] != FOUNTAIN and MASKS_MATCH[v.tile_key[j]] & (1 << m):
-                        if k == 0:
-                            return code_cell(A_SWAP, t, pg_packed(v.tile_cell[j]))
-                        k -= 1
+                return _kth_swap(v, t, m, k)
             k -= n
         return -1
     if s.phase == PH_PLACE or s.phase == PH_FINAL:
@@ -494,6 +530,8 @@ cdef int check_action(GameState* s, int code) noexcept nogil:
         return E_CODE
     if s.phase == PH_OVER:
         return E_OVER
+    if s.phase == PH_RESIDENT or s.phase == PH_DISC:
+        return check_residents(s, code)
     if kind == A_PLACE or kind == A_PLACE_RESERVE or kind == A_PLACE_DIRK:
         if s.phase != PH_PLACE and s.phase != PH_FINAL:
             return E_PHASE_ACTION
@@ -602,6 +640,11 @@ cdef enum:
     ACTIONS_OVER = 1        # the seat's actions are over: placement of pending tiles, or the end of the turn
     TILE_PLACED = 2         # a pending / leftover tile was placed: the next one, or what follows the last
     WINDOW_NEXT = 3         # a seat said "done" in the interrupt window: ask the next one
+    THIEF_USED = 4          # a thief took a card: refill the display, score, restart the window
+    RESIDENT_ASK = 5        # the tile lifted the disc: the phase "resident" asks the seat (nothing follows yet)
+    RESIDENT_DONE = 6       # the resident decision is made: go on where the placement left off
+    RESIDENT_MOVED = 7      # ... after a resident moved in: first a random supply figure onto the disc
+    DISC_BACK = 8           # the disc is back: the end of the turn (or of the vizier's placement) goes on
 
 
 cdef inline int apply_effect(GameState* s, int code) noexcept nogil:
@@ -635,6 +678,8 @@ cdef inline int apply_effect(GameState* s, int code) noexcept nogil:
         s.pending[i] = s.pending[s.npending]
         if kind == A_PLACE:
             _city_add(s, seat, cell_x(code), cell_y(code), t)
+            if s.options & OPT_RESIDENTS and residents_lift(s, seat, cell_x(code), cell_y(code), t):
+                return RESIDENT_ASK
         elif kind == A_PLACE_RESERVE:
             mask_set(s.reserve[seat], t)
         else:
@@ -645,6 +690,9 @@ cdef inline int apply_effect(GameState* s, int code) noexcept nogil:
         t = code_tile(code)
         mask_clear(s.reserve[seat], t)
         _city_add(s, seat, cell_x(code), cell_y(code), t)
+        if s.options & OPT_RESIDENTS and residents_lift(s, seat, cell_x(code), cell_y(code), t):
+            s.actions_taken += 1
+            return RESIDENT_ASK
     elif kind == A_REMOVE:
         x = cell_x(code)
         y = cell_y(code)
@@ -655,6 +703,8 @@ cdef inline int apply_effect(GameState* s, int code) noexcept nogil:
         mask_set(s.reserve[seat], t)
         if s.options & OPT_FALCONS:
             falcons_release(s, seat, x, y)
+        if s.options & OPT_RESIDENTS:
+            residents_release(s, seat, t)
     elif kind == A_SWAP:
         t = code_tile(code)
         x = cell_x(code)
@@ -668,6 +718,8 @@ cdef inline int apply_effect(GameState* s, int code) noexcept nogil:
         mask_set(s.reserve[seat], old)
         if s.options & OPT_FALCONS:
             falcons_release(s, seat, x, y)
+        if s.options & OPT_RESIDENTS:
+            residents_release(s, seat, old)
     s.actions_taken += 1       # take, build, remove, swap, pass
     return ACTIONS_OVER
 
@@ -682,9 +734,12 @@ cdef void apply_action(GameState* s, int code, EventLog* log) noexcept nogil:
     elif follows == WINDOW_NEXT:
         s.win_k += 1
         window_advance(s)
+    elif follows >= THIEF_USED:
+        module_follows(s, follows, log)         # modules/moves.pxi
 
 
 include "modules/moves.pxi"
+include "modules/sample.pxi"
 
 
 # ---------------------------------------------------------------- text forms (Python level)
@@ -736,6 +791,14 @@ cdef str _action_text(GameState* s, int code):
             raise ValueError(f"not an action code: {code}")
         x, y = _unpack_cell((code >> 14) & 0xFFFF)
         return f"falcon {((code >> 4) & 15) + 1} {card_text((code >> 8) & 63)} {x},{y}"
+    if kind == A_THIEF:
+        if code >> 6:
+            raise ValueError(f"not an action code: {code}")
+        if s.display[(code >> 4) & 3] == NO_CARD:
+            raise ValueError(f"thief: display position {((code >> 4) & 3) + 1} is empty")
+        return "thief " + card_text(s.display[(code >> 4) & 3])
+    if kind == A_EXT and (code >> 4) & 15 in (SUB_RESIDENT, SUB_EXCHANGE, SUB_DISC):
+        return residents_text(code)
     if kind in (A_PLACE_RESERVE, A_PLACE_DIRK):
         if code >> 12:
             raise ValueError(f"not an action code: {code}")
@@ -813,6 +876,8 @@ cdef int _parse_action(GameState* s, str text) except -1:
         c = parse_card(args[1])
         x, y = _parse_cell(args[2])
         return A_FALCON | ((f - 1) << 4) | (c << 8) | (city_pack(x, y) << 14)
+    if verb in ("thief", "resident", "exchange", "disc"):
+        return _parse_residents_thief(s, verb, args)
     if verb == "take":
         if not args:
             raise ValueError("take: name the cards, e.g. 'take y3 b2'")
@@ -866,7 +931,7 @@ cdef int _parse_action(GameState* s, str text) except -1:
         k = {"place": A_PLACE, "build": A_BUILD, "swap": A_SWAP}[verb]
         return code_cell(k, t, (x + 128) | ((y + 128) << 8))
     raise ValueError(f"unknown action {words[0]!r} (take, buy, place, build, remove, swap, pass, "
-                     "bazaar, wake, done, falcon)")
+                     "bazaar, wake, done, falcon, thief, resident, exchange, disc)")
 
 
 cdef str _explain(GameState* s, int code, int err):

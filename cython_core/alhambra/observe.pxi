@@ -20,6 +20,8 @@ class PositionError(ValueError):
 cdef dict _CARD_CODES = {card_text(_c): _c for _c in range(NCARD_KINDS)}
 cdef object _MISSING = object()
 
+include "modules/hidden.pxi"
+
 
 # ================================================================ observation
 
@@ -88,14 +90,15 @@ def observation_of(State st, seat):
         "final": _final_of(s),
         "history": st.history,
         "legal_actions": st.legal_actions() if to_act else [],
-        "modules": _modules_seen(st),
+        "modules": _modules_seen(st, me),
     }
 
 
-cdef object _modules_seen(State st):
+cdef object _modules_seen(State st, int seat):
     """The modules' public table (RULES §9): viziers, bazaars beside the market, falcons, the interrupt
     window's order, and how many camps / bazaars the bag still holds (its composition is public, its order
-    is not). None in a game without modules."""
+    is not); the Thief's and the Residents' part (modules/hidden.pxi) with the secrets of ``seat`` (-1: of
+    every seat, for a position). None in a game without modules."""
     cdef GameState* s = &st.st
     cdef int n = s.num_players, i, t
     if not s.options & MODULE_BITS:
@@ -113,6 +116,7 @@ cdef object _modules_seen(State st):
         if s.options & OPT_FALCONS else None,
         "bag_camps": bag_camps,
         "bag_bazaars": bag_bazaars,
+        **(thief_residents_seen(st, seat) if s.options & (OPT_THIEF | OPT_RESIDENTS) else {}),
     }
 
 
@@ -202,6 +206,8 @@ cdef object _parse_line(str line):
             return (seat, (), tuple(_CARD_CODES[w] for w in rest.split()[2:]))
         if rest.startswith("falcon "):
             return (seat, (), (_CARD_CODES[rest.split()[2]],))
+        if rest.startswith("thief "):
+            return (seat, (_CARD_CODES[rest.split()[1]],), ())
     return None
 
 
@@ -273,7 +279,8 @@ cdef void _determinize_c(GameState* s, int seat, uint64_t seed, uint8_t* known) 
       back as many as it gave, the rest fill the draw pile's money places;
     - each undrawn scoring card takes a uniform position among the free places of its public range (the setup
       shuffled it uniformly into its pile, and the cards drawn since are known not to be it);
-    - the bag is shuffled; the RNG (future reshuffles) is reseeded.
+    - the bag is shuffled; the RNG (future reshuffles) is reseeded;
+    - the other seats' thief cards and hidden disc figures are dealt anew (modules/hidden.pxi).
     """
     cdef Rng r
     cdef uint8_t pool[MAX_DRAW + NCARD_KINDS * 3]
@@ -345,6 +352,10 @@ cdef void _determinize_c(GameState* s, int seat, uint64_t seed, uint8_t* known) 
             j += 1
     memcpy(&s.draw[s.draw_pos], pile, length)
     rng_shuffle_u8(&r, s.bag, s.bag_n)
+    if s.options & OPT_THIEF:
+        thief_resample(s, seat, &r)         # modules/hidden.pxi
+    if s.options & OPT_RESIDENTS:
+        disc_resample(s, seat, &r)
     s.rng = r
 
 
@@ -431,7 +442,7 @@ def position_of(State st):
         "final": None if not s.ended else dict(_final_of(s), served=s.final_pos),
         "history": st.history,
         "record_history": bool(st.record_history),
-        **({"modules": _modules_seen(st)} if s.options & MODULE_BITS else {}),
+        **({"modules": _modules_seen(st, -1)} if s.options & MODULE_BITS else {}),
     }
 
 
@@ -725,17 +736,21 @@ def state_from_position(d):
         raise PositionError(f"cards nowhere (the game has {copies} copies of each): {' '.join(missing[:8])}"
                             + (" ..." if len(missing) > 8 else ""))
 
-    # the end: leftover tiles
+    # the end: leftover tiles (also while a leftover tile's lifted disc is decided on: Residents)
     final = _get(d, "final", "")
-    if phase in (PH_FINAL, PH_OVER):
+    mods = d.get("modules")
+    lifted = mods.get("lifted") if isinstance(mods, dict) else None
+    in_final = phase == PH_FINAL or (phase == PH_RESIDENT and isinstance(lifted, dict)
+                                     and lifted.get("resume") == "final")
+    if in_final or phase == PH_OVER:
         if not isinstance(final, dict) or set(final) != {"ender", "served", "tiles", "seats"}:
             raise PositionError("final must be {\"ender\", \"served\", \"tiles\", \"seats\"} in the final "
                                 "phase and after the game")
         s.ended = 1
         s.ender = _seat_of(final["ender"], n, "final.ender")
-        served = _as_int(final["served"], "final.served", 1 if phase == PH_FINAL else n, n)
+        served = _as_int(final["served"], "final.served", 1 if in_final else n, n)
         s.final_pos = served
-        if phase == PH_FINAL and (s.ender + served) % n != s.current:
+        if in_final and (s.ender + served) % n != s.current:
             raise PositionError(f"final: the seat served last ({(s.ender + served) % n}) must be the "
                                 f"current player ({s.current})")
         ftiles = _as_list(final["tiles"], "final.tiles", NCUR)
@@ -771,6 +786,8 @@ def state_from_position(d):
     for i, t in enumerate(reversed(bag)):
         s.bag[i] = t
     _modules_put(s, d.get("modules"), bits, n, put_tile)
+    if bits & (OPT_THIEF | OPT_RESIDENTS):
+        thief_residents_put(s, d["modules"], bits, n)          # modules/hidden.pxi
     tiles = game_tiles(bits)
     lost = [t for t in tiles if t not in where]
     if lost:
@@ -813,7 +830,8 @@ def state_from_position(d):
                 s.breakdown[r][DIRK if i == n else i][t] = _as_int(maj[t], what + " majorities", 0, 255)
             s.breakdown[r][DIRK if i == n else i][BD_WALL] = _as_int(row["wall"], what + " wall", 0, 255)
             extra = 0
-            for name, col in (("camps", BD_CAMPS), ("bazaars", BD_BAZAARS), ("falcons", BD_FALCONS)):
+            for name, col in (("camps", BD_CAMPS), ("bazaars", BD_BAZAARS), ("falcons", BD_FALCONS),
+                              ("residents", BD_RESIDENTS)):
                 if name in row:
                     s.breakdown[r][DIRK if i == n else i][col] = _as_int(row[name], what + " " + name, 0, 255)
                     extra += row[name]
@@ -972,7 +990,9 @@ def position_from_observation(obs):
         "market": obs["market"], "display": obs["display"], "pending": obs["pending"], "draw_pile": pile,
         "scoring_cards": scards, "discard": obs["discard"], "bag": bag, "dirk": dirk, "scored": done, "due": [],
         "score_breakdown": obs["score_breakdown"], "final": fin, "history": obs["history"],
-        "record_history": True, **({"modules": modules} if bits & MODULE_BITS else {}),
+        "record_history": True,
+        **({"modules": thief_residents_canonical(modules, n, me) if bits & (OPT_THIEF | OPT_RESIDENTS)
+            else modules} if bits & MODULE_BITS else {}),
     }
 
 

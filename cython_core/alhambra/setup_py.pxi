@@ -3,7 +3,7 @@
 def _from_setup(num_players, *, seed=0, options=None, current_player=0, turn=0, hands=None, cities=None,
                 reserves=None, market=None, display=None, draw_pile=None, discard=None, bag=None,
                 dirk_tiles=None, scores=None, dirk_score=0, scoring_rounds_done=0, vizier_asleep=(),
-                bazaars_waiting=(), falcons=None):
+                bazaars_waiting=(), falcons=None, thieves=None, discs=None, residents=None):
     """A position at the start of ``current_player``'s turn, built from parts; every tile and card must end
     up in exactly one place, or ValueError names what is wrong.
 
@@ -21,6 +21,10 @@ def _from_setup(num_players, *, seed=0, options=None, current_player=0, turn=0, 
     - modules (``options``): camp / bazaar tiles go anywhere a building may; ``vizier_asleep``: seats;
       ``bazaars_waiting``: bazaar tiles beside the market; ``falcons``: ``{falcon 1..15: (seat, (x, y))}``
       (the corner's south-west cell; the others stay in the supply).
+    - Thief: ``thieves``: per seat its thief cards as currency letters (default: dealt by ``seed``; the
+      rest are out of the game). Residents: ``discs``: per seat the figures on its disc, distinct building
+      types (default: 3 dealt by ``seed``; the disc lies beside the fountain); ``residents``: per seat
+      buildings of its city that hold a resident.
 
     >>> s = State.from_setup(2, hands=[["y3"], ["b9"]], cities=["0,0:0 1,0:7", ""])
     >>> s.building_counts(0)[0]
@@ -258,7 +262,70 @@ def _from_setup(num_players, *, seed=0, options=None, current_player=0, turn=0, 
     s.turn = turn
     s.phase = PH_ACTION
     _setup_modules(s, bits, vizier_asleep, falcons)
+    _setup_thief_residents(self, per_seat("thieves", thieves), per_seat("discs", discs),
+                           per_seat("residents", residents))
     return self
+
+
+cdef _setup_thief_residents(State self, list thieves, list discs, list residents):
+    """from_setup's part for the Thief and the Residents (modules/thief.pxi, residents.pxi)."""
+    cdef GameState* s = &self.st
+    cdef int p, k, t
+    if any(v is not None for v in thieves) and not s.options & OPT_THIEF:
+        raise ValueError("thieves: the Thief is not on in this game")
+    if any(v is not None for v in discs + residents) and not s.options & OPT_RESIDENTS:
+        raise ValueError("discs / residents: the Residents are not on in this game")
+    if s.options & OPT_THIEF:
+        thief_setup(s)
+        if any(v is not None for v in thieves):       # the given hands; the others dealt from the rest
+            left = [NTHIEVES] * NCUR
+            for p, hand in enumerate(thieves):
+                for w in hand or ():
+                    if not isinstance(w, str) or w not in CURRENCY_LETTERS or len(w) != 1:
+                        raise ValueError(f"thieves[{p}]: {w!r} is no currency letter (y, g, b, o)")
+                    k = CURRENCY_LETTERS.index(w)
+                    if left[k] == 0:
+                        raise ValueError(f"thieves: more than {NTHIEVES} thieves of {CURRENCY_NAMES[k]}")
+                    left[k] -= 1
+            pool = bytearray(k for k in range(NCUR) for _ in range(left[k]))
+            _shuffle_py(s, pool)
+            for p in range(s.num_players):
+                s.thief[p][0] = s.thief[p][1] = s.thief[p][2] = s.thief[p][3] = 0
+                hand = thieves[p]
+                if hand is None:
+                    hand = [CURRENCY_LETTERS[k] for k in pool[:THIEVES_DEALT[s.num_players]]]
+                    pool = pool[THIEVES_DEALT[s.num_players]:]
+                for w in hand:
+                    s.thief[p][CURRENCY_LETTERS.index(w)] += 1
+            for k in range(NCUR):
+                s.thief_out[k] = pool.count(k)
+    if not s.options & OPT_RESIDENTS:
+        return
+    residents_setup(s)
+    for p, figures in enumerate(discs):
+        if figures is None:
+            continue
+        if len(set(figures)) != len(figures) or len(figures) > 3 or any(w not in TYPE_NAMES for w in figures):
+            raise ValueError(f"discs[{p}]: up to 3 distinct building types ({', '.join(TYPE_NAMES)})")
+        for t in range(NTYPES):
+            s.supply[t] += s.disc[p][t]
+            s.disc[p][t] = 0
+        for w in figures:
+            t = TYPE_NAMES.index(w)
+            if s.supply[t] == 0:
+                raise ValueError(f"discs: more than {NFIGURES} figures of {w}")
+            s.supply[t] -= 1
+            s.disc[p][t] = 1
+        s.disc_hidden[p] = len(figures)
+    for p, tiles in enumerate(residents):
+        for t in tiles or ():
+            if isinstance(t, bool) or not isinstance(t, int) or not 1 <= t <= NBUILDINGS \
+                    or not _city_holds(s.city[p], t):
+                raise ValueError(f"residents[{p}]: {t!r} is no building of that city")
+            if s.supply[TILE_TYPE[t]] == 0 or mask_has(s.residents[p], t):
+                raise ValueError(f"residents[{p}]: no figure of {TYPE_NAMES[TILE_TYPE[t]]} left for tile {t}")
+            s.supply[TILE_TYPE[t]] -= 1
+            mask_set(s.residents[p], t)
 
 
 cdef _setup_modules(GameState* s, uint32_t bits, vizier_asleep, falcons):

@@ -26,6 +26,8 @@ cdef enum:
     PH_OVER = 3
     PH_INTERRUPT = 4          # the interrupt window of RULES §9.0 (modules/window.pxi)
     PH_FALCONS = 5            # after a first falcon: more falcons, or done (RULES §9.4)
+    PH_RESIDENT = 6           # a tile lifted the disc: move a figure in / exchange one, or done (RULES §9.8)
+    PH_DISC = 7               # the end of a turn that lifted the disc: put it back on a cell (RULES §9.8)
 
     # option bits (Dirk and the four modules of the base rulebook are implemented; the rest are reserved)
     OPT_DIRK = 1 << 0
@@ -51,19 +53,23 @@ cdef enum:
     EV_LEFTOVER = 10          # a = slot, b = tile, c = seat or NO_SEAT (tie: the tile stays)
     EV_BAZAAR = 11            # a = bazaar tile drawn while refilling the market: it waits beside the market
     EV_FALCON_BACK = 12       # a = falcon 0..14, b = seat: its corner lost a tile, it is back in the supply
+    EV_FIGURE_DRAWN = 13      # a = seat, b = type: a random figure from the supply onto the disc (Residents)
 
     # score_breakdown columns per round and row: majorities per type, then these
     BD_WALL = NTYPES
     BD_CAMPS = NTYPES + 1
     BD_BAZAARS = NTYPES + 2
     BD_FALCONS = NTYPES + 3
-    BD_COLS = NTYPES + 4
+    BD_RESIDENTS = NTYPES + 4
+    BD_COLS = NTYPES + 5
 
-    MODULE_BITS = OPT_VIZIER | OPT_CAMPS | OPT_BAZAARS | OPT_FALCONS
-    WINDOW_BITS = OPT_VIZIER  # modules that act in the interrupt window (the Thief will join)
+    MODULE_BITS = OPT_VIZIER | OPT_CAMPS | OPT_BAZAARS | OPT_FALCONS | OPT_THIEF | OPT_RESIDENTS
+    WINDOW_BITS = OPT_VIZIER | OPT_THIEF  # modules that act in the interrupt window
+    NTHIEVES = 3              # thief cards per currency (Thief)
+    NFIGURES = 7              # resident figures per building type (Residents)
 
 MODULE_OPTIONS = ("vizier", "camps", "bazaars", "falcons", "change", "thief", "walls", "residents")
-PHASE_NAMES = ("action", "place", "final", "over", "interrupt", "falcons")
+PHASE_NAMES = ("action", "place", "final", "over", "interrupt", "falcons", "resident", "disc")
 
 
 cdef struct GameState:
@@ -113,6 +119,19 @@ cdef struct GameState:
     uint8_t in_window                     # an interrupt window is open (asking, or placing a vizier's tile)
     uint8_t win_first                     # the window's order starts at this seat (the one who is next)
     uint8_t win_k                         # position in that order of the seat being asked
+    # Thief (RULES §9.6) and Residents (§9.8): "secret" fields are hidden from the other seats
+    uint8_t thief[MAX_PLAYERS][NCUR]      # thief cards in hand per currency (secret)
+    uint8_t thief_out[NCUR]               # thief cards dealt to nobody: out of the game unseen (secret)
+    uint8_t thief_used[NCUR]              # thief cards played (public)
+    uint8_t disc[MAX_PLAYERS][NTYPES]     # figures on each seat's disc (secret)
+    uint8_t disc_seen[MAX_PLAYERS][NTYPES]  # of those, the ones everyone saw arrive from the supply (public)
+    uint8_t disc_hidden[MAX_PLAYERS]      # figures of the secret first choice still on the disc (public count)
+    uint8_t disc_gone[MAX_PLAYERS]        # bit t: the first choice's figure of type t left the disc (public)
+    uint16_t disc_cell[MAX_PLAYERS]       # packed cell of the disc, 0 while it is lifted
+    uint8_t supply[NTYPES]                # figures in the common supply (public)
+    uint64_t residents[MAX_PLAYERS][MASK_WORDS]   # buildings of each city that hold a resident
+    uint8_t res_tile                      # phase "resident": the tile that lifted the disc
+    uint8_t res_phase                     # phase "resident": the phase to go back to afterwards
 
 
 cdef struct EventLog:
@@ -372,8 +391,11 @@ cdef void start_final(GameState* s, EventLog* log) noexcept nogil:
 
 cdef void finish_turn(GameState* s, EventLog* log) noexcept nogil:
     """End of turn after the placements: refill the display, refill the market, score due rounds, then either
-    the next seat's turn or the end of the game (due round first, then the final distribution and round 3)."""
+    the next seat's turn or the end of the game (due round first, then the final distribution and round 3).
+    With the Residents, a lifted disc is put back first (phase "disc"; its action calls this again)."""
     cdef int r
+    if disc_to_put_back(s):
+        return
     refill_display(s, log)
     refill_market(s, log)
     for r in range(2):
@@ -500,6 +522,10 @@ cdef void setup_game(GameState* s, int n, uint64_t seed, uint32_t options, Event
     s.draw_pos = 0
     s.draw_len = <uint8_t>pos
     s.phase = PH_ACTION
+    if options & OPT_THIEF:
+        thief_setup(s)                # modules/thief.pxi
+    if options & OPT_RESIDENTS:
+        residents_setup(s)            # modules/residents.pxi
 
 
 cdef void state_release(GameState* s) noexcept nogil:
@@ -519,5 +545,7 @@ cdef void state_copy(GameState* dst, GameState* src) noexcept nogil:
 
 
 include "modules/window.pxi"
+include "modules/thief.pxi"
+include "modules/residents.pxi"
 include "modules/scoring.pxi"
 include "state_py.pxi"

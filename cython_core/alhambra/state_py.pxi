@@ -7,7 +7,8 @@ class IllegalActionError(ValueError):
 
 _BASE_OPTIONS = ("dirk",)
 # the modules that are implemented, with their option bits (RULES §9.1-9.4)
-MODULES = {"vizier": OPT_VIZIER, "camps": OPT_CAMPS, "bazaars": OPT_BAZAARS, "falcons": OPT_FALCONS}
+MODULES = {"vizier": OPT_VIZIER, "camps": OPT_CAMPS, "bazaars": OPT_BAZAARS, "falcons": OPT_FALCONS,
+           "thief": OPT_THIEF, "residents": OPT_RESIDENTS}
 
 
 def _normalize_options(int num_players, options):
@@ -153,6 +154,8 @@ cdef class State:
                 out.append(f"game end: market {a + 1} stays empty")
             elif kind == EV_BAZAAR:
                 out.append(f"bazaar waits: {a}")
+            elif kind == EV_FIGURE_DRAWN:
+                out.append(f"seat {a + 1} draws a figure: {TYPE_NAMES[b]}")
             elif kind == EV_LEFTOVER:
                 if c == NO_SEAT:
                     out.append(f"leftover market {a + 1}: {b} stays (tie for most {CURRENCY_NAMES[a]})")
@@ -345,10 +348,11 @@ cdef class State:
     def score_breakdown(self):
         """One dict per recorded scoring round: ``{"round", "seats": [{"majorities", "wall", "total"}], "dirk"}``.
         With modules on, each seat also has ``"camps"`` (arrow lines), ``"bazaars"`` (round 3 only, else 0)
-        and ``"falcons"`` (sets), for the modules that are on."""
+        , ``"falcons"`` (sets) and ``"residents"`` (groups of figures), for the modules that are on."""
         out = []
         cols = [(name, col) for name, col, bit in (("camps", BD_CAMPS, OPT_CAMPS), ("bazaars", BD_BAZAARS,
-                OPT_BAZAARS), ("falcons", BD_FALCONS, OPT_FALCONS)) if self.st.options & bit]
+                OPT_BAZAARS), ("falcons", BD_FALCONS, OPT_FALCONS), ("residents", BD_RESIDENTS, OPT_RESIDENTS))
+                if self.st.options & bit]
         for r in range(3):
             if not self.st.bd_mask & (1 << r):
                 continue
@@ -473,6 +477,35 @@ cdef class State:
         p = self._seat(seat)
         return [(f + 1, _unpack_cell(self.st.falcon_cell[f])) for f in range(NFALCONS)
                 if self.st.falcon_owner[f] == p]
+
+    def thieves(self, seat):
+        """The seat's thief cards as sorted currency letters, e.g. ``['y', 'y', 'b']`` (secret: never shown to
+        another seat; [] without the Thief)."""
+        cdef int p = self._seat(seat), k, i
+        return [CURRENCY_LETTERS[k] for k in range(NCUR) for i in range(self.st.thief[p][k])]
+
+    def disc(self, seat):
+        """The figures on the seat's disc as building type names (secret, see :meth:`thieves`)."""
+        cdef int p = self._seat(seat), t, i
+        return [TYPE_NAMES[t] for t in range(NTYPES) for i in range(self.st.disc[p][t])]
+
+    def disc_cell(self, seat):
+        """Where the seat's disc lies, ``[x, y]``, or None while it is lifted (or without the Residents)."""
+        cdef int p = self._seat(seat)
+        if not self.st.disc_cell[p]:
+            return None
+        return list(_unpack_cell(self.st.disc_cell[p]))
+
+    def residents(self, seat):
+        """Buildings of the seat's city that hold a resident (sorted tile ids)."""
+        cdef uint8_t tiles[128]
+        cdef int n = mask_list(self.st.residents[self._seat(seat)], tiles), i
+        return [tiles[i] for i in range(n)]
+
+    def supply(self):
+        """Figures in the common supply per building type (scoring order)."""
+        cdef int t
+        return [self.st.supply[t] for t in range(NTYPES)]
 
     def window_order(self):
         """In the "interrupt" phase: the seats in the window's order (the seat who is next first); else []."""

@@ -75,6 +75,68 @@ cdef int _census(GameState* s, char* why) noexcept nogil:
             if s.falcon_owner[k] == p and s.falcon_cell[k] == s.falcon_cell[f]:
                 memcpy(why, b"two falcons\0", 12)
                 return 1
+    return _census_thief_residents(s, why)
+
+
+cdef bint _in_city(CityGrid* c, int t) noexcept nogil:
+    cdef int x, y
+    for y in range(c.y0, c.y1 + 1):
+        for x in range(c.x0, c.x1 + 1):
+            if city_tile(c, x, y) == t:
+                return 1
+    return 0
+
+
+cdef int _census_thief_residents(GameState* s, char* why) noexcept nogil:
+    """Thief cards: 3 per currency in hands, out of the game or played. Figures: 7 per type on discs, in
+    buildings or in the supply; the public knowledge of each disc fits it; residents only in buildings of
+    their own type in the city; a disc lies on an empty cell (or is lifted)."""
+    cdef uint8_t tiles[128]
+    cdef int k, p, t, m, i, total, hidden, x, y
+    cdef int fig[NTYPES]
+    for k in range(NCUR):
+        total = s.thief_out[k] + s.thief_used[k]
+        for p in range(s.num_players):
+            total += s.thief[p][k]
+        if total != (NTHIEVES if s.options & OPT_THIEF else 0):
+            memcpy(why, b"thief census\0", 14)
+            return 1
+    if not s.options & OPT_RESIDENTS:
+        return 0
+    for t in range(NTYPES):
+        fig[t] = s.supply[t]
+    for p in range(s.num_players):
+        hidden = 0
+        for t in range(NTYPES):
+            fig[t] += s.disc[p][t]
+            if s.disc_seen[p][t] > s.disc[p][t]:
+                memcpy(why, b"disc knowledge\0", 16)
+                return 1
+            m = s.disc[p][t] - s.disc_seen[p][t]
+            if m > 1 or (m and (s.disc_gone[p] >> t) & 1):
+                memcpy(why, b"disc first choice\0", 19)
+                return 1
+            hidden += m
+        if hidden != s.disc_hidden[p]:
+            memcpy(why, b"disc hidden count\0", 19)
+            return 1
+        m = mask_list(s.residents[p], tiles)
+        for i in range(m):
+            t = tiles[i]
+            if TILE_TYPE[t] >= NTYPES or not _in_city(s.city[p], t):
+                memcpy(why, b"resident off its building\0", 27)
+                return 1
+            fig[TILE_TYPE[t]] += 1
+        if s.disc_cell[p]:
+            x = (s.disc_cell[p] & 255) - 128
+            y = (s.disc_cell[p] >> 8) - 128
+            if city_tile(s.city[p], x, y) >= 0:
+                memcpy(why, b"disc under a tile\0", 18)
+                return 1
+    for t in range(NTYPES):
+        if fig[t] != NFIGURES:
+            memcpy(why, b"figure census\0", 15)
+            return 1
     return 0
 
 
@@ -112,3 +174,43 @@ def _invariant_games(int num_players, int games, seed0, options=None):
     finally:
         free(gc)
     return total
+
+
+def _check_module_sampler(State st, seed, int max_actions=100000):
+    """(test hook) Play a random playout from a copy of st; before every action compare what the random
+    player draws from (draw_plan / draw_pick for every index) with gen_legal_cached's list: the same list in
+    the same order without the Camps module, the same multiset of actions after dropping the refused draws
+    with it (so each legal action has exactly one index: the draw is uniform). Returns the number
+    of states compared; raises AssertionError on the first difference."""
+    cdef GameState g
+    cdef Rng r
+    cdef Draw d
+    cdef GenCache* gc = gen_cache_new()
+    cdef int* buf = <int*>malloc(MAX_LEGAL * sizeof(int))
+    cdef int n = 0, code, k, m, refused = 0
+    state_copy(&g, &st.st)
+    rng_seed(&r, <uint64_t>seed)
+    try:
+        while g.phase != PH_OVER and n < max_actions:
+            draw_plan(&g, gc, &d)
+            drawn = [draw_pick(&g, gc, &d, k) for k in range(d.total)]
+            m = gen_legal_cached(&g, gc, buf)
+            listed = [buf[k] for k in range(m)]
+            refused += drawn.count(DRAW_AGAIN)
+            if not drawn or (g.phase == PH_ACTION and all(c == DRAW_AGAIN for c in drawn)):
+                drawn = [A_PASS] if g.phase == PH_ACTION else []
+            if not (g.options & OPT_CAMPS):
+                if drawn != listed:
+                    raise AssertionError(f"draws differ from the list after {n} actions: {drawn} != {listed}")
+            elif sorted(c for c in drawn if c != DRAW_AGAIN) != sorted(listed):
+                raise AssertionError(f"accepted draws differ from the list after {n} actions (camps): "
+                                     f"{sorted(drawn)} != {sorted(listed)}")
+            code = sample_legal(&g, gc, &r)
+            gen_cache_touch(gc, g.current, code)
+            apply_action(&g, code, NULL)
+            n += 1
+        return n, refused
+    finally:
+        state_release(&g)
+        free(gc)
+        free(buf)

@@ -4,12 +4,17 @@
 # - camps: the arrow lines as they stand now score again in every round still to come;
 # - bazaars: their neighbourhoods as they stand now score once, in round 3;
 # - falcons: the sets held now score in every round still to come;
-# - the vizier: an awake vizier is a possible extra tile later (worth less as the game nears its end).
+# - the vizier: an awake vizier is a possible extra tile later (worth less as the game nears its end);
+# - thieves: each card in hand is a card of money later (worth less as the game nears its end);
+# - residents: the groups as they stand now score again in every round still to come; a figure on the disc
+#   is a possible resident (a little).
 # A camp or bazaar not yet in a city (pending / reserve) is valued by what it could add where it may go.
 
 cdef double MOD_VIZIER = 2.0        # an awake vizier (an extra exact buy out of turn, once)
 cdef double MOD_CAMP = 1.5          # a camp off the city: per bastion, per round left (a line of ~1.5 tiles)
 cdef double MOD_BAZAAR = 3.0        # a bazaar off the city (round 3: a few neighbours of its types)
+cdef double MOD_THIEF = 1.2         # a thief card in hand (one display card, out of turn)
+cdef double MOD_FIGURE = 0.4        # a figure on the disc (a possible resident), per round left
 
 
 cdef inline int rounds_left(GameState* s) noexcept nogil:
@@ -38,6 +43,10 @@ cdef void module_values(GameState* s, double* out) noexcept nogil:
             out[i] += left * falcon_points(s, i)
         if s.options & OPT_VIZIER and (s.vizier_awake >> i) & 1:
             out[i] += MOD_VIZIER * (1.0 - p)
+        if s.options & OPT_THIEF:
+            out[i] += MOD_THIEF * (1.0 - p) * thief_count(s, i)
+        if s.options & OPT_RESIDENTS:
+            out[i] += left * (resident_points(s, i) + MOD_FIGURE * disc_count(s, i))
     if s.phase == PH_PLACE or s.phase == PH_FINAL:
         for k in range(s.npending):
             if TILE_TYPE[s.pending[k]] >= NTYPES:
@@ -51,6 +60,10 @@ cdef double module_action_prior(GameState* s, int a) noexcept nogil:
         return module_tile_worth(s, s.current, BAZAAR_FIRST + ((a >> 4) & 7)) + 1.0
     if kind == A_WAKE:
         return MOD_VIZIER * (1.0 - game_progress(s)) - 1.0
+    if kind == A_THIEF:
+        return 0.5 * card_value(s.display[(a >> 4) & 3]) - MOD_THIEF * (1.0 - game_progress(s)) + 1.0
+    if kind == A_EXT:
+        return residents_prior(s, a)
     if kind == A_FALCON:
         f = (a >> 4) & 15
         s.falcon_owner[f] = s.current              # the set value it adds, less the card it costs
@@ -60,8 +73,38 @@ cdef double module_action_prior(GameState* s, int a) noexcept nogil:
     return 0.0
 
 
+cdef double residents_prior(GameState* s, int a) noexcept nogil:
+    """A resident moving in: what it adds to the groups; an exchange: a figure of a type in the market for one
+    that is not; the disc: a cell with more tiles around (it is likely to be built on)."""
+    cdef int sub = (a >> 4) & 15, seat = s.current, before, k, t, x, y, g, b2, a2
+    if sub == SUB_RESIDENT:
+        before = resident_points(s, seat)
+        mask_set(s.residents[seat], s.res_tile)
+        g = resident_points(s, seat) - before
+        mask_clear(s.residents[seat], s.res_tile)
+        return g * rounds_left(s) + 1.0
+    if sub == SUB_EXCHANGE:
+        a2 = (a >> 8) & 7
+        b2 = (a >> 11) & 7
+        g = 0
+        for k in range(NCUR):
+            t = s.market[k]
+            if t != NO_TILE and TILE_TYPE[t] < NTYPES:
+                g += (TILE_TYPE[t] == b2) - (TILE_TYPE[t] == a2)
+        return 0.5 * g - 0.1
+    x = ((a >> 8) & 255) - 128
+    y = ((a >> 16) & 255) - 128
+    g = 0
+    g += city_tile(s.city[seat], x + 1, y) >= 0
+    g += city_tile(s.city[seat], x - 1, y) >= 0
+    g += city_tile(s.city[seat], x, y + 1) >= 0
+    g += city_tile(s.city[seat], x, y - 1) >= 0
+    return 0.1 + 0.2 * g
+
+
 cdef int module_policy(GameState* s, Rng* r, int* buf) noexcept nogil:
-    """The rollout policy in the phases "interrupt" and "falcons": the best action by prior, or "done"."""
+    """The rollout policy in the phases "interrupt", "falcons", "resident" and "disc": the best action by
+    prior, or "done" (the disc: the best cell)."""
     cdef int n = gen_legal(s, buf), i, best = -1
     cdef double b = 0.0, v
     for i in range(n):
@@ -71,4 +114,6 @@ cdef int module_policy(GameState* s, Rng* r, int* buf) noexcept nogil:
         if v > b:
             b = v
             best = i
+    if best < 0 and s.phase == PH_DISC:
+        return buf[0]
     return buf[best] if best >= 0 else A_DONE

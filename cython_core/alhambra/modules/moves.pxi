@@ -14,24 +14,34 @@ cdef inline bint tile_in_game(GameState* s, int t) noexcept nogil:
     return TILE_KIND[t] == KIND_BUILDING
 
 
-cdef int gen_action_modules(GameState* s, int* out) noexcept nogil:
-    """The modules' actions in the action phase, after take and buy: bazaars, wake, falcons."""
+cdef int gen_action_modules(GameState* s, int* out, int* falcons_at) noexcept nogil:
+    """The modules' actions in the action phase, after take and buy: bazaars, wake, falcons. falcons_at: NULL,
+    or where the random player (modules/sample.pxi), who counts the falcon purchases, is told their position
+    in the list instead of getting them listed. A new module's action kind listed here is drawn by the random
+    player with no further change."""
     cdef int n = 0
     if s.options & OPT_BAZAARS:
         n += gen_bazaar_buys(s, s.current, out + n)
     if s.options & OPT_VIZIER and not (s.vizier_awake >> s.current) & 1:
         out[n] = A_WAKE
         n += 1
-    if s.options & OPT_FALCONS:
+    if s.options & OPT_FALCONS and falcons_at != NULL:
+        falcons_at[0] = n
+    elif s.options & OPT_FALCONS:
         n += gen_falcons(s, out + n, MAX_LEGAL // 2 - n)
     return n
 
 
 cdef int gen_module_phase(GameState* s, int* out) noexcept nogil:
-    """The legal actions of the phases "interrupt" and "falcons"."""
+    """The legal actions of the phases "interrupt", "falcons", "resident" and "disc"."""
     cdef int n = 0
     if s.phase == PH_INTERRUPT:
         n = gen_vizier(s, s.current, out)
+        n += gen_thief(s, s.current, out + n)
+    elif s.phase == PH_RESIDENT:
+        n = gen_residents(s, out)
+    elif s.phase == PH_DISC:
+        return gen_residents(s, out)            # the disc must go back: no "done"
     elif s.phase == PH_FALCONS:
         n = gen_falcons(s, out, MAX_LEGAL - 1)
     else:
@@ -43,9 +53,13 @@ cdef int gen_module_phase(GameState* s, int* out) noexcept nogil:
 cdef int check_module_action(GameState* s, int code) noexcept nogil:
     """check_action for the module kinds in the action phase, and for every kind in "interrupt" / "falcons"."""
     cdef int kind = code & 15, seat = s.current, r, k
+    if kind == A_EXT:
+        return E_NO_MODULE if (code >> 4) & 15 == SUB_WALL else check_residents(s, code)
     if s.phase == PH_INTERRUPT:
         if kind == A_DONE:
             return E_OK if code == A_DONE else E_CODE
+        if kind == A_THIEF:
+            return check_thief(s, code)
         if kind != A_BUY and kind != A_BAZAAR:
             return E_WINDOW
         if not (s.vizier_awake >> seat) & 1:
@@ -78,6 +92,8 @@ cdef int check_module_action(GameState* s, int code) noexcept nogil:
         return E_VIZIER_AWAKE if (s.vizier_awake >> seat) & 1 else E_OK
     if kind == A_DONE:
         return E_DONE if code == A_DONE else E_CODE
+    if kind == A_THIEF:
+        return check_thief(s, code)
     return check_falcon(s, code)
 
 
@@ -102,9 +118,38 @@ cdef int apply_module_action(GameState* s, int code) noexcept nogil:
         s.actions_taken += 1
         return ACTIONS_OVER
     if kind == A_DONE:
+        if s.phase == PH_RESIDENT:
+            return RESIDENT_DONE
         return WINDOW_NEXT if s.phase == PH_INTERRUPT else ACTIONS_OVER
+    if kind == A_THIEF:
+        apply_thief(s, code)
+        return THIEF_USED
+    if kind == A_EXT:
+        apply_residents(s, code)
+        if (code >> 4) & 15 == SUB_DISC:
+            return DISC_BACK
+        return RESIDENT_MOVED if (code >> 4) & 15 == SUB_RESIDENT else RESIDENT_DONE
     apply_falcon(s, code)
     return GOES_ON
+
+
+cdef void module_follows(GameState* s, int follows, EventLog* log) noexcept nogil:
+    """What follows the Thief's and the Residents' actions (apply_action's part for THIEF_USED ..)."""
+    if follows == THIEF_USED:
+        thief_after_use(s, log)
+    elif follows == RESIDENT_MOVED or follows == RESIDENT_DONE:
+        if follows == RESIDENT_MOVED:
+            resident_draw(s, log)
+        s.phase = s.res_phase                   # go on where the placement left off
+        if s.phase == PH_ACTION:
+            after_action(s, log)
+        else:
+            _after_place(s, log)
+    elif follows == DISC_BACK:
+        if s.in_window:
+            window_after_use(s, log)
+        else:
+            finish_turn(s, log)
 
 
 # ---------------------------------------------------------------- games with camps
@@ -126,7 +171,7 @@ cdef int gen_legal_camps(GameState* s, GenCache* gc, int* out) noexcept nogil:
     if s.phase == PH_ACTION:
         n = gen_take(s, out)
         n += gen_buy(s, out + n, NULL if gc == NULL else gc.buy[s.current])
-        n += gen_action_modules(s, out + n)
+        n += gen_action_modules(s, out + n, NULL)
         nt = mask_list(s.reserve[s.current], tiles)
         for i in range(nt):
             m = _cells_for(c, tiles[i], cells)
@@ -163,3 +208,54 @@ cdef int gen_legal_camps(GameState* s, GenCache* gc, int* out) noexcept nogil:
                 n += 1
         return n
     return gen_module_phase(s, out)
+
+
+# ---------------------------------------------------------------- text forms of the Thief and the Residents
+
+def residents_text(int code):
+    """Text of a residents' code: "resident 17", "exchange seraglio tower", "disc 1,-2"."""
+    cdef int sub = (code >> 4) & 15
+    if sub == SUB_RESIDENT:
+        if code >> 16 or not 1 <= (code >> 8) <= LAST_TILE:
+            raise ValueError(f"not an action code: {code}")
+        return f"resident {code >> 8}"
+    if sub == SUB_EXCHANGE:
+        if code >> 14 or ((code >> 8) & 7) >= NTYPES or ((code >> 11) & 7) >= NTYPES:
+            raise ValueError(f"not an action code: {code}")
+        return f"exchange {TYPE_NAMES[(code >> 8) & 7]} {TYPE_NAMES[(code >> 11) & 7]}"
+    if code >> 24:
+        raise ValueError(f"not an action code: {code}")
+    x, y = _unpack_cell((code >> 8) & 0xFFFF)
+    return f"disc {x},{y}"
+
+
+def _figure_type_arg(str verb, str word):
+    if word not in TYPE_NAMES:
+        raise ValueError(f"{verb}: no building type {word!r} ({', '.join(TYPE_NAMES)})")
+    return TYPE_NAMES.index(word)
+
+
+cdef int _parse_residents_thief(GameState* s, str verb, list args) except -1:
+    """Text -> code for "thief y6", "resident 17", "exchange seraglio tower", "disc 1,-2"."""
+    cdef int i, c
+    if verb == "thief":
+        if len(args) != 1:
+            raise ValueError("thief: name the display card taken, e.g. 'thief y6'")
+        c = parse_card(args[0])
+        for i in range(4):
+            if s.display[i] == c:
+                return A_THIEF | (i << 4)
+        shown = " ".join(card_text(d) for d in s.display[:4] if d != NO_CARD) or "empty"
+        raise ValueError(f"thief: {card_text(c)} is not in the display ({shown})")
+    if verb == "resident":
+        if len(args) != 1:
+            raise ValueError("resident: name the building that lifted the disc, e.g. 'resident 17'")
+        return A_EXT | (SUB_RESIDENT << 4) | (_parse_tile(args[0]) << 8)
+    if verb == "exchange":
+        if len(args) != 2:
+            raise ValueError("exchange: name the type given and the type taken, e.g. 'exchange seraglio tower'")
+        return A_EXT | (SUB_EXCHANGE << 4) | ((_figure_type_arg(verb, args[0]) | (_figure_type_arg(verb, args[1]) << 3)) << 8)
+    if len(args) != 1:
+        raise ValueError("disc: name the cell, e.g. 'disc 1,-2'")
+    x, y = _parse_cell(args[0])
+    return A_EXT | (SUB_DISC << 4) | (city_pack(x, y) << 8)

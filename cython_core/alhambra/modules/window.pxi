@@ -5,8 +5,8 @@
 # usable decides (use one thing, or "done"); seats with nothing usable are skipped without a decision.
 # After any use the order restarts from its top. The window closes when the order runs out.
 #
-# What a seat may use is window_can_act's business: today the Vizier (buy one market tile or waiting bazaar,
-# paying exactly, and place it at once); the Thief of issue 13 adds its card here and in gen_window.
+# What a seat may use is window_can_act's business: the Vizier (buy one market tile or waiting bazaar,
+# paying exactly, and place it at once) and the Thief (modules/thief.pxi: take one display card).
 # A vizier's tile is placed in PH_PLACE with in_window set; when it is placed the market is refilled (which
 # may end the game: the final distribution starts after the vizier's seat) and the order restarts.
 
@@ -64,6 +64,8 @@ cdef int gen_vizier(GameState* s, int seat, int* out) noexcept nogil:
 cdef bint window_can_act(GameState* s, int seat) noexcept nogil:
     """The seat has something usable in the window (so it is asked)."""
     cdef int k
+    if s.options & OPT_THIEF and thief_may_be_asked(s, seat):
+        return 1                 # (modules/thief.pxi: decided by public facts only)
     if s.options & OPT_VIZIER and (s.vizier_awake >> seat) & 1:
         for k in range(NCUR):
             if s.market[k] != NO_TILE and exact_payable(s, seat, k, TILE_COST[s.market[k]]):
@@ -95,7 +97,10 @@ cdef void window_open(GameState* s, EventLog* log) noexcept nogil:
 
 
 cdef void window_after_use(GameState* s, EventLog* log) noexcept nogil:
-    """A vizier's tile is placed: refill the market (it may end the game), then restart the order."""
+    """A vizier's tile is placed: refill the market (it may end the game), then restart the order. (A disc the
+    tile lifted goes back first: phase "disc", whose action calls this again.)"""
+    if disc_to_put_back(s):
+        return
     refill_market(s, log)
     if s.ended:
         s.in_window = 0

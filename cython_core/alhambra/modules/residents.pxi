@@ -1,0 +1,249 @@
+# The Residents (RULES §9.8): each seat's merchant disc with its secret figures, residents in buildings, the
+# common supply, and their scoring.
+#
+# Setup (after the rest of the setup): every seat takes one figure of each type, 3 of them go on its disc
+# (Decision: the engine chooses the 3 at random, secretly; the rulebook lets the player choose), the other
+# 3 to the supply; the disc lies on one of the four cells beside the fountain (Decision: at random).
+# When a seat places a tile (bought, from the reserve, a vizier's, a leftover) on its disc's cell, the disc
+# is lifted and the phase "resident" asks: if a disc figure has the building's type it may move in (one
+# resident per building, never on camps or bazaars) and a random supply figure goes onto the disc; otherwise
+# one disc figure may be exchanged for a supply figure of the seat's choice; or "done". At the end of the
+# turn (for a vizier's tile: right after its placement) the phase "disc" puts the disc back on an empty cell
+# beside any tile of the city. (Decision: in the final distribution the disc is lifted but not put back: no
+# turn follows.) A resident whose building is removed or swapped goes back to the supply.
+#
+# Information (RULES §8): the supply is public, so every figure that arrives on a disc from the supply is
+# seen by all (disc_seen); what stays secret is the first choice of 3 (distinct types), less the figures of
+# it that have left (disc_hidden of them remain; disc_gone: the types known to have left). determinize
+# samples exactly that (observe.pxi).
+#
+# Codes: A_EXT | sub << 4 | payload << 8 with sub SUB_RESIDENT (payload: the tile), SUB_EXCHANGE (payload:
+# given type | taken type << 3), SUB_DISC (payload: the packed cell). Texts: "resident 17",
+# "exchange seraglio tower", "disc 1,-2". Declining in phase "resident" is "done".
+
+cdef enum:
+    SUB_WALL = 0              # the Walls module's wall card (another branch)
+    SUB_RESIDENT = 1
+    SUB_EXCHANGE = 2
+    SUB_DISC = 3
+
+cdef int RESIDENT_GROUP_POINTS[8]
+RESIDENT_GROUP_POINTS[:] = [0, 1, 3, 6, 10, 15, 21, 28]
+
+
+cdef void residents_setup(GameState* s) noexcept nogil:
+    cdef uint8_t types[NTYPES]
+    cdef int p, t, i, k, free_
+    cdef int around[4]
+    around[0] = city_pack(0, 1)
+    around[1] = city_pack(1, 0)
+    around[2] = city_pack(0, -1)
+    around[3] = city_pack(-1, 0)
+    for t in range(NTYPES):
+        s.supply[t] = NFIGURES
+    for p in range(s.num_players):
+        for t in range(NTYPES):
+            types[t] = <uint8_t>t
+        rng_shuffle_u8(&s.rng, types, NTYPES)
+        for i in range(3):
+            s.disc[p][types[i]] = 1
+            s.supply[types[i]] -= 1
+        s.disc_hidden[p] = 3
+        free_ = 0                   # a random empty cell beside the fountain (all four, in a new game)
+        for k in range(4):
+            free_ += city_tile(s.city[p], (around[k] & 255) - 128, (around[k] >> 8) - 128) < 0
+        s.disc_cell[p] = 0          # (none empty: lifted, it goes back at the end of the seat's turn)
+        if free_:
+            free_ = rng_below(&s.rng, free_)
+            for k in range(4):
+                if city_tile(s.city[p], (around[k] & 255) - 128, (around[k] >> 8) - 128) < 0:
+                    if free_ == 0:
+                        s.disc_cell[p] = <uint16_t>around[k]
+                        break
+                    free_ -= 1
+
+
+cdef inline int disc_count(GameState* s, int seat) noexcept nogil:
+    cdef int t, n = 0
+    for t in range(NTYPES):
+        n += s.disc[seat][t]
+    return n
+
+
+cdef inline int supply_count(GameState* s) noexcept nogil:
+    cdef int t, n = 0
+    for t in range(NTYPES):
+        n += s.supply[t]
+    return n
+
+
+cdef inline void disc_take(GameState* s, int seat, int t) noexcept nogil:
+    """A figure of type t leaves the disc. Public knowledge: a figure seen arriving may be the one; if none of
+    type t was seen, it was the secret first choice's (which had one figure per type)."""
+    s.disc[seat][t] -= 1
+    if s.disc_seen[seat][t]:
+        s.disc_seen[seat][t] -= 1
+    else:
+        s.disc_hidden[seat] -= 1
+        s.disc_gone[seat] |= 1 << t
+
+
+cdef inline void disc_give(GameState* s, int seat, int t) noexcept nogil:
+    """A supply figure of type t goes onto the disc (seen by all)."""
+    s.supply[t] -= 1
+    s.disc[seat][t] += 1
+    s.disc_seen[seat][t] += 1
+
+
+cdef bint residents_lift(GameState* s, int seat, int x, int y, int t) noexcept nogil:
+    """Tile t was just placed at (x, y) of the seat's city: if that is the disc's cell, lift the disc and,
+    when it holds figures, ask (phase "resident"). Returns 1 when the phase "resident" starts."""
+    if s.disc_cell[seat] == 0 or s.disc_cell[seat] != city_pack(x, y):
+        return 0
+    s.disc_cell[seat] = 0
+    if disc_count(s, seat) == 0:
+        return 0
+    s.res_tile = <uint8_t>t
+    s.res_phase = s.phase
+    s.phase = PH_RESIDENT
+    return 1
+
+
+cdef void residents_release(GameState* s, int seat, int t) noexcept nogil:
+    """Tile t left the seat's city (removed or swapped out): its resident goes back to the supply."""
+    if mask_has(s.residents[seat], t):
+        mask_clear(s.residents[seat], t)
+        s.supply[TILE_TYPE[t]] += 1
+
+
+cdef inline bint disc_to_put_back(GameState* s) noexcept nogil:
+    """At the end of a turn (or of a vizier's placement): a lifted disc goes back first (phase "disc")."""
+    if s.options & OPT_RESIDENTS and s.disc_cell[s.current] == 0:
+        s.phase = PH_DISC
+        return 1
+    return 0
+
+
+cdef inline bint _disc_cell_ok(CityGrid* c, int x, int y) noexcept nogil:
+    return city_tile(c, x, y) < 0 and (city_tile(c, x + 1, y) >= 0 or city_tile(c, x - 1, y) >= 0
+                                       or city_tile(c, x, y + 1) >= 0 or city_tile(c, x, y - 1) >= 0)
+
+
+cdef int gen_residents(GameState* s, int* out) noexcept nogil:
+    """The legal actions of the phases "resident" (without "done") and "disc"."""
+    cdef int seat = s.current, n = 0, a, b, x, y, ty
+    cdef CityGrid* c
+    if s.phase == PH_RESIDENT:
+        ty = TILE_TYPE[s.res_tile]
+        if ty < NTYPES and s.disc[seat][ty]:
+            out[0] = A_EXT | (SUB_RESIDENT << 4) | (s.res_tile << 8)
+            return 1
+        for a in range(NTYPES):
+            if s.disc[seat][a]:
+                for b in range(NTYPES):
+                    if b != a and s.supply[b]:
+                        out[n] = A_EXT | (SUB_EXCHANGE << 4) | ((a | (b << 3)) << 8)
+                        n += 1
+        return n
+    c = s.city[seat]
+    for y in range(c.y1 + 1, c.y0 - 2, -1):
+        for x in range(c.x0 - 1, c.x1 + 2):
+            if _disc_cell_ok(c, x, y):
+                out[n] = A_EXT | (SUB_DISC << 4) | (city_pack(x, y) << 8)
+                n += 1
+    return n
+
+
+cdef int check_residents(GameState* s, int code) noexcept nogil:
+    """check_action in the phases "resident" and "disc", and for the residents' codes anywhere."""
+    cdef int kind = code & 15, sub = (code >> 4) & 15, seat = s.current, a, b, ty, packed
+    if kind == A_EXT and sub != SUB_WALL and sub > SUB_DISC:
+        return E_CODE
+    if kind == A_EXT and sub != SUB_WALL and not (s.options & OPT_RESIDENTS):
+        return E_NO_MODULE
+    if s.phase == PH_DISC:
+        if kind == A_EXT and sub == SUB_DISC:
+            packed = (code >> 8) & 0xFFFF
+            if code >> 24:
+                return E_CODE
+            return E_OK if _disc_cell_ok(s.city[seat], (packed & 255) - 128, (packed >> 8) - 128) \
+                else E_DISC_CELL
+        return E_DISC_PHASE
+    if s.phase != PH_RESIDENT:
+        return E_RESIDENT_WHEN if sub == SUB_RESIDENT or sub == SUB_EXCHANGE else E_DISC_WHEN
+    if kind == A_DONE:
+        return E_OK if code == A_DONE else E_CODE
+    if kind != A_EXT or (sub != SUB_RESIDENT and sub != SUB_EXCHANGE):
+        return E_RESIDENT_PHASE
+    ty = TILE_TYPE[s.res_tile]
+    if sub == SUB_RESIDENT:
+        if code >> 16:
+            return E_CODE
+        if (code >> 8) != s.res_tile:
+            return E_RESIDENT_TILE
+        if ty >= NTYPES:
+            return E_RESIDENT_CAMP
+        return E_OK if s.disc[seat][ty] else E_RESIDENT_NONE
+    if code >> 14:
+        return E_CODE
+    a = (code >> 8) & 7
+    b = (code >> 11) & 7
+    if a >= NTYPES or b >= NTYPES or a == b:
+        return E_CODE
+    if ty < NTYPES and s.disc[seat][ty]:
+        return E_EXCHANGE_MATCH
+    if not s.disc[seat][a]:
+        return E_EXCHANGE_NONE
+    return E_OK if s.supply[b] else E_SUPPLY_EMPTY
+
+
+cdef void resident_draw(GameState* s, EventLog* log) noexcept nogil:
+    """After a resident moved in: a random supply figure onto the disc (everyone sees which: the supply is
+    public). Chance, so it follows the action (moves.pxi module_follows) rather than being part of it."""
+    cdef int k = supply_count(s), b
+    if k == 0:
+        return
+    k = rng_below(&s.rng, k)
+    for b in range(NTYPES):
+        if k < s.supply[b]:
+            disc_give(s, s.current, b)
+            log_event(log, EV_FIGURE_DRAWN, s.current, b, 0)
+            return
+        k -= s.supply[b]
+
+
+cdef void apply_residents(GameState* s, int code) noexcept nogil:
+    """The effect of "resident", "exchange" or "disc" (what follows: moves.pxi module_follows)."""
+    cdef int sub = (code >> 4) & 15, seat = s.current, t, a, b
+    if sub == SUB_RESIDENT:
+        t = s.res_tile
+        disc_take(s, seat, TILE_TYPE[t])
+        mask_set(s.residents[seat], t)
+    elif sub == SUB_EXCHANGE:
+        a = (code >> 8) & 7
+        b = (code >> 11) & 7
+        disc_take(s, seat, a)
+        s.supply[a] += 1
+        disc_give(s, seat, b)
+    elif sub == SUB_DISC:
+        s.disc_cell[seat] = <uint16_t>((code >> 8) & 0xFFFF)
+
+
+cdef int resident_points(GameState* s, int seat) noexcept nogil:
+    """RULES §9.8: groups of different types, each time the largest possible: group k of the split has as
+    many figures as there are types with at least k residents; a group of g scores g (g + 1) / 2."""
+    cdef uint8_t tiles[128]
+    cdef int cnt[NTYPES]
+    cdef int n = mask_list(s.residents[seat], tiles), i, k, g, t, pts = 0
+    for t in range(NTYPES):
+        cnt[t] = 0
+    for i in range(n):
+        cnt[TILE_TYPE[tiles[i]]] += 1
+    for k in range(1, NFIGURES + 1):
+        g = 0
+        for t in range(NTYPES):
+            g += cnt[t] >= k
+        if g == 0:
+            break
+        pts += RESIDENT_GROUP_POINTS[g]
+    return pts

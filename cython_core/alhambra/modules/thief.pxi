@@ -1,0 +1,106 @@
+# The Thief (RULES §9.6): thief cards dealt secretly, played in the interrupt window (modules/window.pxi).
+#
+# 12 cards, 3 per currency, shuffled and dealt: 4 each with 2-3 seats, 3 with 4, 2 with 5-6; the rest leave
+# the game unseen. In a window, every seat but the one who is next may play one: it takes one display card of
+# the thief's currency (one card, whatever its value), the thief leaves the game, the display is refilled at
+# once and a scoring card drawn there is scored at once; then the window's order restarts (§9.0).
+#
+# Who is asked (Decision, for the information of RULES §8): a seat holding any thief card is asked whenever
+# the display is not empty, whether or not a card of its thieves' currencies lies there. Asking only seats
+# with a matching currency would tell the table which currencies a seat's thieves have.
+#
+# Code: A_THIEF | position << 4 (display position 0..3). Text: "thief y6" (the card taken).
+
+cdef int THIEVES_DEALT[MAX_PLAYERS + 1]
+THIEVES_DEALT[:] = [0, 0, 4, 4, 3, 2, 2]
+
+
+cdef void thief_setup(GameState* s) noexcept nogil:
+    """Deal the thief cards secretly (after the rest of the setup: the base game's chance stays the same)."""
+    cdef uint8_t cards[NCUR * NTHIEVES]
+    cdef int i, k, p, n = 0
+    for k in range(NCUR):
+        for i in range(NTHIEVES):
+            cards[n] = <uint8_t>k
+            n += 1
+    rng_shuffle_u8(&s.rng, cards, n)
+    n = 0
+    for p in range(s.num_players):
+        for i in range(THIEVES_DEALT[s.num_players]):
+            s.thief[p][cards[n]] += 1
+            n += 1
+    while n < NCUR * NTHIEVES:
+        s.thief_out[cards[n]] += 1
+        n += 1
+
+
+cdef inline int thief_count(GameState* s, int seat) noexcept nogil:
+    return s.thief[seat][0] + s.thief[seat][1] + s.thief[seat][2] + s.thief[seat][3]
+
+
+cdef inline bint thief_may_be_asked(GameState* s, int seat) noexcept nogil:
+    """The window asks the seat because of its thieves: it holds one, it is not the seat who is next, and the
+    display is not empty (all public)."""
+    return (seat != s.win_first and thief_count(s, seat) > 0
+            and (s.display[0] != NO_CARD or s.display[1] != NO_CARD or s.display[2] != NO_CARD
+                 or s.display[3] != NO_CARD))
+
+
+cdef int gen_thief(GameState* s, int seat, int* out) noexcept nogil:
+    """The seat's thief plays in the window: one per display position whose card's currency it holds a thief
+    of (equal cards: the lowest position only)."""
+    cdef int n = 0, i, j, c, dup
+    if not (s.options & OPT_THIEF) or seat == s.win_first:
+        return 0
+    for i in range(4):
+        c = s.display[i]
+        if c == NO_CARD or not s.thief[seat][card_currency(c)]:
+            continue
+        dup = 0
+        for j in range(i):
+            if s.display[j] == c:
+                dup = 1
+        if not dup:
+            out[n] = A_THIEF | (i << 4)
+            n += 1
+    return n
+
+
+cdef int check_thief(GameState* s, int code) noexcept nogil:
+    cdef int i = (code >> 4) & 3, c
+    if code >> 6:
+        return E_CODE
+    if not (s.options & OPT_THIEF):
+        return E_NO_MODULE
+    if s.phase != PH_INTERRUPT:
+        return E_THIEF_WHEN
+    if s.current == s.win_first:
+        return E_THIEF_NEXT
+    c = s.display[i]
+    if c == NO_CARD:
+        return E_TAKE_EMPTY
+    if not s.thief[s.current][card_currency(c)]:
+        return E_THIEF_NONE
+    return E_OK
+
+
+cdef void apply_thief(GameState* s, int code) noexcept nogil:
+    """The thief's own effect: the card goes to the hand, the thief leaves the game (the refill follows in
+    thief_after_use)."""
+    cdef int i = (code >> 4) & 3, c = s.display[i], k = card_currency(c)
+    hand_add(s, s.current, c)
+    s.display[i] = NO_CARD
+    s.thief[s.current][k] -= 1
+    s.thief_used[k] += 1
+
+
+cdef void thief_after_use(GameState* s, EventLog* log) noexcept nogil:
+    """Refill the display at once, score a scoring card drawn there at once, restart the window's order."""
+    cdef int r
+    refill_display(s, log)
+    for r in range(2):
+        if s.due & (1 << r):
+            s.due &= ~(1 << r)
+            score_round(s, r, log)
+    s.win_k = 0
+    window_advance(s)
