@@ -316,7 +316,7 @@ class AlcazabaValue(Value):
             return w * START_TILE
         t = _tile_type(item, tile_info)
         own = self.gain(row, t, 1) + w * WALL_TILE
-        if row == "dirk":
+        if row == "dirk" or "dirk" not in self.rows:
             return own
         give = self.gain("dirk", t, 1)
         return max(own, give) if row == self.seat else min(own, give)

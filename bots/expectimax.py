@@ -9,7 +9,10 @@ seat is to start its next turn; that position is scored by the greedy evaluation
 other). All candidate plans share the same samples (common random numbers); samples are added until the time
 budget (or `samples`, which replaces it: deterministic) is used up.
 
-Config: seed, move_time, samples, breadth (candidates per decision, default 6), depth (default 3)."""
+Config: seed, move_time, samples, breadth (candidates per decision, default 6), depth (default 3).
+
+The dice games (obs["game"] "dice" / "alcazaba"): alhambra_ai/dice_expectimax.py, an exact expectation over
+the re-roll outcomes on the position value of alhambra_ai/dice_value.py (docs/bots.md, "The dice games")."""
 
 import time
 

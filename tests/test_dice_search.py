@@ -93,3 +93,14 @@ def test_expectimax_bot_is_deterministic_with_a_seed(game):
         return s.history
 
     assert run() == run()
+
+
+@pytest.mark.parametrize("game,n", [("dice", 4), ("alcazaba", 3)])
+def test_expectimax_plays_legal_moves_without_dirk(game, n):
+    """With 3+ players there is no Dirk (no gift to him, no Dirk row in the value)."""
+    s = new_game(n, 9, game=game)
+    rng = random.Random(2)
+    for _ in range(150):
+        a = choose(s) if s.current_player == 0 else rng.choice(s.legal_actions())
+        s.apply(a)                                   # an illegal action would raise
+    assert s.round >= 2
