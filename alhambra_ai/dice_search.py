@@ -4,11 +4,8 @@ Three policies over a determinized DiceState, all by public knowledge only:
 
 - ``greedy_action``: one ply. Each action is applied to a clone and the position scored by :func:`evaluate`;
   after a roll, a re-roll is valued by the binomial value of keeping one type (no outcome enumeration).
-- ``expectimax_action``: after a roll, each candidate re-roll (keep the dice of one type, re-roll the rest) is
-  valued by the exact expectation over the chance node's outcomes (``state.chance_outcomes``: every multiset
-  of faces with its multinomial probability) of the best continuation: stop now, or (with a roll left) keep
-  one type once more, itself an exact binomial expectation. Re-rolls of more than EXACT_MAX_DICE dice use
-  the binomial value of the kept type only (time). Other decisions are greedy.
+- expectimax: alhambra_ai/dice_expectimax.py (exact expectation over re-roll outcomes, on the position value
+  of alhambra_ai/dice_value.py); ``expectimax_bot`` below calls it.
 - ``mcts_action``: flat UCB1 Monte Carlo over the root actions: every iteration a fresh determinization, the
   chosen action, then a uniformly random playout in C to the end; reward = win share + a score-margin term.
 
@@ -27,7 +24,6 @@ from math import comb
 ROUNDS_SCORED = {1: 0, 3: 1, 5: 2}          # round after which scoring A, B, C comes
 MAJ = [[[t + 1] for t in range(6)], [[t + 8, t + 1] for t in range(6)],
        [[t + 16, t + 8, t + 1] for t in range(6)]]      # the bots' own copy of the A/B/C table (a heuristic)
-EXACT_MAX_DICE = 5      # expectimax enumerates re-rolls of up to 5 dice (252 outcomes); more: binomial
 TILE_VALUE = {"void": 1.0, "convert": 1.0, "black": 1.5, "push": 1.0}
 
 
@@ -155,10 +151,6 @@ def _stop_values(state, seat: int) -> dict:
     return out
 
 
-def _best_stop(vals: dict, counts: list[int], rolls: int) -> float:
-    return max((vals[(t, counts[t], rolls)] for t in range(6) if counts[t]), default=-1.0)
-
-
 def _keep_type_value(vals: dict, t: int, have: int, free: int, rolls: int) -> float:
     """Exact expectation of keeping `have` symbols of type t and re-rolling `free` dice, then stopping on t
     (binomial over how many re-rolled dice show t)."""
@@ -176,26 +168,13 @@ def _counts(dice: list, black) -> list[int]:
     return c
 
 
-def _roll_value(state, action: int, vals: dict, exact: bool) -> float:
-    """Value of a re-roll: the exact expectation over its outcomes of the best continuation (exact=True), or
-    the keep-one-type binomial value of the type it keeps (greedy)."""
+def _roll_value(state, action: int, vals: dict) -> float:
+    """Value of a re-roll: the keep-one-type binomial value of the type it keeps (no outcome enumeration)."""
     dice, black = state.dice()
     mask = (action >> 4) & 0xFF
     kept = [dice[i] for i in range(8) if not (mask >> i) & 1]
-    free = bin(mask).count("1")
-    rolls = state.rolls + 1
-    if not exact or free > EXACT_MAX_DICE:
-        kc = _counts(kept, black)
-        return max(_keep_type_value(vals, t, kc[t], free, rolls) for t in range(6))
-    total = 0.0
-    for outcome, p in state.chance_outcomes(action):
-        c = _counts(kept + list(outcome), black)
-        best = _best_stop(vals, c, rolls)
-        if rolls < 3:
-            best = max(best, max(_keep_type_value(vals, t, c[t] - (black == t), 8 - c[t] + (black == t),
-                                                  rolls + 1) for t in range(6) if c[t]))
-        total += p * best
-    return total
+    kc = _counts(kept, black)
+    return max(_keep_type_value(vals, t, kc[t], bin(mask).count("1"), state.rolls + 1) for t in range(6))
 
 
 def _keep_type_actions(state) -> dict:
@@ -210,7 +189,7 @@ def _keep_type_actions(state) -> dict:
     return out
 
 
-def _after_roll_choice(state, exact: bool) -> int:
+def _after_roll_choice(state) -> int:
     seat = state.current_player
     legal = state.legal_actions()
     vals = _stop_values(state, seat)
@@ -233,7 +212,7 @@ def _after_roll_choice(state, exact: bool) -> int:
     if state.rolls < 3:
         for a in _keep_type_actions(state).values():
             if state.is_legal(a):
-                v = _roll_value(state, a, vals, exact)
+                v = _roll_value(state, a, vals)
                 if v > best_v + 1e-9:
                     best_a, best_v = a, v
     for a in legal:
@@ -261,25 +240,15 @@ def _one_ply(state, action: int, seat: int) -> float:
     return evaluate(c, seat)
 
 
-def _choose(state, exact: bool) -> int:
-    """One-ply choice of the seat to act; after a roll, the re-roll choice (exact expectation or not)."""
+def greedy_action(state) -> int:
+    """One-ply choice of the seat to act (see the module docstring)."""
     legal = state.legal_actions()
     if len(legal) == 1:
         return legal[0]
     if state.phase == "after_roll":
-        return _after_roll_choice(state, exact=exact)
+        return _after_roll_choice(state)
     seat = state.current_player
     return max(legal, key=lambda a: _one_ply(state, a, seat))
-
-
-def greedy_action(state) -> int:
-    """One-ply choice of the seat to act (see the module docstring)."""
-    return _choose(state, exact=False)
-
-
-def expectimax_action(state) -> int:
-    """Exact expectation over re-roll outcomes after a roll; greedy elsewhere."""
-    return _choose(state, exact=True)
 
 
 def mcts_action(obs: dict, seed: int, deadline: float, iterations: int | None = None) -> int:
@@ -333,9 +302,13 @@ def greedy_bot(obs, seed: int) -> int:
     return greedy_action(search.determinize(obs, search.move_seed(seed, obs)))
 
 
-def expectimax_bot(obs, seed: int) -> int:
-    from alhambra_ai import search
-    return expectimax_action(search.determinize(obs, search.move_seed(seed, obs)))
+def expectimax_bot(obs, seed: int, config: dict | None = None) -> int:
+    """alhambra_ai/dice_expectimax.py, within the move's time (exact and deterministic when the config gives
+    ``samples``, as strength --iterations does)."""
+    from alhambra_ai import dice_expectimax, search
+    config = config or {}
+    deadline = None if config.get("samples") else search.MoveClock(obs, config).deadline
+    return dice_expectimax.choose(search.determinize(obs, search.move_seed(seed, obs)), deadline)
 
 
 def mcts_bot(obs, seed: int, config: dict) -> int:

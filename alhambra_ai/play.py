@@ -48,6 +48,7 @@ from alhambra_ai.render import (
 _SCORED = re.compile(r"^score (\d+): ")
 
 STRONGEST = "mcts"
+STRONGEST_DICE = "expectimax"       # in the dice games (docs/bots.md: the dice games' strength table)
 FALLBACK = "random"
 
 HELP = """\
@@ -99,9 +100,9 @@ def resolve_bot(spec: str) -> Path:
     raise ValueError(f"bot file not found: {spec} (give a path, or a name from {bots_dir()})")
 
 
-def default_bot(say: Callable[[str], None]) -> Path:
-    """The strongest bot file; the random bot (with a message) if it is missing."""
-    strongest = bots_dir() / f"{STRONGEST}.py"
+def default_bot(say: Callable[[str], None], game: str = "alhambra") -> Path:
+    """The strongest bot file of the game; the random bot (with a message) if it is missing."""
+    strongest = bots_dir() / f"{STRONGEST if game == 'alhambra' else STRONGEST_DICE}.py"
     if strongest.is_file():
         return strongest
     fallback = bots_dir() / f"{FALLBACK}.py"
@@ -552,7 +553,7 @@ def check_record_path(path: str) -> None:
 
 
 def seat_files(players: int | None, bots: Sequence[str],
-               say: Callable[[str], None]) -> tuple[int, list[Path]]:
+               say: Callable[[str], None], game: str = "alhambra") -> tuple[int, list[Path]]:
     """The player count and the bot file of each opponent seat, in seat order after the person's.
 
     Each ``--bot`` fills the next opponent seat; without ``--players`` there is one seat per ``--bot`` (at
@@ -566,7 +567,7 @@ def seat_files(players: int | None, bots: Sequence[str],
     if len(bots) > players - 1:
         raise ValueError(f"{len(bots)} --bot options for {players - 1} opponent seat"
                          f"{'s' if players > 2 else ''} (--players {players}): give at most one per seat")
-    paths = [resolve_bot(b) for b in bots] or [default_bot(say)]
+    paths = [resolve_bot(b) for b in bots] or [default_bot(say, game)]
     return players, [paths[i % len(paths)] for i in range(players - 1)]
 
 
@@ -592,7 +593,7 @@ def play_game(players: int | None = None, seat: int = 1, bots: Sequence[str] = (
 
     seat_bots: dict[int, SeatBot] = {}
     try:
-        players, files = seat_files(players, bots, write)
+        players, files = seat_files(players, bots, write, game)
         if not 1 <= seat <= players:
             raise ValueError(f"--seat must be 1 to {players} (the number of players), not {seat}")
         if move_time <= 0:
@@ -604,7 +605,7 @@ def play_game(players: int | None = None, seat: int = 1, bots: Sequence[str] = (
         if seed is None:
             seed = random.SystemRandom().randrange(2**31)
         try:
-            hint_path: Path | None = default_bot(lambda _msg: None)
+            hint_path: Path | None = default_bot(lambda _msg: None, game)
         except ValueError:
             hint_path = None
         if game == "alhambra":
@@ -671,7 +672,8 @@ def save_game(game: TerminalGame, path: str, error: Callable[[str], None]) -> in
 @click.option("--seat", type=int, default=1, show_default=True, help="your seat, 1-based")
 @click.option("--bot", "bots", multiple=True, metavar="FILE",
               help=f"opponent bot file or name in bots/; each --bot fills the next opponent seat in order "
-              f"(the list repeats when --players asks for more) [default: {STRONGEST}]")
+              f"(the list repeats when --players asks for more) [default: {STRONGEST}; in the dice games "
+              f"{STRONGEST_DICE}]")
 @click.option("--seed", type=int, default=None, help="game seed (default: random, printed at the start)")
 @click.option("--move-time", type=float, default=1.0, show_default=True, help="bot thinking time per move, s")
 @click.option("--time-bank", type=float, default=10.0, show_default=True,

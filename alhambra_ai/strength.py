@@ -350,20 +350,45 @@ def run_strength(matches=DEFAULT_MATCHES, players=(2, 4), games: int = 20, seed:
     if game != "alhambra":
         settings["game"] = game
     log = ResultLog(out, settings)
-    rows = []
+    groups = []  # (match text, players, Match): one row of the table each, in this order
+    for m in matches:
+        match = Match(m, move_time, time_bank, iterations, tuple(options or ()), game)
+        groups += [(m, p, match) for p in ([match.fixed_players] if match.fixed_players else players)]
+    rows: list[MatchResult] = []
+
+    def flush() -> None:  # the rows of the matches that are complete, in order
+        while len(rows) < len(groups) and _complete(log, groups[len(rows)], games):
+            m, p, match = groups[len(rows)]
+            rows.append(summarize(match.lineup(p)[0], match.opponents(p), p,
+                                  [log.done[(m, p, g)] for g in range(games)]))
+            echo(rows[-1].row())
+
+    def finished(k: int, g: int, result: dict) -> None:
+        m, p, _ = groups[k]
+        _store(log, m, p, g, result, games, progress)
+        flush()
+
+    # every game of every match in one queue: the cores (or the cluster) never wait for a match's last game
+    todo = [Game(k, g, spec) for k, (m, p, match) in enumerate(groups)
+            for g, spec in enumerate(match.games(p, games, seed)) if (m, p, g) not in log.done]
+    flush()
     with _cluster(backend, address) as ray:
-        for m in matches:
-            match = Match(m, move_time, time_bank, iterations, tuple(options or ()), game)
-            for p in [match.fixed_players] if match.fixed_players else players:
-                specs = match.games(p, games, seed)
-                todo = [(g, s) for g, s in enumerate(specs) if (m, p, g) not in log.done]
-                store = lambda g, r, m=m, p=p: _store(log, m, p, g, r, games, progress)  # noqa: E731
-                _play(todo, match, p, jobs, store, ray)
-                results = [log.done[(m, p, g)] for g in range(games)]
-                res = summarize(match.lineup(p)[0], match.opponents(p), p, results)
-                echo(res.row())
-                rows.append(res)
+        _play(todo, [(match, p) for _, p, match in groups], jobs, finished, ray)
     return rows
+
+
+@dataclass(frozen=True)
+class Game:
+    """One game to play: its match's index in the run, its index in the match, its schedule."""
+
+    group: int
+    index: int
+    spec: ScheduledGame
+
+
+def _complete(log: ResultLog, group: tuple, games: int) -> bool:
+    m, p, _ = group
+    return all((m, p, g) in log.done for g in range(games))
 
 
 def _cluster(backend: str, address: str | None):
@@ -381,43 +406,44 @@ def _store(log: ResultLog, m: str, p: int, g: int, result: dict, games: int, pro
         progress(m, p, sum(1 for k in log.done if k[:2] == (m, p) and k[2] < games), games)
 
 
-def _play(todo: list, match: Match, players: int, jobs: int, done, ray=None) -> None:
-    """Referee the games of ``todo`` ((index, ScheduledGame)), ``jobs`` at a time (or on the Ray backend
-    ``ray``); ``done(index, result)`` as each finishes. Interrupted (Ctrl-C): every worker is killed and
-    the games in progress are dropped."""
+def _play(todo: list[Game], groups: list[tuple[Match, int]], jobs: int, done, ray=None) -> None:
+    """Referee the games of ``todo``, ``jobs`` at a time (or on the Ray backend ``ray``); ``done(group,
+    index, result)`` as each finishes. Interrupted (Ctrl-C): every worker is killed and the games in
+    progress are dropped."""
     if not todo:
         return
-    paths = match.paths(players)
-    limits, own = match.limits(players)
-    config = match.bot_config(players)
-    stop = threading.Event()
+    setups = [_Setup.of(match, p) for match, p in groups]
 
-    def entry(g: int, result: dict, record: dict) -> tuple[int, dict]:
+    def entry(game: Game, result: dict, record: dict) -> tuple[int, int, dict]:
         result["id"] = result.pop("game")  # "game" is the game's index in the match here
         result["actions"] = record["actions"]
-        return g, result
+        return game.group, game.index, result
 
     if ray is not None:
-        from alhambra_ai.tournament.ray_backend import game_resources, pack_bots, referee_with_watchdog
+        from alhambra_ai.tournament.ray_backend import game_resources, pack_bots
 
-        index = {spec.id: g for g, spec in todo}
-        with closing(ray.map(referee_with_watchdog, [spec for _, spec in todo], pack_bots(paths),
-                             (limits, {"bot_limits": own, "bot_config": config}),
-                             lambda spec: game_resources(spec.num_players, limits.memory_mb),
+        used = sorted({game.group for game in todo})
+        files = pack_bots({f"{k}/{name}": path for k in used for name, path in setups[k].paths.items()})
+        memory = max(setups[k].limits.memory_mb or 0 for k in used) or None
+        with closing(ray.map(_referee_on_node, todo, files, (setups,),
+                             lambda game: game_resources(game.spec.num_players, memory),
                              lambda text: print(text, file=sys.stderr),
-                             label=lambda spec: f"game {spec.id}")) as played:
-            for spec, (result, record) in played:
-                done(*entry(index[spec.id], result, record))
+                             label=lambda game: f"game {game.spec.id}")) as played:
+            for game, (result, record) in played:
+                done(*entry(game, result, record))
         return
 
-    def one(item):
-        g, spec = item
-        return entry(g, *run_game(spec, paths, limits, stop, bot_limits=own, bot_config=config))
+    stop = threading.Event()
+
+    def one(game: Game):
+        setup = setups[game.group]
+        return entry(game, *run_game(game.spec, setup.paths, setup.limits, stop, bot_limits=setup.own,
+                                     bot_config=setup.config))
 
     pool = ThreadPoolExecutor(max(1, jobs), thread_name_prefix="strength")
     pending: dict = {}
     try:
-        pending = {pool.submit(one, item) for item in todo}
+        pending = {pool.submit(one, game) for game in todo}
         while pending:
             finished, pending = wait(pending, timeout=0.5, return_when=FIRST_COMPLETED)
             for future in finished:
@@ -432,6 +458,31 @@ def _play(todo: list, match: Match, players: int, jobs: int, done, ray=None) -> 
         kill_all()
         raise
     pool.shutdown(wait=True)
+
+
+@dataclass(frozen=True)
+class _Setup:
+    """What the referee needs for the games of one match and player count."""
+
+    paths: dict[str, str]
+    limits: Limits
+    own: dict[str, Limits]
+    config: dict[str, dict]
+
+    @staticmethod
+    def of(match: Match, players: int) -> _Setup:
+        limits, own = match.limits(players)
+        return _Setup(match.paths(players), limits, own, match.bot_config(players))
+
+
+def _referee_on_node(game: Game, bots: dict, setups: list[_Setup]) -> tuple[dict, dict]:
+    """A Ray task: one game with its match's bots (``bots`` holds every match's, keyed ``match/name``)."""
+    from alhambra_ai.tournament.ray_backend import referee_with_watchdog
+
+    setup = setups[game.group]
+    mine = {name: bots[f"{game.group}/{name}"] for name in setup.paths}
+    return referee_with_watchdog(game.spec, mine, setup.limits, {"bot_limits": setup.own,
+                                                                 "bot_config": setup.config})
 
 
 # ---------------------------------------------------------------- command line

@@ -33,7 +33,7 @@ class Bot:
         if len(legal) == 1:
             return legal[0]
         if dice_search.is_dice(obs):  # the dice games: alhambra_ai/dice_search.py
-            return dice_search.expectimax_bot(obs, self.seed)
+            return dice_search.expectimax_bot(obs, self.seed, self.config)
         seed = search.move_seed(self.seed, obs)
         root = search.determinize(obs, seed)
         me, turn0 = root.current_player, root.turn

@@ -2,13 +2,13 @@
 
 Several determinizations of the observation; every iteration resamples the hidden order (draw pile with the
 scoring cards in their public ranges, tile bag), descends the tree by UCB among the actions legal in that
-sample (the best few by a cheap prior, widening with visits), adds a node and plays a heuristic rollout
-(with 2 players for two rounds, then the position is scored by the evaluation; with more players to the end
-of the game); rewards mix the win share and the margin. The move is the most visited root action.
+sample (the best few by a cheap prior, widening with visits), adds a node and plays a heuristic rollout for
+six rounds of seats with 2 players, four with more, after which the evaluation scores the position; rewards
+mix the win share and the margin. The move is the most visited root action.
 
 Config: seed, move_time (default budget when the observation gives none), iterations (replaces the time
-budget: deterministic), determinizations, rollout_turns (default: 4 turns = two rounds with 2 players, the
-rollout then scored by the evaluation; to the end of the game (-1) with more players),
+budget: deterministic), determinizations, rollout_turns (default: 12 turns with 2 players, 4 x num_players
+with more, the rollout then scored by the evaluation; -1: to the end of the game),
 c_uct, max_candidates, stop_early (default on: the move is decided once the most visited action can no longer
 be overtaken), bank_share (default 0.5: each move also spends this share of the referee's time bank left,
 spread over the decisions to come; 0 = never touch the bank)."""
@@ -22,8 +22,8 @@ class Bot:
         self.seed = int(config.get("seed", 0))
         self.iterations = config.get("iterations")
         self.ndets = int(config.get("determinizations", 4))
-        self.rollout_turns = config.get("rollout_turns")  # None: two rounds of seats (see act)
-        self.c_uct = float(config.get("c_uct", 0.15))
+        self.rollout_turns = config.get("rollout_turns")  # None: see _rollout_turns
+        self.c_uct = float(config.get("c_uct", 0.3))
         self.max_candidates = int(config.get("max_candidates", 12))
         self.eps = float(config.get("eps", 0.1))
         self.stop_early = bool(config.get("stop_early", True))
@@ -58,13 +58,13 @@ class Bot:
         return search.greedy_action(dets[0])
 
     def _rollout_turns(self, obs) -> int:
-        """Unless configured: two rounds of seats in 2-player games, to the end with more seats.
+        """Unless configured: six rounds of seats with 2 players (12 turns), four with more (4 x num_players).
 
-        Measured on a loaded machine (about 20% of a core per 0.1 s move): with 2 players full rollouts ran
-        about 300 iterations per move and cut-off ones 2,500-3,000; with 4 players, one mcts against three
-        greedy on the same 40 deals won 35.0% cutting off after one round, 47.5% after two and 58.8% with
-        full rollouts (benchmarks/results, docs/bots.md)."""
+        Measured in-process at fixed iterations, seats rotated, the slower variant given fewer iterations in
+        proportion to its speed (docs/bots.md, "Tuning"): 2 players, head to head, 6 turns beat 4 (72.5% of
+        40 games), 8 beat 6 (55.0%), 12 beat 8 (60.0%); 4 players, one mcts against three greedy on the same
+        48 seat-deals: 16 turns 72.9%, 24 turns 69.8%, full rollouts 57.3%."""
         if self.rollout_turns is not None:
             return int(self.rollout_turns)
         n = int(getattr(obs, "num_players", 2) or 2)
-        return 2 * n if n == 2 else -1
+        return 12 if n == 2 else 4 * n

@@ -469,3 +469,23 @@ def test_partial_apply_matches_apply_on_the_seats_own_effects():
                 checked += 1
             s.apply(search.greedy_action(s))
     assert checked > 300
+
+
+def test_cached_rollout_plays_only_legal_actions():
+    """The rollout lists placements from a GenCache kept in step with the state (as inside Mcts): replayed
+    through the checked State.apply, every action it played is legal and the game ends the same."""
+    for n in (2, 3, 4, 6):
+        s = new_game(n, seed=40 + n)
+        s.record_history = False
+        for _ in range(5 * n):  # some way into the game, so cities have tiles to build around
+            s.apply(search.greedy_action(s))
+        for seed in range(2):
+            actions = _core._search_rollout_actions(s, seed)
+            replay = s.clone()
+            for a in actions:
+                assert a in replay.legal_actions()
+                replay.apply(a)
+            assert replay.is_terminal()
+            direct = s.clone()
+            search.search_rollout(direct, seed)  # the public rollout: the same cache, the same game
+            assert direct.scores() == replay.scores()

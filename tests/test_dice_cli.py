@@ -151,3 +151,10 @@ def test_dice_mcts_takes_the_63_bit_seeds_of_tournaments_and_play():
     s.apply("roll")
     action = dice_search.mcts_action(s.observation(s.current_player), 2**63 - 1, time.monotonic() + 1, 40)
     assert action in s.legal_actions()
+
+
+def test_play_defaults_to_the_strongest_bot_of_the_game():
+    from alhambra_ai import play as play_module
+    assert play_module.default_bot(print, "dice").name == "expectimax.py"
+    assert play_module.default_bot(print, "alcazaba").name == "expectimax.py"
+    assert play_module.default_bot(print).name == "mcts.py"

@@ -1,5 +1,7 @@
 """--options everywhere (issue 12): one parser, the same names and errors in every command and file."""
 
+from pathlib import Path
+
 import pytest
 from click.testing import CliRunner
 
@@ -48,3 +50,26 @@ def test_strength_and_tournament_games_carry_the_options():
     assert game.options == ("camps", "falcons")
     state = referee.new_game(2, 5, dict.fromkeys(game.options, True))
     assert state.options == {"dirk": True, "camps": True, "falcons": True}
+
+
+def _tournament_settings(monkeypatch, tmp_path, *args):
+    """The Settings `alhambra-ai tournament ARGS` would run with (the run itself is replaced)."""
+    from alhambra_ai.tournament import runner
+
+    seen = []
+    monkeypatch.setattr(runner, "run_tournament", lambda s, **kw: seen.append(s))
+    r = CliRunner().invoke(main, ["tournament", "--out", str(tmp_path / "run"), *args])
+    assert r.exit_code == 0, r.output
+    return seen[0]
+
+
+def test_options_none_switches_a_files_options_off(monkeypatch, tmp_path):
+    f = tmp_path / "t.toml"
+    f.write_text('bots = ["a.py", "b.py"]\n[options]\ncamps = true\nfalcons = true\n')
+    assert _tournament_settings(monkeypatch, tmp_path, "--config", str(f)).options == ("camps", "falcons")
+    assert _tournament_settings(monkeypatch, tmp_path, "--config", str(f), "--options", "none").options == ()
+    assert _tournament_settings(monkeypatch, tmp_path, "--config", str(f), "--options", "").options == ()
+    assert _tournament_settings(monkeypatch, tmp_path, "--config", str(f), "--options", "vizier").options == \
+        ("vizier",)
+    s = _tournament_settings(monkeypatch, tmp_path, "--config", str(f))       # bots still come from the file
+    assert [Path(p).name for p in s.bots] == ["a.py", "b.py"]

@@ -113,16 +113,19 @@ def test_ray_gives_the_results_of_local_jobs(cluster, local_run, tmp_path):
 
 
 def bot_worker_parents(session_dir: str) -> set[int]:
-    """Pids of the Ray workers running games of this cluster: the parents of its bot workers (whose
-    command line names the package the job shipped into the cluster's session directory)."""
+    """Pids of the Ray workers running games of this cluster: the nearest ``ray::`` ancestors of the bot
+    workers (between them stand the sandbox's unshare and its init) whose raylet belongs to the cluster's
+    session directory."""
     parents = set()
     for proc in Path("/proc").glob("[0-9]*"):
         try:
-            line = (proc / "cmdline").read_bytes()
-            if b"alhambra_ai.tournament.worker" in line and session_dir.encode() in line:
-                parent = parent_of(int(proc.name))
-                if Path(f"/proc/{parent}/cmdline").read_bytes().startswith(b"ray::"):
-                    parents.add(parent)
+            if b"alhambra_ai.tournament.worker" not in (proc / "cmdline").read_bytes():
+                continue
+            pid = int(proc.name)
+            while pid > 1 and not Path(f"/proc/{pid}/cmdline").read_bytes().startswith(b"ray::"):
+                pid = parent_of(pid)
+            if pid > 1 and session_dir.encode() in Path(f"/proc/{parent_of(pid)}/cmdline").read_bytes():
+                parents.add(pid)
         except (OSError, ValueError, IndexError):
             pass
     return parents
@@ -305,3 +308,28 @@ def claim_in_a_thread(cpus):
     os.sched_setaffinity(0, cpus)  # a thread starts with its creator's CPUs: widen them again
     with node_cpu() as cpu:
         return cpu
+
+
+@pytest.mark.slow  # a driver of its own: a new Ray job with its own workers
+def test_ctrl_c_on_a_ray_run_cancels_its_games_and_says_how_to_resume(ray_cluster, tmp_path, monkeypatch):
+    monkeypatch.undo()  # the real game, through the command line as a user runs it
+    out = tmp_path / "run"
+    args = ["tournament", str(HERE.parent / "bots" / "random.py"), str(HERE / "hostile_bots" / "hangs.py"),
+            "--games", "4", "--move-time", "5", "--time-bank", "0", "--no-progress", "--out", str(out),
+            "--backend", "ray", "--address", ray_cluster.address]
+    env = {**os.environ, "PYTHONPATH": str(HERE.parent)}
+    proc = subprocess.Popen([sys.executable, "-c", "from alhambra_ai.cli import main; main()", *args],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    session = ray_cluster.head_node.get_session_dir_path()
+    deadline = time.monotonic() + 120
+    while not bot_worker_parents(session) and time.monotonic() < deadline and proc.poll() is None:
+        time.sleep(0.1)  # until games are in progress on the cluster (a hanging seat holds each 5 s)
+    assert bot_worker_parents(session), "no game started"
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "--resume" in err.strip().splitlines()[-1]
+    deadline = time.monotonic() + 20  # Ray cancelled the running games (force): their workers went too
+    while bot_worker_parents(session) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not bot_worker_parents(session)

@@ -6,6 +6,8 @@ to show the attack is real and the test can fail.
 """
 
 import os
+import subprocess
+import sys
 import tempfile
 import time
 from dataclasses import replace
@@ -185,7 +187,8 @@ def test_what_each_layer_alone_leaves_open(name, mode, out, tmp_path, monkeypatc
     assert kill_survivors(tmp_path) == []
 
 
-def test_concurrent_games_get_different_cpus():
+def test_concurrent_games_get_different_cpus(tmp_path, monkeypatch):
+    monkeypatch.setattr(sandbox, "CPU_LOCKS", tmp_path / "cpus")  # no games of other processes
     everyone = sorted(os.sched_getaffinity(0))
     taken = [sandbox.take_cpu() for _ in everyone]
     try:
@@ -193,6 +196,28 @@ def test_concurrent_games_get_different_cpus():
     finally:
         for cpu in taken:
             sandbox.give_cpu(cpu)
+
+
+@pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="needs two CPUs")
+def test_games_of_another_process_count_when_choosing_a_cpu(tmp_path, monkeypatch):
+    # two tournaments started side by side must not pin all their games to the same CPU
+    monkeypatch.setattr(sandbox, "CPU_LOCKS", tmp_path / "cpus")
+    code = ("import sys; from pathlib import Path; from alhambra_ai.tournament import sandbox; "
+            f"sandbox.CPU_LOCKS = Path({str(tmp_path / 'cpus')!r}); "
+            "print(sandbox.take_cpu(), flush=True); sys.stdin.read()")
+    other = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                             text=True)
+    try:
+        theirs = int(other.stdout.readline())
+        mine = sandbox.take_cpu()
+        sandbox.give_cpu(mine)
+        assert mine != theirs
+    finally:
+        other.stdin.close()
+        other.wait(10)
+    again = sandbox.take_cpu()  # the other process ended: its lock went with it
+    sandbox.give_cpu(again)
+    assert again == min(os.sched_getaffinity(0))
 
 
 def test_a_bot_may_use_its_scratch_space_and_threads_but_not_change_its_file():

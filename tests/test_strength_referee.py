@@ -106,6 +106,22 @@ def test_a_side_with_its_own_move_time(toy, tmp_path):
     assert games[0]["bots"] == ["slow@0.75", "fast"] and all(not g["forfeits"] for g in games)
 
 
+def test_all_matches_share_one_queue_and_the_table_keeps_its_order(toy, tmp_path):
+    # --jobs 2 over two matches: the games of both are queued together (no core waits for the last game of
+    # a match), yet the rows come out in the order asked and the results equal a one-at-a-time run
+    runs = {}
+    for jobs in ("1", "2"):
+        out = tmp_path / f"s{jobs}.jsonl"
+        r = invoke("strength", "--match", f"{FIRST}:{LAST}", "--match", f"{LAST}:{FIRST}", "--games", "4",
+                   "--players", "2,3", "--jobs", jobs, "--out", out, *FAST[2:])
+        assert r.exit_code == 0, r.output
+        rows = [line.split("win")[0].split()[:4] for line in r.output.splitlines() if " vs " in line]
+        assert rows == [["first", "vs", "last", "2p"], ["first", "vs", "last", "3p"],
+                        ["last", "vs", "first", "2p"], ["last", "vs", "first", "3p"]]
+        runs[jobs] = sorted((g["id"], g["bots"], g["scores"]) for g in games_in(out))
+    assert len(runs["1"]) == 16 and runs["1"] == runs["2"]
+
+
 def test_tournament_lineup_from_a_definition(toy, tmp_path):
     (tmp_path / "t.toml").write_text(f'lineup = ["{FIRST}", "{LAST}", "{LAST}"]\ngames = 1\n'
                                      'move_time = 0.5\ntime_bank = 0.5\n')

@@ -102,6 +102,26 @@ def test_submit_good_then_broken_bot(tmp_path, monkeypatch):
         submit(other, lad, progress=False, out=out, log=log)
 
 
+def test_a_dice_ladder_plays_its_game_and_refuses_another(tmp_path, monkeypatch):
+    monkeypatch.setitem(ladder_module.DEFAULTS, "games", 1)
+    monkeypatch.setattr(ladder_module, "BUILTIN_BOTS", [ladder_module.RANDOM_BOT])
+    lad = tmp_path / "ladder"
+    out, log = io.StringIO(), io.StringIO()
+    submit(GOOD / "first.py", lad, progress=False, out=out, log=log, game="dice")
+    assert "first validated: a dice game" in log.getvalue()
+    assert json.loads((lad / "ladder.json").read_text())["settings"]["game"] == "dice"
+    games = sorted((lad / "games").glob("*.json"))
+    assert len(games) == 2 and all(load_record(g)["game"] == "dice" for g in games)
+    with pytest.raises(Exception, match="plays dice, not alcazaba"):
+        submit(GOOD / "last.py", lad, progress=False, out=out, log=log, game="alcazaba")
+    assert entrant_names(lad) == ["random", "first"]
+    submit(GOOD / "last.py", lad, progress=False, out=out, log=log)     # no --game: the ladder's own
+    assert entrant_names(lad) == ["random", "first", "last"]
+    result = CliRunner().invoke(main, ["submit", str(GOOD / "seeded.py"), "--ladder", str(lad), "--game",
+                                       "alhambra", "--no-progress"])
+    assert result.exit_code == 2 and "plays dice, not alhambra" in result.output
+
+
 def test_submit_command_refuses_with_exit_2(tmp_path):
     result = CliRunner().invoke(main, ["submit", str(HOSTILE / "exits.py"), "--ladder", str(tmp_path / "l"),
                                        "--no-progress"])

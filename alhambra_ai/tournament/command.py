@@ -113,7 +113,8 @@ Examples:
               "(README 'Security model').")
 @click.option("--width", type=click.IntRange(min=1), metavar="COLUMNS",
               help="Fit the tables to this many columns (at least 80). [default: the terminal's]")
-@click.option("--options", "options", default=None, help=OPTIONS_HELP + " Overrides the file's [options].")
+@click.option("--options", "options", default=None,
+              help=OPTIONS_HELP + " Overrides the file's [options] ('none' switches them off).")
 @click.option("--game", "game", type=click.Choice(GAMES), default=None, help=GAME_HELP)
 def tournament_command(bot_files, config_file, lineup, seats, games, seed, move_time, time_bank, memory,
                        setup_time, jobs, backend, address, out, resume, progress, require_sandbox, width,
@@ -131,7 +132,8 @@ def tournament_command(bot_files, config_file, lineup, seats, games, seed, move_
             modules = None if options is None else tuple(parse_options(options))
         except ValueError as e:
             raise BadInput(f"--options: {e}") from None
-        settings = make_settings(definition, bots=tuple(bot_files), lineup=lineup_files, seats=seats,
+        settings = make_settings(definition, bots=tuple(bot_files) or None, lineup=lineup_files or None,
+                                 seats=seats,
                                  games=games, seed=seed,
                                  move_time=move_time, time_bank=time_bank, memory=memory,
                                  setup_time=setup_time, jobs=jobs, backend=backend, address=address, out=out,
@@ -181,7 +183,10 @@ def stored_definition(directory: Path) -> dict:
 @click.option("--jobs", "-j", type=int, default=1, show_default=True, metavar="N",
               help="Games played at once.")
 @click.option("--progress/--no-progress", default=True, help="Show the progress bar on stderr.")
-def submit_command(bot_file, ladder_dir, jobs, progress):
+@click.option("--game", "game", type=click.Choice(GAMES), default=None,
+              help="The game of the ladder: alhambra (the base game), dice or alcazaba. A new ladder plays "
+              "it; an existing one refuses another. [default: the ladder's own; alhambra for a new one]")
+def submit_command(bot_file, ladder_dir, jobs, progress, game):
     """Validate BOT_FILE and enter it into the persistent ladder.
 
     \b
@@ -196,7 +201,7 @@ def submit_command(bot_file, ladder_dir, jobs, progress):
 
     try:
         _sigterm_as_interrupt()
-        submit(bot_file, ladder_dir, jobs=jobs, progress=progress)
+        submit(bot_file, ladder_dir, jobs=jobs, progress=progress, game=game)
     except KeyboardInterrupt:
         click.echo(f"\ninterrupted; submit {bot_file} again to finish its ladder games", err=True)
         sys.exit(130)

@@ -121,10 +121,11 @@ def load_definition(path: str | Path) -> dict:
 
 
 def make_settings(definition: dict | None = None, **options) -> Settings:
-    """Defaults, then the definition file, then the options that were given (None = not given)."""
+    """Defaults, then the definition file, then the options that were given (None = not given; an empty
+    value is given: ``options=()`` switches a file's [options] off)."""
     settings = Settings()
     values = dict(definition or {})
-    values.update({k: v for k, v in options.items() if v is not None and v != ()})
+    values.update({k: v for k, v in options.items() if v is not None})
     try:
         settings = replace(settings, **values)
     except TypeError as e:

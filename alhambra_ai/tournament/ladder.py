@@ -1,6 +1,7 @@
 """A persistent ladder: ``alhambra-ai submit BOT_FILE`` validates a bot and plays it into the ladder.
 
-LADDER/ladder.json      settings and entrants in order of entry: {"name", "sha256", "file", "entered"}
+LADDER/ladder.json      settings (with "game": alhambra, dice or alcazaba; absent = alhambra) and entrants in
+                        order of entry: {"name", "sha256", "file", "entered"}
 LADDER/bots/NAME.py     the entered copy of each bot (what the ladder plays)
 LADDER/results.jsonl, LADDER/games/, LADDER/standings.*   as for a tournament (store.py)
 
@@ -48,7 +49,9 @@ def _limits(settings: dict) -> Limits:
 
 
 class Ladder:
-    def __init__(self, directory: str | Path) -> None:
+    def __init__(self, directory: str | Path, game: str | None = None) -> None:
+        """The ladder in ``directory``; a new one plays ``game`` (default alhambra), an existing one refuses
+        another game (its ratings would mix games)."""
         self.dir = Path(directory)
         self.store = ResultStore(self.dir)
         path = self.dir / "ladder.json"
@@ -59,7 +62,15 @@ class Ladder:
                 raise StoreError(f"{path} is damaged") from None
         else:
             self.data = {"format": "alhambra-ai-ladder", "version": 1,
-                         "settings": dict(DEFAULTS, seed=new_master_seed()), "entrants": []}
+                         "settings": dict(DEFAULTS, seed=new_master_seed(), game=game or "alhambra"),
+                         "entrants": []}
+        if game is not None and game != self.game:
+            raise BadInput(f"the ladder in {self.dir} plays {self.game}, not {game}; use another --ladder "
+                           f"directory for {game}")
+
+    @property
+    def game(self) -> str:
+        return self.settings.get("game", "alhambra")
 
     @property
     def settings(self) -> dict:
@@ -108,12 +119,13 @@ class Ladder:
             for r in range(1, self.settings["games"] + 1):
                 seed = derive_seed(self.settings["seed"], "ladder", new, old["name"], r)
                 for k, seated in enumerate([(new, old["name"]), (old["name"], new)]):
-                    games.append(ScheduledGame(f"e{index:03d}-o{j:03d}-r{r}-s{k}", seated, seed))
+                    games.append(ScheduledGame(f"e{index:03d}-o{j:03d}-r{r}-s{k}", seated, seed,
+                                               game=self.game))
         return games
 
 
-def validate(source: BotSource, limits: Limits, log: TextIO) -> dict:
-    """Load the bot in a worker and play one game against bots/random.py; Refused if it fails."""
+def validate(source: BotSource, limits: Limits, log: TextIO, game: str = "alhambra") -> dict:
+    """Load the bot in a worker and play one ``game`` against bots/random.py; Refused if it fails."""
     name = source.name
     problem = check_bot(source, limits)
     if problem:
@@ -121,23 +133,26 @@ def validate(source: BotSource, limits: Limits, log: TextIO) -> dict:
     if not RANDOM_BOT.is_file():
         raise BadInput(f"cannot validate: {RANDOM_BOT} not found")
     opponent = "random" if name != "random" else "random-baseline"
-    game = ScheduledGame("validation", (name, opponent), derive_seed(new_master_seed(), "validation"))
-    result, _ = run_game(game, {name: source, opponent: BotSource(opponent, RANDOM_BOT.read_bytes())}, limits)
+    scheduled = ScheduledGame("validation", (name, opponent), derive_seed(new_master_seed(), "validation"),
+                              game=game)
+    sources = {name: source, opponent: BotSource(opponent, RANDOM_BOT.read_bytes())}
+    result, _ = run_game(scheduled, sources, limits)
     for f in result["forfeits"]:
         if f["seat"] == 0:
             first = f["detail"].strip().splitlines()[0] if f["detail"].strip() else ""
             more = f": {first}" if first else ""
             raise Refused(f"{name} refused: {f['reason']} at move {f['move'] + 1}{more}")
     t = result["move_times"][0]
-    print(f"{name} validated: a game against random, {t['moves']} moves, "
+    print(f"{name} validated: a {game} game against random, {t['moves']} moves, "
           f"{1000 * t['mean']:.1f} ms per move on average, {1000 * t['max']:.1f} ms at most; "
           f"score {result['scores'][0]} to {result['scores'][1]}", file=log)
     return result
 
 
 def submit(path: str | Path, directory: str | Path, jobs: int = 1, progress: bool = True,
-           out: TextIO | None = None, log: TextIO | None = None) -> tuple[int, int]:
-    """Validate and enter ``path`` into the ladder in ``directory``; returns (rank, entrants)."""
+           out: TextIO | None = None, log: TextIO | None = None, game: str | None = None) -> tuple[int, int]:
+    """Validate and enter ``path`` into the ladder in ``directory``; returns (rank, entrants). ``game``: the
+    game a new ladder plays (default alhambra); an existing ladder must be of that game."""
     out, log = out or sys.stdout, log or sys.stderr
     path = Path(path)
     if bot_file_problem(path):
@@ -149,7 +164,7 @@ def submit(path: str | Path, directory: str | Path, jobs: int = 1, progress: boo
         raise BadInput(f"bot name {name!r} has unprintable characters; rename the file")
     source = BotSource.from_file(path)  # read once: what is validated is what enters
     print(sandbox.isolation().summary(), file=log)
-    ladder = Ladder(directory)
+    ladder = Ladder(directory, game)
     limits = _limits(ladder.settings)
     known = {e["name"]: i for i, e in enumerate(ladder.entrants)}
     if name in known:
@@ -159,7 +174,7 @@ def submit(path: str | Path, directory: str | Path, jobs: int = 1, progress: boo
         index = known[name]
         print(f"{name} is already in the ladder; finishing its games", file=log)
     else:
-        validate(source, limits, log)
+        validate(source, limits, log, ladder.game)
         if not ladder.entrants:
             for builtin in BUILTIN_BOTS:
                 if builtin.is_file() and bot_name(builtin) != name:

@@ -26,12 +26,14 @@ to see or test the degraded modes.
 from __future__ import annotations
 
 import ctypes.util
+import fcntl
 import json
 import os
 import shutil
 import site
 import subprocess
 import sys
+import tempfile
 import threading
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -46,6 +48,9 @@ BOOT = ("import sys; sys.path.insert(0, sys.argv.pop(1)); "
 PRIVATE_MB, FILE_MB, OPEN_FILES = 64, 64, 256  # private tmpfs, largest file, open files per worker
 ENV_KEPT = ("LANG", "LC_ALL", "TZ", "OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE")  # harmless, some needed
 MECHANISMS = ("namespaces", "landlock", "seccomp")
+# one lock file per game on a CPU, shared by every process of this user (take_cpu)
+CPU_LOCKS = Path(tempfile.gettempdir()) / f"alhambra-ai-cpus-{os.getuid()}"
+CPU_SLOTS = 32
 
 
 class SandboxError(Exception):
@@ -78,6 +83,7 @@ class Isolation:
 
 _protected: set[str] = set()
 _cpu_users: dict[int, int] = {}  # games using each CPU, in this process
+_cpu_slots: dict[int, list[int]] = {}  # the lock files this process holds, per CPU
 _lock = threading.Lock()
 _probe_lock = threading.Lock()
 _isolation: Isolation | None = None
@@ -86,13 +92,25 @@ _isolation: Isolation | None = None
 def take_cpu() -> int | None:
     """The least used CPU, for the workers of one game (only one of them computes at a time, so games
     on different CPUs never slow each other down); give it back with ``give_cpu``. Chosen among the CPUs
-    the calling thread may use now (a Ray game narrows them to the CPU its node gave it)."""
+    the calling thread may use now (a Ray game narrows them to the CPU its node gave it).
+
+    "Used" counts the games of every process of this user on the machine (a lock file per game in
+    ``CPU_LOCKS``), so two tournaments started side by side spread over the CPUs instead of both taking
+    the first; where those files cannot be made, the games of this process only."""
     with _lock:
         allowed = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
         if not allowed:
             return None
-        cpu = min(allowed, key=lambda c: (_cpu_users.get(c, 0), c))
+        try:
+            CPU_LOCKS.mkdir(mode=0o700, exist_ok=True)
+            busy = {c: _games_on(c) for c in allowed}
+        except OSError:
+            busy = {c: _cpu_users.get(c, 0) for c in allowed}
+        cpu = min(allowed, key=lambda c: (busy[c], c))
         _cpu_users[cpu] = _cpu_users.get(cpu, 0) + 1
+        fd = _claim(cpu)
+        if fd is not None:
+            _cpu_slots.setdefault(cpu, []).append(fd)
         return cpu
 
 
@@ -100,6 +118,41 @@ def give_cpu(cpu: int | None) -> None:
     with _lock:
         if cpu in _cpu_users:
             _cpu_users[cpu] -= 1
+        if _cpu_slots.get(cpu):
+            os.close(_cpu_slots[cpu].pop())  # closing the file releases its lock
+
+
+def _slot(cpu: int, k: int) -> int:
+    return os.open(CPU_LOCKS / f"cpu{cpu}-{k}", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+
+
+def _games_on(cpu: int) -> int:
+    """How many slots of ``cpu`` are locked now, by any process (flock: a lock per open file)."""
+    held = 0
+    for k in range(CPU_SLOTS):
+        fd = _slot(cpu, k)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            held += 1
+        finally:
+            os.close(fd)
+    return held
+
+
+def _claim(cpu: int) -> int | None:
+    """Lock a free slot of ``cpu`` and return its open file (None: all taken, or no lock files)."""
+    for k in range(CPU_SLOTS):
+        try:
+            fd = _slot(cpu, k)
+        except OSError:
+            return None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return fd
+        except BlockingIOError:
+            os.close(fd)
+    return None
 
 
 def protect(directory: str | Path) -> None:

@@ -396,7 +396,7 @@ cdef int gen_legal_cached(GameState* s, GenCache* gc, int* out) noexcept nogil:
         n = gen_take(s, out)
         n += gen_buy(s, out + n, NULL if gc == NULL else gc.buy[s.current])
         if s.options & MODULE_BITS:
-            n += gen_action_modules(s, out + n)
+            n += gen_action_modules(s, out + n, NULL)
         if _has_rebuild(s):
             if gc == NULL:
                 local = <SeatView*>calloc(1, sizeof(SeatView))
@@ -434,18 +434,27 @@ cdef inline int _kth_cell(CityView* v, int kind, int t, int k) noexcept nogil:
     return -1
 
 
+cdef inline int _kth_swap(CityView* v, int t, int k) noexcept nogil:
+    cdef int j, bit = 1 << TILE_WALLS[t]
+    for j in range(v.ntile):
+        if v.tile_id[j] != FOUNTAIN and MASKS_MATCH[v.tile_key[j]] & bit:
+            if k == 0:
+                return code_cell(A_SWAP, t, pg_packed(v.tile_cell[j]))
+            k -= 1
+    return -1
+
+
 cdef int sample_legal(GameState* s, GenCache* gc, Rng* r) noexcept nogil:
     """A uniformly random legal action: exactly gen_legal_cached(s, gc, out)[rng_below(r, count)], found by
     counting (per wall mask) instead of listing every build / swap / place. -1 when the game is over.
-    gc must not be NULL."""
+    gc must not be NULL. Games with modules: sample_legal_modules, the same distribution."""
     cdef uint8_t tiles[128]
     cdef int buf[16 + 4 * 128]        # takes (<= 15), then minimal payments (<= 104 per slot)
     cdef int nt = 0, ntake, nbuy, total, k, i, j, t, m, n
     cdef bint dirk
     cdef CityView* v = NULL
     if s.options & MODULE_BITS:
-        n = gen_legal_cached(s, gc, gc.legal)      # the modules' actions are listed, then one is drawn
-        return gc.legal[rng_below(r, n)] if n > 0 else -1
+        return sample_legal_modules(s, gc, r)      # modules/sample.pxi
     if s.phase == PH_ACTION:
         ntake = gen_take(s, buf)
         nbuy = gen_buy(s, buf + ntake, gc.buy[s.current])
@@ -476,11 +485,7 @@ cdef int sample_legal(GameState* s, GenCache* gc, Rng* r) noexcept nogil:
             m = TILE_WALLS[t]
             n = v.swap_count[m]
             if k < n:
-                for j in range(v.ntile):
-                    if v.tile_id[j] != FOUNTAIN and MASKS_MATCH[v.tile_key[j]] & (1 << m):
-                        if k == 0:
-                            return code_cell(A_SWAP, t, pg_packed(v.tile_cell[j]))
-                        k -= 1
+                return _kth_swap(v, t, k)
             k -= n
         return -1
     if s.phase == PH_PLACE or s.phase == PH_FINAL:
@@ -734,6 +739,7 @@ cdef void apply_action(GameState* s, int code, EventLog* log) noexcept nogil:
 
 
 include "modules/moves.pxi"
+include "modules/sample.pxi"
 
 
 # ---------------------------------------------------------------- text forms (Python level)

@@ -56,6 +56,7 @@ cdef struct CityView:
 
 cdef struct SeatView:
     int state                         # SV_*
+    uint32_t version                  # changes whenever the view does (answers derived from the city keep it)
     int npend                         # changed cells since the view was right (-1: too many)
     uint16_t pend[VIEW_PENDING]
     CityView v
@@ -340,6 +341,7 @@ cdef void view_build(SeatView* sv, CityGrid* c) noexcept nogil:
     memset(v.swap_count, 0, 16)
     sv.npend = 0
     sv.state = SV_VALID
+    sv.version += 1
     n = city_list(c, cells, tiles)
     for i in range(n):
         x = (cells[i] & 255) - 128
@@ -409,6 +411,7 @@ cdef void view_update(SeatView* sv, CityGrid* c) noexcept nogil:
         elif not ok and (g[q] & MIR_FRONT):
             _front_drop(v, g, q)
     sv.npend = 0
+    sv.version += 1
     _view_removals(v, g)
 
 
@@ -422,9 +425,19 @@ cdef inline CityView* seat_view(SeatView* sv, CityGrid* c) noexcept nogil:
 
 # ---------------------------------------------------------------- the cache
 
+cdef struct SeatMemo:
+    # the modules' answers derived from one seat's city, for the random player (modules/sample.pxi): valid
+    # while version equals the seat's SeatView.version
+    uint32_t version
+    FalconCorners corners             # corners.n < 0: not found yet
+    int16_t camp_cells[NCAMPS]        # per camp tile: its legal cells (-1: not counted yet)
+    int16_t camp_fits[NCAMPS]         # per camp tile: the tiles it may swap with by its sides (-1: not yet)
+
+
 cdef struct GenCache:
     SeatView seat[MAX_PLAYERS]
     BuyMemo buy[MAX_PLAYERS][NCUR]
+    SeatMemo memo[MAX_PLAYERS]
     int legal[MAX_LEGAL]              # sample_legal's list in games with modules
 
 

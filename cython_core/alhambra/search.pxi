@@ -411,9 +411,10 @@ cdef int policy_buys(GameState* s, int* out) noexcept nogil:
     return n
 
 
-cdef int policy_action(GameState* s, Rng* r, int* buf, double eps) noexcept nogil:
+cdef int policy_action(GameState* s, Rng* r, int* buf, double eps, GenCache* gc) noexcept nogil:
     """The rollout policy: in the action phase only takes and buys are considered (best by prior, or a random
-    one with probability eps); tiles are placed in the city at the best cheap-scored cell, else the reserve."""
+    one with probability eps); tiles are placed in the city at the best cheap-scored cell, else the reserve.
+    gc: a GenCache kept in step with s (gen_cache_touch before every action), or NULL."""
     cdef int n, i, best = 0, seat = s.current
     cdef double b, v
     cdef CityGrid* c
@@ -422,7 +423,7 @@ cdef int policy_action(GameState* s, Rng* r, int* buf, double eps) noexcept nogi
         n = gen_take(s, buf)
         n += policy_buys(s, buf + n)
         if n == 0:
-            n = gen_legal(s, buf)
+            n = gen_legal_cached(s, gc, buf)
             return buf[rng_below(r, n)]
         if eps > 0 and rng_below(r, 1000) < <int>(eps * 1000):
             return buf[rng_below(r, n)]
@@ -435,7 +436,7 @@ cdef int policy_action(GameState* s, Rng* r, int* buf, double eps) noexcept nogi
         return buf[best]
     if s.phase == PH_INTERRUPT or s.phase >= PH_FALCONS:
         return module_policy(s, r, buf)     # modules/evaluate.pxi
-    n = gen_legal(s, buf)
+    n = gen_legal_cached(s, gc, buf)    # the placements: the cached city view saves most of a rollout's time
     if s.phase == PH_PLACE or s.phase == PH_FINAL:
         c = s.city[seat]
         b = -1e18
@@ -454,13 +455,16 @@ cdef int policy_action(GameState* s, Rng* r, int* buf, double eps) noexcept nogi
     return buf[0]
 
 
-cdef int rollout(GameState* s, Rng* r, int max_turns, double eps) noexcept nogil:
+cdef int rollout(GameState* s, Rng* r, int max_turns, double eps, GenCache* gc) noexcept nogil:
     """Play the rollout policy until the game is over or max_turns turns were completed (max_turns < 0: to the
-    end). Returns the number of actions played."""
+    end). Returns the number of actions played. gc: a GenCache kept in step with s, or NULL."""
     cdef int buf[MAX_LEGAL]
-    cdef int n = 0, start = s.turn
+    cdef int n = 0, start = s.turn, a
     while s.phase != PH_OVER and (max_turns < 0 or s.turn - start < max_turns):
-        apply_action(s, policy_action(s, r, buf, eps), NULL)
+        a = policy_action(s, r, buf, eps, gc)
+        if gc != NULL:
+            gen_cache_touch(gc, s.current, a)
+        apply_action(s, a, NULL)
         n += 1
     return n
 
@@ -626,8 +630,13 @@ def search_resample(State s, seed, ranges=((-1, -1), (-1, -1))):
 def search_rollout(State s, seed, int max_turns=-1, double eps=0.1):
     """Play the heuristic rollout policy on ``s`` in place; returns the number of actions."""
     cdef Rng r
+    cdef GenCache* gc = gen_cache_new()
+    if gc == NULL:
+        raise MemoryError()
     rng_seed(&r, _seed64(seed))
-    return rollout(&s.st, &r, max_turns, eps)
+    n = rollout(&s.st, &r, max_turns, eps, gc)
+    free(gc)
+    return n
 
 
 def search_policy_action(State s, seed, double eps=0.0):
@@ -637,7 +646,7 @@ def search_policy_action(State s, seed, double eps=0.0):
     rng_seed(&r, _seed64(seed))
     if s.st.phase == PH_OVER:
         raise ValueError("the game is over")
-    return policy_action(&s.st, &r, buf, eps)
+    return policy_action(&s.st, &r, buf, eps, NULL)
 
 
 def search_greedy(State s):
@@ -700,6 +709,7 @@ cdef class Mcts:
     cdef int root_turn        # the determinizations' turn counter (rollout cut-offs are counted from it)
     cdef int* root_acts       # the root's actions in a fixed order (e.g. by the greedy evaluation), or NULL
     cdef int root_n
+    cdef GenCache* gc         # city views of the iteration's state (reset per iteration): placements listed fast
 
     def __cinit__(self):
         self.dets = NULL
@@ -707,6 +717,7 @@ cdef class Mcts:
         self.ndets = 0
         self.root_acts = NULL
         self.root_n = 0
+        self.gc = NULL
 
     def __init__(self, states, seed, double c_uct=0.7, int max_candidates=12, int rollout_turns=-1,
                  double eps=0.1, bint resample=True, ranges=((-1, -1), (-1, -1)), root_order=None):
@@ -726,7 +737,8 @@ cdef class Mcts:
         self.root_turn = self.dets[0].turn
         self.cap = 1024
         self.nodes = <SNode*>malloc(self.cap * sizeof(SNode))
-        if self.nodes == NULL:
+        self.gc = gen_cache_new()
+        if self.nodes == NULL or self.gc == NULL:
             raise MemoryError()
         self.nnodes = 1
         self.nodes[0].action = -1
@@ -765,6 +777,7 @@ cdef class Mcts:
             free(self.dets)
         free(self.nodes)
         free(self.root_acts)
+        free(self.gc)
 
     cdef int _add_child(self, int parent, int action, int mover) noexcept nogil:
         cdef SNode* p
@@ -802,13 +815,14 @@ cdef class Mcts:
         state_copy(&st, &self.dets[self.iterations % self.ndets])
         if self.resample:
             hidden_resample(&st, &self.rng, self.ranges[0], self.ranges[1], self.ranges[2], self.ranges[3])
+        gen_cache_reset(self.gc)
         while st.phase != PH_OVER and plen < MAX_PATH:
             if node == 0 and self.root_acts != NULL:
                 n = self._widen(self.nodes[0].visits)
                 n = n if n < self.root_n else self.root_n
                 memcpy(buf, self.root_acts, n * sizeof(int))
             else:
-                n = gen_legal(&st, buf)
+                n = gen_legal_cached(&st, self.gc, buf)
                 n = top_candidates(&st, buf, n, self._widen(self.nodes[node].visits), pri)
             for i in range(n):
                 mark[i] = 0
@@ -836,17 +850,19 @@ cdef class Mcts:
             mover = st.current
             if untried >= 0:
                 k = self._add_child(node, buf[untried], mover)
+                gen_cache_touch(self.gc, mover, buf[untried])
                 apply_action(&st, buf[untried], NULL)
                 if k >= 0:
                     path[plen] = k
                     plen += 1
                 break
+            gen_cache_touch(self.gc, mover, self.nodes[best].action)
             apply_action(&st, self.nodes[best].action, NULL)
             node = best
             path[plen] = node
             plen += 1
         if self.rollout_turns < 0:
-            rollout(&st, &self.rng, -1, self.eps)
+            rollout(&st, &self.rng, -1, self.eps, self.gc)
         else:
             # cut off at a turn where the root's seat is about to start a turn (the root's turn plus a multiple
             # of the seat count): every leaf is evaluated with each seat having had the same number of turns
@@ -854,7 +870,7 @@ cdef class Mcts:
             end = self.root_turn + self.rollout_turns
             while end <= st.turn:
                 end += st.num_players
-            rollout(&st, &self.rng, end - st.turn, self.eps)
+            rollout(&st, &self.rng, end - st.turn, self.eps, self.gc)
         rewards(&st, r)
         for i in range(plen):
             self.nodes[path[i]].visits += 1
@@ -931,6 +947,30 @@ def _search_policy_buys(State s):
     cdef int buf[256]
     cdef int n = policy_buys(&s.st, buf), i
     return [buf[i] for i in range(n)]
+
+
+def _search_rollout_actions(State s, seed, int max_turns=-1, double eps=0.1):
+    """(test hook) The actions the rollout policy plays from a copy of ``s`` with a GenCache (as in Mcts),
+    for replaying them through the checked ``State.apply``."""
+    cdef GameState g
+    cdef Rng r
+    cdef int buf[MAX_LEGAL]
+    cdef int a, start
+    cdef GenCache* gc = gen_cache_new()
+    if gc == NULL:
+        raise MemoryError()
+    state_copy(&g, &s.st)
+    rng_seed(&r, _seed64(seed))
+    start = g.turn
+    out = []
+    while g.phase != PH_OVER and (max_turns < 0 or g.turn - start < max_turns):
+        a = policy_action(&g, &r, buf, eps, gc)
+        out.append(a)
+        gen_cache_touch(gc, g.current, a)
+        apply_action(&g, a, NULL)
+    state_release(&g)
+    free(gc)
+    return out
 
 
 def _search_apply_partial(State s, int action):

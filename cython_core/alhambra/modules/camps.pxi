@@ -134,15 +134,50 @@ cdef int camp_check_place(CityGrid* c, int x, int y, int bastions) noexcept nogi
     return _camp_check_at(c, _cidx(c, x, y), bastions)
 
 
+cdef inline bint camp_sides_match(uint8_t* occ, int i, int w, int bastions) noexcept nogil:
+    """A necessary condition of _camp_sides, cheap enough to try first on every cell: some neighbour, and
+    bastions exactly on the sides whose neighbours show a wall or a bastion (a building wall needs a bastion,
+    a camp's plain side a plain side)."""
+    cdef int n = occ[i + w], e = occ[i + 1], s = occ[i - w], v = occ[i - 1]
+    cdef int pm = _present4(n, e, s, v)
+    return pm != 0 and (bastions & pm) == _facing4(n, e, s, v)
+
+
 cdef int camp_place_cells(CityGrid* c, int bastions, int* out) noexcept nogil:
     """Every legal cell for a camp with these bastions (packed, north row first); returns the count."""
-    cdef int x, y, n = 0
+    cdef int x, y, i, n = 0
     for y in range(c.y1 + 1, c.y0 - 2, -1):
         for x in range(c.x0 - 1, c.x1 + 2):
-            if n < CITY_MAX_CELLS and _camp_check_at(c, _cidx(c, x, y), bastions) == CITY_OK:
+            i = _cidx(c, x, y)
+            if c.occ[i] or not camp_sides_match(c.occ, i, c.w, bastions):
+                continue
+            if n < CITY_MAX_CELLS and _camp_check_at(c, i, bastions) == CITY_OK:
                 out[n] = city_pack(x, y)
                 n += 1
     return n
+
+
+cdef void camp_place_counts(CityGrid* c, int* bastions, int k, int* counts) noexcept nogil:
+    """camp_place_cells' counts for k camps (bastions[0..k)) in one scan of the city."""
+    cdef uint8_t* occ = c.occ
+    cdef int x, y, i, j, pm, facing, w = c.w
+    for j in range(k):
+        counts[j] = 0
+    if k == 0:
+        return
+    for y in range(c.y1 + 1, c.y0 - 2, -1):
+        for x in range(c.x0 - 1, c.x1 + 2):
+            i = _cidx(c, x, y)
+            if occ[i]:
+                continue
+            pm = _present4(occ[i + w], occ[i + 1], occ[i - w], occ[i - 1])
+            if pm == 0:
+                continue
+            facing = _facing4(occ[i + w], occ[i + 1], occ[i - w], occ[i - 1])
+            for j in range(k):          # camp_sides_match, then the exact test
+                if ((bastions[j] & pm) == facing and counts[j] < CITY_MAX_CELLS
+                        and _camp_check_at(c, i, bastions[j]) == CITY_OK):
+                    counts[j] += 1
 
 
 cdef int city_check_place_tile(CityGrid* c, int x, int y, int tile) noexcept nogil:

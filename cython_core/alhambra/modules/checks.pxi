@@ -174,3 +174,43 @@ def _invariant_games(int num_players, int games, seed0, options=None):
     finally:
         free(gc)
     return total
+
+
+def _check_module_sampler(State st, seed, int max_actions=100000):
+    """(test hook) Play a random playout from a copy of st; before every action compare what the random
+    player draws from (draw_plan / draw_pick for every index) with gen_legal_cached's list: the same list in
+    the same order without the Camps module, the same multiset of actions after dropping the refused draws
+    with it (so each legal action has exactly one index: the draw is uniform). Returns the number
+    of states compared; raises AssertionError on the first difference."""
+    cdef GameState g
+    cdef Rng r
+    cdef Draw d
+    cdef GenCache* gc = gen_cache_new()
+    cdef int* buf = <int*>malloc(MAX_LEGAL * sizeof(int))
+    cdef int n = 0, code, k, m, refused = 0
+    state_copy(&g, &st.st)
+    rng_seed(&r, <uint64_t>seed)
+    try:
+        while g.phase != PH_OVER and n < max_actions:
+            draw_plan(&g, gc, &d)
+            drawn = [draw_pick(&g, gc, &d, k) for k in range(d.total)]
+            m = gen_legal_cached(&g, gc, buf)
+            listed = [buf[k] for k in range(m)]
+            refused += drawn.count(DRAW_AGAIN)
+            if not drawn or (g.phase == PH_ACTION and all(c == DRAW_AGAIN for c in drawn)):
+                drawn = [A_PASS] if g.phase == PH_ACTION else []
+            if not (g.options & OPT_CAMPS):
+                if drawn != listed:
+                    raise AssertionError(f"draws differ from the list after {n} actions: {drawn} != {listed}")
+            elif sorted(c for c in drawn if c != DRAW_AGAIN) != sorted(listed):
+                raise AssertionError(f"accepted draws differ from the list after {n} actions (camps): "
+                                     f"{sorted(drawn)} != {sorted(listed)}")
+            code = sample_legal(&g, gc, &r)
+            gen_cache_touch(gc, g.current, code)
+            apply_action(&g, code, NULL)
+            n += 1
+        return n, refused
+    finally:
+        state_release(&g)
+        free(gc)
+        free(buf)

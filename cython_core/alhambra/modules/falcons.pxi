@@ -9,18 +9,33 @@
 # Code: A_FALCON | f << 4 | card << 8 | corner << 14 (f 0..14, card 0..35, corner packed as a cell).
 # Text: "falcon 3 g4 0,1" (falcon 1..15, the card paid, the corner).
 
+cdef enum:
+    CORNERS_MAX = 128         # corners of four tiles in one city (<= its tiles)
+
+
+cdef inline int _corner_types_at(CityGrid* c, int i) noexcept nogil:
+    """corner_types of the corner whose south-west cell has storage index i (all four inside the storage)."""
+    cdef uint8_t* occ = c.occ
+    cdef int k, t, bits = 0
+    cdef int cell[4]
+    cell[0] = i
+    cell[1] = i + 1
+    cell[2] = i + c.w
+    cell[3] = i + c.w + 1
+    for k in range(4):
+        if not occ[cell[k]]:
+            return -1
+        t = c.tid[cell[k]]
+        if TILE_TYPE[t] < NTYPES:
+            bits |= 1 << TILE_TYPE[t]
+    return bits
+
 
 cdef int corner_types(CityGrid* c, int x, int y) noexcept nogil:
     """Type bits of the four tiles around corner (x, y), or -1 unless all four cells hold tiles."""
-    cdef int dx, dy, t, bits = 0
-    for dy in range(2):
-        for dx in range(2):
-            t = city_tile(c, x + dx, y + dy)
-            if t < 0:
-                return -1
-            if TILE_TYPE[t] < NTYPES:
-                bits |= 1 << TILE_TYPE[t]
-    return bits
+    if x < c.x0 or x >= c.x1 or y < c.y0 or y >= c.y1:
+        return -1
+    return _corner_types_at(c, _cidx(c, x, y))
 
 
 cdef inline bint corner_taken(GameState* s, int seat, int packed) noexcept nogil:
@@ -36,29 +51,103 @@ cdef inline bint falcon_may_start(GameState* s) noexcept nogil:
     return (s.options & OPT_FALCONS) and (s.phase == PH_FALCONS or (s.phase == PH_ACTION and s.actions_taken == 0))
 
 
-cdef int gen_falcons(GameState* s, int* out, int cap) noexcept nogil:
-    """Every falcon purchase of the seat to act: corner x falcon x distinct card held (at most cap codes)."""
-    cdef CityGrid* c = s.city[s.current]
-    cdef int seat = s.current, n = 0, x, y, types, f, card, packed
-    if not falcon_may_start(s) or s.hand_n[seat] == 0:
-        return 0
+cdef struct FalconCorners:
+    int n                             # corners where four tiles with some building type meet
+    uint16_t cell[CORNERS_MAX]        # packed, in falcon_buys' order (north row first, then west to east)
+    uint8_t types[CORNERS_MAX]
+
+
+cdef void falcon_corners(CityGrid* c, FalconCorners* fc) noexcept nogil:
+    """The corners of city c a falcon may sit on as far as the city decides (the falcons' own types and the
+    supply are falcon_buys' business)."""
+    cdef int x, y, types
+    fc.n = 0
     for y in range(c.y1 - 1, c.y0 - 1, -1):
         for x in range(c.x0, c.x1):
-            types = corner_types(c, x, y)
-            if types <= 0:
-                continue
-            packed = city_pack(x, y)
-            if corner_taken(s, seat, packed):
-                continue
-            for f in range(NFALCONS):
-                if s.falcon_owner[f] != NO_SEAT or (FALCON_TYPES[f] & ~types):
-                    continue
-                for card in range(NCARD_KINDS):
-                    if s.hand[seat][card] and n < cap:
-                        if out != NULL:
-                            out[n] = A_FALCON | (f << 4) | (card << 8) | (packed << 14)
-                        n += 1
-    return n
+            types = _corner_types_at(c, _cidx(c, x, y))     # inside the bounding box
+            if types > 0 and fc.n < CORNERS_MAX:
+                fc.cell[fc.n] = <uint16_t>city_pack(x, y)
+                fc.types[fc.n] = <uint8_t>types
+                fc.n += 1
+
+
+cdef uint16_t FALCON_FITS[1 << NTYPES]     # per set of type bits: the falcons whose two types are both in it
+
+
+cdef void _init_falcon_fits() noexcept nogil:
+    cdef int types, f
+    for types in range(1 << NTYPES):
+        FALCON_FITS[types] = 0
+        for f in range(NFALCONS):
+            if not (FALCON_TYPES[f] & ~types):
+                FALCON_FITS[types] |= 1 << f
+
+
+_init_falcon_fits()
+
+
+cdef int falcon_buys(GameState* s, int* out, int cap, int pick, FalconCorners* corners) noexcept nogil:
+    """Every falcon purchase of the seat to act, in the order corner x free falcon x distinct card held, at
+    most cap of them: listed into out (NULL: count only) and counted. With pick >= 0 nothing is listed: the
+    pick-th purchase's code is returned (the random player's draw, modules/sample.pxi), or -1 when there are
+    not that many. corners: the seat's city's falcon_corners, or NULL (found here)."""
+    cdef FalconCorners local
+    cdef int seat = s.current, n = 0, i, j, k, f, packed, taken, fits, many, ncards = 0, nmine = 0, free = 0
+    cdef int cards[NCARD_KINDS]
+    cdef int mine[NFALCONS]
+    if not falcon_may_start(s) or s.hand_n[seat] == 0:
+        return -1 if pick >= 0 else 0
+    for i in range(NCARD_KINDS):
+        if s.hand[seat][i]:
+            cards[ncards] = i
+            ncards += 1
+    for f in range(NFALCONS):
+        if s.falcon_owner[f] == NO_SEAT:
+            free |= 1 << f
+        elif s.falcon_owner[f] == seat:
+            mine[nmine] = s.falcon_cell[f]
+            nmine += 1
+    if free == 0:
+        return -1 if pick >= 0 else 0
+    if corners == NULL:
+        falcon_corners(s.city[seat], &local)
+        corners = &local
+    for i in range(corners.n):
+        fits = FALCON_FITS[corners.types[i]] & free
+        if not fits:
+            continue
+        packed = corners.cell[i]
+        taken = 0
+        for j in range(nmine):
+            taken |= mine[j] == packed
+        if taken:
+            continue
+        many = CITY_POPCOUNT(fits) * ncards
+        if pick >= 0 and pick < n + many:
+            if pick >= cap:
+                return -1
+            for j in range((pick - n) // ncards):
+                fits &= fits - 1                      # the falcon: the ((pick - n) // ncards)-th of fits
+            f = __builtin_ctzll(fits)
+            return A_FALCON | (f << 4) | (cards[(pick - n) % ncards] << 8) | (packed << 14)
+        if out != NULL:
+            k = n
+            while fits:
+                f = __builtin_ctzll(fits)
+                fits &= fits - 1
+                for j in range(ncards):
+                    if k < cap:
+                        out[k] = A_FALCON | (f << 4) | (cards[j] << 8) | (packed << 14)
+                    k += 1
+        n += many
+    if pick >= 0:
+        return -1
+    return n if n < cap else cap
+
+
+cdef inline int gen_falcons(GameState* s, int* out, int cap) noexcept nogil:
+    """Every falcon purchase of the seat to act: corner x falcon x distinct card held (at most cap codes)."""
+    return falcon_buys(s, out, cap, -1, NULL)
 
 
 cdef int check_falcon(GameState* s, int code) noexcept nogil:
