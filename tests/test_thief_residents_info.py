@@ -157,3 +157,15 @@ def test_positions_refuse_inconsistent_secrets():
     del bad["modules"]["supply"]
     with pytest.raises(PositionError, match="supply must be given"):
         state_from_json(bad)
+
+
+def test_records_of_thief_and_residents_games_replay():
+    from alhambra_ai import new_game
+    from alhambra_ai.record import make_record, replay
+
+    s = new_game(4, 13, TR)
+    s.random_playout(6)
+    rec = make_record(s, ["a", "b", "c", "d"])
+    assert any(a.startswith(("thief", "resident", "disc")) for a in rec["actions"])
+    again = replay(json.loads(json.dumps(rec)))
+    assert again.scores() == s.scores() and state_to_json(again) == state_to_json(s)
