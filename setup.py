@@ -7,7 +7,7 @@ extensions = [
     Extension(
         "alhambra_ai._core",
         ["cython_core/_core.pyx"],
-        extra_compile_args=["-O3", "-g0"],  # no debug info: 2.2 MB instead of 12.3 (Ray ships it to every node)
+        extra_compile_args=["-O3", "-g0"],  # no debug info: 2.2 MB, not 12.3 (Ray ships it to every node)
     )
 ]
 

@@ -315,12 +315,14 @@ def test_invariants_along_random_games(options):
         assert _core._invariant_games(n, 6, 100 * n, options) > 0
 
 
-@pytest.mark.parametrize("options", MODULE_SETS, ids=lambda o: ",".join(o))
+@pytest.mark.parametrize("options", [{m: True} for m in _core.MODULES] + [dict.fromkeys(_core.MODULES, True)],
+                         ids=lambda o: ",".join(o))
 def test_random_player_draws_uniformly_over_the_legal_actions(options):
     """The random player of C playouts (bench, rollouts) counts the long parts instead of listing them, and
     with camps draws from a superset that check_action filters. Before every action of these games each
     legal action has exactly one index among the draws (in the list's order without camps): the draw is
-    uniform over the legal actions, as in the base game."""
+    uniform over the legal actions, as in the base game. Every module alone and all together (a new module's
+    actions are drawn through gen_action_modules / gen_module_phase: this test covers it with no change)."""
     from alhambra_ai._core import _check_module_sampler
 
     runs = [_check_module_sampler(new_game(n, 700 + n, options), n) for n in (2, 3, 4, 5, 6)]

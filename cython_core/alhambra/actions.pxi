@@ -434,8 +434,8 @@ cdef inline int _kth_cell(CityView* v, int kind, int t, int k) noexcept nogil:
     return -1
 
 
-cdef inline int _kth_swap(CityView* v, int t, int k) noexcept nogil:
-    cdef int j, bit = 1 << TILE_WALLS[t]
+cdef inline int _kth_swap(CityView* v, int t, int walls, int k) noexcept nogil:
+    cdef int j, bit = 1 << walls
     for j in range(v.ntile):
         if v.tile_id[j] != FOUNTAIN and MASKS_MATCH[v.tile_key[j]] & bit:
             if k == 0:
@@ -485,7 +485,7 @@ cdef int sample_legal(GameState* s, GenCache* gc, Rng* r) noexcept nogil:
             m = TILE_WALLS[t]
             n = v.swap_count[m]
             if k < n:
-                return _kth_swap(v, t, k)
+                return _kth_swap(v, t, m, k)
             k -= n
         return -1
     if s.phase == PH_PLACE or s.phase == PH_FINAL:

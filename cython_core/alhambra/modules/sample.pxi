@@ -52,6 +52,12 @@ cdef int sample_legal_modules(GameState* s, GenCache* gc, Rng* r) noexcept nogil
     return gc.legal[rng_below(r, n)] if n > 0 else -1
 
 
+cdef inline int _walls(GameState* s, int t) noexcept nogil:
+    """The walls building tile t shows: the one place here that reads them (a module that changes a tile's
+    walls, like issue 13's wall cards, answers here)."""
+    return TILE_WALLS[t]
+
+
 cdef inline int _checked(GameState* s, int code, bint maybe_illegal) noexcept nogil:
     if maybe_illegal and (code < 0 or check_action(s, code) != E_OK):
         return DRAW_AGAIN
@@ -102,10 +108,10 @@ cdef int _cells_count(GameState* s, CityView* v, SeatMemo* m, int t) noexcept no
         if m.camp_cells[t - CAMP_FIRST] < 0:
             _count_camp_cells(s, m)
         return m.camp_cells[t - CAMP_FIRST]
-    return v.front_count[TILE_WALLS[t]]
+    return v.front_count[_walls(s, t)]
 
 
-cdef int _kth_cell_of(CityView* v, CityGrid* c, int kind, int t, int k) noexcept nogil:
+cdef int _kth_cell_of(GameState* s, CityView* v, CityGrid* c, int kind, int t, int k) noexcept nogil:
     """The k-th of _cells_count's cells as an action code of `kind`."""
     cdef int cells[CITY_MAX_CELLS]
     if TILE_KIND[t] == KIND_CAMP:
@@ -152,7 +158,7 @@ cdef int _rebuild(GameState* s, CityView* v, SeatMemo* mm, int k) noexcept nogil
         t = tiles[i]
         m = _cells_count(s, v, mm, t)
         if 0 <= k < n + m:
-            return _checked(s, _kth_cell_of(v, c, A_BUILD, t, k - n), camps and TILE_KIND[t] != KIND_CAMP)
+            return _checked(s, _kth_cell_of(s, v, c, A_BUILD, t, k - n), camps and TILE_KIND[t] != KIND_CAMP)
         n += m
     m = v.ntile - 1 if camps else v.nremove
     if 0 <= k < n + m:
@@ -169,9 +175,9 @@ cdef int _rebuild(GameState* s, CityView* v, SeatMemo* mm, int k) noexcept nogil
             if 0 <= k < n + m:
                 return _checked(s, _camp_swap_fits(c, v, t, k - n), 1)
         else:
-            m = v.swap_count[TILE_WALLS[t]]
+            m = v.swap_count[_walls(s, t)]
             if 0 <= k < n + m:
-                return _checked(s, _kth_swap(v, t, k - n), camps)
+                return _checked(s, _kth_swap(v, t, _walls(s, t), k - n), camps)
         n += m
     return n if k < 0 else -1
 
@@ -186,7 +192,8 @@ cdef int _place_kth(GameState* s, CityView* v, SeatMemo* mm, int k) noexcept nog
         t = s.pending[i]
         m = _cells_count(s, v, mm, t)
         if 0 <= k < n + m:
-            return _checked(s, _kth_cell_of(v, c, A_PLACE, t, k - n), c.ncamps > 0 and TILE_KIND[t] != KIND_CAMP)
+            return _checked(s, _kth_cell_of(s, v, c, A_PLACE, t, k - n),
+                            c.ncamps > 0 and TILE_KIND[t] != KIND_CAMP)
         n += m
         if k == n:
             return A_PLACE_RESERVE | (t << 4)
