@@ -191,8 +191,8 @@ class Action:
     tile: the tile placed, built, swapped in or removed (``place*``, ``build``, ``swap``, ``remove``).
     cell: ``(x, y)`` in the seat's city (``place``, ``build``, ``swap``, ``remove``); y grows to the north.
     slot: the market slot 0..3 of a ``buy`` (= the currency paid: y, g, b, o).
-    cards: a ``buy``'s payment (``("g4", "g3")``, highest first); a ``take``'s cards when decoded with the
-    observation's display, else ``()``.
+    cards: a ``buy``'s payment (``("g4", "g3")``, highest first, then coins of the Change module as ``"gc"``);
+    a ``take``'s cards when decoded with the observation's display, else ``()``.
     positions: a ``take``'s display positions (0..3).
 
     >>> a = decode_action(1048626)
@@ -219,10 +219,13 @@ class Action:
         if self.kind == "take":
             return k | (sum(1 << p for p in self.positions) << 4)
         if self.kind == "buy":
-            pay = 0
+            pay = coins = 0
             for card in self.cards:
-                pay += 1 << (2 * (int(card[1:]) - 1))
-            return k | (int(self.slot) << 4) | (pay << 6)  # type: ignore[arg-type]
+                if card[1:] == "c":
+                    coins += 1
+                else:
+                    pay += 1 << (2 * (int(card[1:]) - 1))
+            return k | (int(self.slot) << 4) | (pay << 6) | (coins << 24)  # type: ignore[arg-type]
         code = k | ((self.tile or 0) << 4)
         if self.cell is not None:
             code |= ((self.cell[0] + 128) << 12) | ((self.cell[1] + 128) << 20)
@@ -249,6 +252,7 @@ def decode_action(code: int, obs: Any = None) -> Action:
         pay = code >> 6
         cards = tuple(f"{CURRENCY_LETTERS[slot]}{v}" for v in range(9, 0, -1)
                       for _ in range((pay >> (2 * (v - 1))) & 3))
+        cards += (f"{CURRENCY_LETTERS[slot]}c",) * ((code >> 24) & 7)
         return Action(kind, slot=slot, cards=cards)
     if kind == "pass":
         return Action(kind)

@@ -63,6 +63,8 @@ Commands (cells are x,y as on the grids: x grows to the east, y to the north; th
   remove 1,-2         move the city tile at 1,-2 to your reserve           (also: reserve 1,-2)
   swap 17 1,-2        swap reserve tile 17 with the city tile at 1,-2
   pass                only when nothing else is possible
+  wall 5 17           (Walls) put face-up wall card 5's pieces on your tile 17 (or: wall 5 fountain)
+                      coins (Change) pay like cards: buy 2 g4 gc gc
   moves [word]        list the legal moves, numbered (a word filters: moves buy); type a number to choose
   hint                ask the strongest bot what it would do
   table               show the whole table again; city N shows seat N's city; scores; log [N|all]

@@ -22,7 +22,8 @@ from alhambra_ai.render import ABBREV, count, tile_words
 
 
 def _card_sum(cards: Sequence[str]) -> int:
-    return sum(int(c[1:]) for c in cards)
+    """Value paid: cards by their value, coins (``gc``, the Change module) 1 each."""
+    return sum(1 if c[1:] == "c" else int(c[1:]) for c in cards)
 
 
 def describe(state: Any, code: int, subject: str) -> str:
@@ -47,7 +48,9 @@ def describe(state: Any, code: int, subject: str) -> str:
         tile = state.market()[slot - 1]
         cost = tile_info(tile)[1]
         paid = _card_sum(cards)
-        how = "exactly" if paid == cost else f"(cost {cost}, {paid - cost} lost)"
+        lost = (f"{paid - cost} over, up to {(paid - cost) // 2} coins back" if state.options.get("change")
+                else f"{paid - cost} lost")
+        how = "exactly" if paid == cost else f"(cost {cost}, {lost})"
         return (f"{subject} {verb('buy')} the {tile_words(tile)} from slot {slot} "
                 f"({CURRENCY_NAMES[slot - 1]}) paying {' '.join(cards)} {how}")
     if kind == "place":
@@ -70,6 +73,10 @@ def describe(state: Any, code: int, subject: str) -> str:
                 f"{tile_words(old)} at {words[2]}")
     if kind == "pass":
         return f"{subject} {verb('pass')} (no move possible)"
+    if kind == "wall":
+        sides = state.wall_cards().get(int(words[1]), "?")
+        where = "fountain" if words[2] == "fountain" else tile_words(int(words[2]))
+        return f"{subject} {verb('put')} wall card {words[1]} ({sides}) on the {where}"
     if kind == "thief":
         return f"{subject} {verb('play')} a thief and {verb('take')} {words[1]} from the money display"
     if kind == "resident":
@@ -161,12 +168,12 @@ def _sentence(event: str, name: Callable[[int], str]) -> list[str]:
 
 _COORD = re.compile(r"(-?\d+)\s*[,;]\s*(-?\d+)")
 _IS_COORD = re.compile(r"-?\d+,-?\d+$")
-_IS_CARD = re.compile(rf"[{CURRENCY_LETTERS}][1-9]$")
+_IS_CARD = re.compile(rf"[{CURRENCY_LETTERS}][1-9c]$")     # a card, or a coin (gc) of the Change module
 # A tile as the market and the cities show it (``gar33``, ``pav 5``): its id.
 _TILE_LABEL = re.compile(rf"\b(?:{'|'.join(sorted(set(ABBREV.values())))})\s*(\d+)\b")
 VERBS = {"take": "take", "t": "take", "get": "take", "buy": "buy", "place": "place", "put": "place",
          "p": "place", "build": "build", "remove": "remove", "rm": "remove", "reserve": "reserve",
-         "swap": "swap", "pass": "pass", "dirk": "dirk", "give": "dirk"}
+         "swap": "swap", "pass": "pass", "dirk": "dirk", "give": "dirk", "wall": "wall"}
 
 
 def normalize(text: str) -> list[str]:
@@ -231,7 +238,7 @@ def candidates(tokens: list[str], state: Any) -> list[str]:
         if not args and len(pending) == 1:
             args = [str(pending[0])]
         out.append("place " + " ".join(args) + " dirk")
-    elif verb in ("remove", "swap", "pass"):
+    elif verb in ("remove", "swap", "pass", "wall"):
         out.append(" ".join([verb, *args]))
     return out
 

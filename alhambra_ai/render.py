@@ -22,7 +22,15 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from alhambra_ai._core import CURRENCY_LETTERS, CURRENCY_NAMES, TYPE_NAMES, City, tile_info, walls_to_text
+from alhambra_ai._core import (
+    CURRENCY_LETTERS,
+    CURRENCY_NAMES,
+    TYPE_NAMES,
+    City,
+    tile_info,
+    wall_card_sides,
+    walls_to_text,
+)
 
 WIDTH = 100                      # the default width when the terminal's is unknown
 MIN_WIDTH = 80                   # narrower requests are drawn at this width
@@ -249,6 +257,29 @@ def _scoring_line(obs: dict) -> str:
     return f"Next scoring: round {nxt}{where}"
 
 
+def _change_walls_lines(obs: dict, names, you) -> list[str]:
+    """The Change and Walls modules' public table: coins per seat and in the bag, face-up wall cards with the
+    sides they add, and the pieces wall cards put on tiles (empty without those modules)."""
+    mods = obs.get("modules") or {}
+    out = []
+    coins = mods.get("coins")
+    if coins is not None:
+        def held(row: Sequence[int]) -> str:
+            return " ".join(f"{CURRENCY_LETTERS[k]}c x{v}" for k, v in enumerate(row) if v) or "none"
+        seats = ", ".join(f"{seat_name(p, names, you)} {held(row)}" for p, row in enumerate(coins))
+        out.append(f"Coins (value 1, pay like cards, e.g. buy 2 g4 gc): {seats}; bag {sum(mods['coin_bag'])}")
+    walls = mods.get("walls")
+    if walls is not None:
+        up = ", ".join(f"{c} {wall_card_sides(c)}" for c in walls["face_up"]) or "none"
+        line = f"Wall cards face up (wall <card> <tile>): {up}"
+        placed = [f"{seat_name(p, names, you)} " + " ".join(f"{t or 'fountain'}+{w}" for t, w in row)
+                  for p, row in enumerate(walls["pieces"]) if row]
+        if placed:
+            line += "; pieces on: " + ", ".join(placed)
+        out.append(line)
+    return out
+
+
 def _fit_blocks(blocks: list[list[str]], width: int, gap: int = 3) -> list[str]:
     """Lay text blocks side by side while they fit in ``width``, else one under another."""
     out: list[str] = []
@@ -387,6 +418,9 @@ def render_table(obs_like: Any, seat: int, names: Sequence[str] | None = None, u
     if obs.get("dirk_score") is not None:
         score_txt += f", Dirk {obs['dirk_score']}"
     out += wrap("Scores: " + score_txt, width)
+
+    for line in _change_walls_lines(obs, names, you):
+        out += wrap(line, width)
 
     if hands is not None:
         for s, cards in enumerate(hands):

@@ -37,13 +37,21 @@ def sampled_positions(n, seed, count, options=None):
 
 def hidden_variant(state, seed):
     """A state differing from ``state`` only in what nobody sees: the money order of the draw pile, the places
-    of the undrawn scoring cards inside their public ranges, the bag order, the RNG and the seed."""
+    of the undrawn scoring cards inside their public ranges, the unseen wall cards (Walls) inside their setup
+    piles, the bag order, the RNG and the seed."""
     r = random.Random(seed)
     d = state_to_json(state)
     pile = d["draw_pile"]
-    money = [w for w in pile if w not in ("s1", "s2")]
+    money = [w for w in pile if w not in ("s1", "s2") and not w.startswith("w")]
     r.shuffle(money)
     new = [None] * len(pile)
+    walls = [w for w in pile if w.startswith("w")]
+    r.shuffle(walls)
+    for entry in ((d.get("modules") or {}).get("walls") or {}).get("piles", []):
+        if entry:
+            lo, hi, cnt = entry
+            for i in r.sample(range(lo, hi + 1), cnt):
+                new[i] = walls.pop()
     for sc in d["scoring_cards"]:
         if not sc["drawn"]:
             lo, hi = sc["positions"]

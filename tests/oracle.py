@@ -468,11 +468,17 @@ FALCONS: dict[int, tuple[str, set[int]]] = {
 ALL_WALLS: dict[int, int] = {**TILE_WALLS, **CAMP_BASTIONS, **dict.fromkeys(BAZAAR_TYPES, 0)}
 
 
-def _walls(tile: int) -> int:
-    return 0 if tile == 0 else ALL_WALLS[tile]
+TILE_COST: dict[int, int] = {**{int(r["id"]): int(r["cost"]) for r in _rows()},
+                             **{54 + int(r["id"]): int(r["cost"]) for r in _module_rows("camps.csv")}}
+WALL_CARDS: dict[int, int] = {int(r["id"]): walls_of(r["wall_sides"]) for r in _module_rows("wall_cards.csv")}
+Extra = dict[int, int] | None   # walls a wall card added, per tile id (0: this city's fountain)
 
 
-def module_valid(tiles: dict[Cell, int]) -> bool:
+def _walls(tile: int, extra: Extra = None) -> int:
+    return (0 if tile == 0 else ALL_WALLS[tile]) | (extra or {}).get(tile, 0)
+
+
+def module_valid(tiles: dict[Cell, int], extra: Extra = None) -> bool:
     """RULES §4 with camps: buildings (fountain, bazaars) as in §4 among themselves; a camp side touches an
     empty cell, a building wall by a bastion, or a camp's plain side by a plain side; every camp has a bastion
     on a building wall; camps are off the on-foot graph but count for holes and side contact."""
@@ -485,7 +491,7 @@ def module_valid(tiles: dict[Cell, int]) -> bool:
             if nb not in tiles:
                 continue
             u = tiles[nb]
-            mine, theirs = bool(_walls(t) & side), bool(_walls(u) & opp)
+            mine, theirs = bool(_walls(t, extra) & side), bool(_walls(u, extra) & opp)
             if camp and u in CAMP_BASTIONS:
                 if mine or theirs:
                     return False
@@ -497,7 +503,7 @@ def module_valid(tiles: dict[Cell, int]) -> bool:
                 return False
         if camp and not supported:
             return False
-    buildings = {c: _walls(t) for c, t in tiles.items() if t not in CAMP_BASTIONS}
+    buildings = {c: _walls(t, extra) for c, t in tiles.items() if t not in CAMP_BASTIONS}
     if not all_reachable(buildings):
         return False
     if len(tiles) > 1 and any(all(nb not in tiles for _, nb, _ in neighbours(c)) for c in tiles):
@@ -505,19 +511,51 @@ def module_valid(tiles: dict[Cell, int]) -> bool:
     return not holes({c: 0 for c in tiles})
 
 
-def module_placements(tiles: dict[Cell, int], tile: int) -> set[Cell]:
+def module_placements(tiles: dict[Cell, int], tile: int, extra: Extra = None) -> set[Cell]:
     """Every cell where ``tile`` may be placed: an empty cell beside the city that leaves it valid."""
     cells = {nb for c in tiles for _, nb, _ in neighbours(c) if nb not in tiles}
-    return {c for c in cells if module_valid({**tiles, c: tile})}
+    return {c for c in cells if module_valid({**tiles, c: tile}, extra)}
 
 
-def module_removals(tiles: dict[Cell, int]) -> set[Cell]:
+def module_removals(tiles: dict[Cell, int], extra: Extra = None) -> set[Cell]:
     return {c for c in tiles if c != FOUNTAIN
-            and module_valid({k: v for k, v in tiles.items() if k != c})}
+            and module_valid({k: v for k, v in tiles.items() if k != c}, extra)}
 
 
-def module_swaps(tiles: dict[Cell, int], tile: int) -> set[Cell]:
-    return {c for c in tiles if c != FOUNTAIN and module_valid({**tiles, c: tile})}
+def module_swaps(tiles: dict[Cell, int], tile: int, extra: Extra = None) -> set[Cell]:
+    return {c for c in tiles if c != FOUNTAIN and module_valid({**tiles, c: tile}, extra)}
+
+
+def wall_actions(tiles: dict[Cell, int], reserve: Iterable[int], face_up: Iterable[int],
+                 extra: dict[int, int]) -> set[tuple[int, int]]:
+    """RULES §9.7: every (wall card, tile) a seat may play: a face-up card on its own tile (city, fountain,
+    reserve; no camp) that got no other card's pieces and has no wall on the card's sides, the city (when the
+    tile is in it) still valid with the pieces added."""
+    out = set()
+    in_city = set(tiles.values())
+    for card in face_up:
+        sides = WALL_CARDS[card]
+        for t in in_city | set(reserve):
+            if t in CAMP_BASTIONS or t in extra or _walls(t, extra) & sides:
+                continue
+            if t not in in_city or module_valid(tiles, {**extra, t: sides}):
+                out.add((card, t))
+    return out
+
+
+def minimal_payments(cards: list[int], coins: int, cost: int) -> set[tuple[tuple[int, ...], int]]:
+    """Every payment (sorted card values, coins) of cards (values) and coins (value 1) that pays cost, and
+    would not if any one card or coin were left out."""
+    out = set()
+    n = len(cards)
+    for mask in range(1 << n):
+        chosen = tuple(sorted(cards[i] for i in range(n) if mask >> i & 1))
+        for c in range(coins + 1):
+            total = sum(chosen) + c
+            if (chosen or c) and total >= cost and all(total - v < cost for v in chosen) \
+                    and (c == 0 or total - 1 < cost):
+                out.add((chosen, c))
+    return out
 
 
 def camp_score(tiles: dict[Cell, int]) -> int:

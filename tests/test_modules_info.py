@@ -14,6 +14,9 @@ SETS = {
     "bazaars": {"bazaars": True},
     "falcons": {"falcons": True},
     "all": {"vizier": True, "camps": True, "bazaars": True, "falcons": True},
+    "change": {"change": True},
+    "walls": {"walls": True},
+    "six": {"vizier": True, "camps": True, "bazaars": True, "falcons": True, "change": True, "walls": True},
 }
 
 
@@ -33,7 +36,7 @@ def test_no_leak_and_determinization_per_module(name):
                 assert count_cards(obs) == [s.hand(i) for i in range(n)]
             d = state_to_json(s)
             assert state_to_json(state_from_json(json.loads(json.dumps(d)))) == d
-    if name in ("vizier", "all"):
+    if name in ("vizier", "all", "six"):
         assert "interrupt" in phases
 
 

@@ -17,6 +17,8 @@ def test_parse_options():
     assert parse_options("camps,vizier") == {"vizier": True, "camps": True}    # rulebook order
     assert parse_options(" all ") == dict.fromkeys(MODULES, True)
     assert {"vizier", "camps", "bazaars", "falcons", "thief", "residents"} <= set(MODULES)
+    assert {"change", "walls"} <= set(MODULES)
+    assert parse_options("walls,change") == {"change": True, "walls": True}
     assert parse_options(None) == parse_options("none") == {}
     with pytest.raises(ValueError, match="unknown module: 'wizard'"):
         parse_options("wizard")

@@ -1,5 +1,6 @@
-"""The core's module rules (camps in cities, camp / bazaar / falcon scoring, falcon corners) against the
-brute-force oracle (tests/oracle.py, modules section) on positions of random games with all four modules."""
+"""The core's module rules (camps in cities, camp / bazaar / falcon scoring, falcon corners, wall cards,
+payments with coins, walls added by wall cards) against the brute-force oracle (tests/oracle.py, modules
+section) on positions of random games with the modules on."""
 
 import functools
 import random
@@ -9,7 +10,7 @@ import pytest
 
 from alhambra_ai import new_game
 
-ALL = {"vizier": True, "camps": True, "bazaars": True, "falcons": True}
+ALL = {"vizier": True, "camps": True, "bazaars": True, "falcons": True, "change": True, "walls": True}
 WITH_TR = {**ALL, "thief": True, "residents": True}
 TYPES = oracle.TYPES
 
@@ -18,18 +19,41 @@ def tiles_of(s, seat):
     return {(x, y): t for x, y, t, _w in s.city(seat).cells()}
 
 
+def extra_of(s, seat):
+    """Walls that wall cards added to the seat's tiles (0: its fountain)."""
+    return {t: oracle.walls_of(w) for t, w in s.card_walls(seat).items()}
+
+
 @functools.lru_cache(maxsize=200_000)
-def _answer(kind, key, tile):
-    tiles = dict(key)
+def _answer(kind, key, tile, extra_key):
+    tiles, extra = dict(key), dict(extra_key)
     if kind == "place":
-        return frozenset(oracle.module_placements(tiles, tile))
+        return frozenset(oracle.module_placements(tiles, tile, extra))
     if kind == "swap":
-        return frozenset(oracle.module_swaps(tiles, tile))
-    return frozenset(oracle.module_removals(tiles))
+        return frozenset(oracle.module_swaps(tiles, tile, extra))
+    return frozenset(oracle.module_removals(tiles, extra))
 
 
-def answer(kind, tiles, tile=None):
-    return _answer(kind, frozenset(tiles.items()), tile)
+def answer(kind, tiles, tile=None, extra=None):
+    return _answer(kind, frozenset(tiles.items()), tile, frozenset((extra or {}).items()))
+
+
+def no_camps(walls, tiles):
+    """The city for wall scoring: a camp's bastions are no walls, and walls facing a camp stay outer walls."""
+    return {cell: w for cell, w in walls.items() if tiles[cell] not in oracle.CAMP_BASTIONS}
+
+
+def check_payments(s, texts, seat):
+    """Every minimal payment (cards and coins) of every market slot, and nothing else, is listed."""
+    letters = "ygbo"
+    for k, t in enumerate(s.market()):
+        if t is None:
+            continue
+        cards = [int(c[1]) for c in s.hand(seat) if c[0] == letters[k]]
+        want = oracle.minimal_payments(cards, s.coins(seat)[k], oracle.TILE_COST[t])
+        got = {(tuple(sorted(int(w[1]) for w in ws[2:] if w[1] != "c")), sum(w[1] == "c" for w in ws[2:]))
+               for ws in texts if ws[0] == "buy" and ws[1] == str(k + 1)}
+        assert got == want, (k, t, s.hand(seat), s.coins(seat))
 
 
 def check_position(s):
@@ -37,7 +61,8 @@ def check_position(s):
     n = 0
     seat = s.current_player
     tiles = tiles_of(s, seat)
-    assert oracle.module_valid(tiles), tiles
+    extra = extra_of(s, seat)
+    assert oracle.module_valid(tiles, extra), tiles
     texts = [s.action_to_text(a).split() for a in s.legal_actions()]
     cells = {}
     for w in texts:
@@ -45,12 +70,15 @@ def check_position(s):
             cells.setdefault((w[0], int(w[1])), set()).add(tuple(int(v) for v in w[2].split(",")))
     if s.phase == "action":
         for t in s.reserve(seat):
-            assert cells.get(("build", t), set()) == answer("place", tiles, t), (t, tiles)
-            assert cells.get(("swap", t), set()) == answer("swap", tiles, t), (t, tiles)
+            assert cells.get(("build", t), set()) == answer("place", tiles, t, extra), (t, tiles)
+            assert cells.get(("swap", t), set()) == answer("swap", tiles, t, extra), (t, tiles)
             n += 2
         removals = {tuple(int(v) for v in w[1].split(",")) for w in texts if w[0] == "remove"}
-        assert removals == answer("remove", tiles), tiles
-        n += 1
+        assert removals == answer("remove", tiles, None, extra), tiles
+        walls = {(int(w[1]), 0 if w[2] == "fountain" else int(w[2])) for w in texts if w[0] == "wall"}
+        assert walls == oracle.wall_actions(tiles, s.reserve(seat), s.wall_cards(), extra), (tiles, extra)
+        check_payments(s, texts, seat)
+        n += 3
         if s.actions_this_turn == 0 and s.hand(seat):
             taken = {c for _f, c in s.falcons(seat)}
             want = {(f, c) for f in s.falcons() for c in oracle.falcon_corners(tiles, f) if c not in taken}
@@ -59,12 +87,15 @@ def check_position(s):
             n += 1
     elif s.phase in ("place", "final"):
         for t in set(s.pending()):
-            assert cells.get(("place", t), set()) == answer("place", tiles, t), (t, tiles)
+            assert cells.get(("place", t), set()) == answer("place", tiles, t, extra), (t, tiles)
             n += 1
     for p in range(s.num_players):
         c, pt = s.city(p), tiles_of(s, p)
         assert c.camp_score() == oracle.camp_score(pt) and c.bazaar_score() == oracle.bazaar_score(pt)
-        n += 2
+        walls = {cell: oracle._walls(t, extra_of(s, p)) for cell, t in pt.items()}
+        assert {(x, y): w for x, y, _t, w in c.cells()} == walls     # printed walls + pieces, nothing else
+        assert c.wall_score() == oracle.wall_score(no_camps(walls, pt))
+        n += 4
     if s.options.get("thief") or s.options.get("residents"):
         n += check_thief_residents(s, seat, tiles, texts)
     return n
@@ -106,6 +137,9 @@ def check_end(s):
         assert seat["camps"] == oracle.camp_score(tiles)
         assert seat["bazaars"] == oracle.bazaar_score(tiles)
         assert seat["falcons"] == oracle.falcon_points(oracle.FALCONS[f][0] for f, _c in s.falcons(p))
+        tiles = tiles_of(s, p)
+        walls = {cell: oracle._walls(t, extra_of(s, p)) for cell, t in tiles.items()}
+        assert seat["wall"] == oracle.wall_score(no_camps(walls, tiles))
         if "residents" in seat:
             types = [oracle.TILE_TYPE[t] for t in s.residents(p)]
             assert seat["residents"] == oracle.resident_points(types)
@@ -135,7 +169,7 @@ def test_module_positions_against_oracle():
 
 @pytest.mark.slow
 def test_module_positions_against_oracle_slow():
-    """>= 10,000 positions with all four modules on (every position of the games)."""
+    """>= 10,000 positions with the six modules on (every position of the games)."""
     positions, _answers = run(22, 9000)
     assert positions >= 10_000
 

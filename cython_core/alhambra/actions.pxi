@@ -63,6 +63,14 @@ cdef enum:
     E_FALCON_TYPES = 30
     E_FALCON_OCCUPIED = 31
     E_FALCON_PHASE = 32
+    # Change and Walls (RULES §9.5, §9.7)
+    E_COINS_NOT_HELD = 40
+    E_WALL_NOT_UP = 41
+    E_WALL_NOT_OWN = 42
+    E_WALL_CAMP = 43
+    E_WALL_TWICE = 44
+    E_WALL_SIDE_TAKEN = 45
+    E_WALL_FACES_TILE = 46
     # Thief and Residents (48..63: 33..47 are left to the other modules of issue 13)
     E_THIEF_WHEN = 48
     E_THIEF_NEXT = 49
@@ -113,6 +121,14 @@ ERROR_MESSAGES = {
     E_FALCON_TYPES: "the falcon's two building types do not both occur among the four tiles",
     E_FALCON_OCCUPIED: "a falcon sits on that corner already",
     E_FALCON_PHASE: "after a falcon only more falcons or 'done' may follow",
+    E_COINS_NOT_HELD: "you do not hold that many coins of the currency",
+    E_WALL_NOT_UP: "that wall card does not lie face up",
+    E_WALL_NOT_OWN: "that tile is not in your city or reserve",
+    E_WALL_CAMP: "a camp has bastions, not walls: wall pieces go on buildings, bazaars and the fountain",
+    E_WALL_TWICE: "that tile already got wall pieces from another wall card",
+    E_WALL_SIDE_TAKEN: "a side of the card already has a wall on that tile",
+    E_WALL_FACES_TILE: "in the city a wall piece may only go on a side facing an empty cell "
+                       "(the city must stay valid)",
     E_THIEF_WHEN: "a thief is played only in the interrupt window between two turns",
     E_THIEF_NEXT: "the seat who is next may not play a thief",
     E_THIEF_NONE: "you hold no thief of that card's currency",
@@ -131,7 +147,7 @@ ERROR_MESSAGES = {
 
 KIND_NAMES = {A_TAKE: "take", A_BUY: "buy", A_PLACE: "place", A_PLACE_RESERVE: "place", A_PLACE_DIRK: "place",
               A_BUILD: "build", A_REMOVE: "remove", A_SWAP: "swap", A_PASS: "pass", A_BAZAAR: "bazaar",
-              A_WAKE: "wake", A_DONE: "done", A_FALCON: "falcon", A_THIEF: "thief"}
+              A_WAKE: "wake", A_DONE: "done", A_FALCON: "falcon", A_THIEF: "thief", A_EXT: "wall"}
 
 
 cdef inline int code_cell(int kind, int tile, int packed) noexcept nogil:
@@ -155,19 +171,6 @@ cdef inline int pay_count(int pay, int v) noexcept nogil:
     return (pay >> (2 * (v - 1))) & 3
 
 
-cdef int check_payment(GameState* s, int cur, int pay) noexcept nogil:
-    """Total of a payment field of currency cur held by the seat to act, or -E_* when it is not."""
-    cdef int v, have, total = 0
-    if not pay:
-        return -E_BUY_NOTHING
-    for v in range(1, 10):
-        have = pay_count(pay, v)
-        if have > s.hand[s.current][cur * NVALUES + v - 1]:
-            return -E_BUY_NOT_HELD
-        total += have * v
-    return total
-
-
 cdef int pay_cards(GameState* s, int seat, int cur, int pay) noexcept nogil:
     """Move the paid cards to the discard pile; returns the total."""
     cdef int v, cnt, c, total = 0
@@ -184,6 +187,8 @@ cdef int pay_cards(GameState* s, int seat, int cur, int pay) noexcept nogil:
     return total
 
 
+include "modules/change.pxi"
+include "modules/walls.pxi"
 include "modules/bazaars.pxi"
 include "modules/falcons.pxi"
 
@@ -297,6 +302,8 @@ cdef int gen_buy(GameState* s, int* out, BuyMemo* memo) noexcept nogil:
         if s.market[k] == NO_TILE:
             continue
         cost = TILE_COST[s.market[k]]
+        if s.coins[seat][k]:        # payments with coins (Change): exactly the cost, cards for the rest
+            n += gen_exact_coins(s, seat, k, cost, A_BUY | (k << 4), 6, 1, NULL if out == NULL else out + n)
         if s.cur_sum[seat][k] < cost:
             continue
         rem[0] = 0
@@ -338,8 +345,8 @@ cdef inline CityView* _view(GameState* s, GenCache* gc, SeatView* local) noexcep
     return seat_view(&gc.seat[s.current], s.city[s.current])
 
 
-cdef inline int _emit_cells(CityView* v, int kind, int t, int* out) noexcept nogil:
-    cdef int j, n = 0, bit = 1 << TILE_WALLS[t]
+cdef inline int _emit_cells(GameState* s, CityView* v, int kind, int t, int* out) noexcept nogil:
+    cdef int j, n = 0, bit = 1 << tile_walls_now(s, t)
     for j in range(v.nfront):
         if MASKS_MATCH[v.front_key[j]] & bit:
             out[n] = code_cell(kind, t, pg_packed(v.front_cell[j]))
@@ -352,13 +359,13 @@ cdef int gen_rebuild(GameState* s, CityView* v, int* out) noexcept nogil:
     cdef int nt, n = 0, i, j, t, bit
     nt = mask_list(s.reserve[s.current], tiles)
     for i in range(nt):
-        n += _emit_cells(v, A_BUILD, tiles[i], out + n)
+        n += _emit_cells(s, v, A_BUILD, tiles[i], out + n)
     for j in range(v.nremove):
         out[n] = code_cell(A_REMOVE, v.remove_tile[j], pg_packed(v.remove_cell[j]))
         n += 1
     for i in range(nt):
         t = tiles[i]
-        bit = 1 << TILE_WALLS[t]
+        bit = 1 << tile_walls_now(s, t)
         for j in range(v.ntile):
             if v.tile_id[j] != FOUNTAIN and MASKS_MATCH[v.tile_key[j]] & bit:
                 out[n] = code_cell(A_SWAP, t, pg_packed(v.tile_cell[j]))
@@ -371,7 +378,7 @@ cdef int gen_place(GameState* s, CityView* v, int* out) noexcept nogil:
     cdef bint dirk = (s.options & OPT_DIRK) and s.phase == PH_PLACE
     for i in range(s.npending):
         t = s.pending[i]
-        n += _emit_cells(v, A_PLACE, t, out + n)
+        n += _emit_cells(s, v, A_PLACE, t, out + n)
         out[n] = A_PLACE_RESERVE | (t << 4)
         n += 1
         if dirk:
@@ -424,8 +431,8 @@ cdef inline int gen_legal(GameState* s, int* out) noexcept nogil:
 
 # ---------------------------------------------------------------- sampling without listing
 
-cdef inline int _kth_cell(CityView* v, int kind, int t, int k) noexcept nogil:
-    cdef int j, bit = 1 << TILE_WALLS[t]
+cdef inline int _kth_cell(GameState* s, CityView* v, int kind, int t, int k) noexcept nogil:
+    cdef int j, bit = 1 << tile_walls_now(s, t)
     for j in range(v.nfront):
         if MASKS_MATCH[v.front_key[j]] & bit:
             if k == 0:
@@ -463,7 +470,7 @@ cdef int sample_legal(GameState* s, GenCache* gc, Rng* r) noexcept nogil:
             v = seat_view(&gc.seat[s.current], s.city[s.current])
             nt = mask_list(s.reserve[s.current], tiles)
             for i in range(nt):
-                m = TILE_WALLS[tiles[i]]
+                m = tile_walls_now(s, tiles[i])
                 total += v.front_count[m] + v.swap_count[m]
             total += v.nremove
         if total == 0:
@@ -473,16 +480,16 @@ cdef int sample_legal(GameState* s, GenCache* gc, Rng* r) noexcept nogil:
             return buf[k]
         k -= ntake + nbuy
         for i in range(nt):
-            n = v.front_count[TILE_WALLS[tiles[i]]]
+            n = v.front_count[tile_walls_now(s, tiles[i])]
             if k < n:
-                return _kth_cell(v, A_BUILD, tiles[i], k)
+                return _kth_cell(s, v, A_BUILD, tiles[i], k)
             k -= n
         if k < v.nremove:
             return code_cell(A_REMOVE, v.remove_tile[k], pg_packed(v.remove_cell[k]))
         k -= v.nremove
         for i in range(nt):
             t = tiles[i]
-            m = TILE_WALLS[t]
+            m = tile_walls_now(s, t)
             n = v.swap_count[m]
             if k < n:
                 return _kth_swap(v, t, m, k)
@@ -493,13 +500,13 @@ cdef int sample_legal(GameState* s, GenCache* gc, Rng* r) noexcept nogil:
         dirk = (s.options & OPT_DIRK) and s.phase == PH_PLACE
         total = 0
         for i in range(s.npending):
-            total += v.front_count[TILE_WALLS[s.pending[i]]] + 1 + dirk
+            total += v.front_count[tile_walls_now(s, s.pending[i])] + 1 + dirk
         k = rng_below(r, total)
         for i in range(s.npending):
             t = s.pending[i]
-            n = v.front_count[TILE_WALLS[t]]
+            n = v.front_count[tile_walls_now(s, t)]
             if k < n:
-                return _kth_cell(v, A_PLACE, t, k)
+                return _kth_cell(s, v, A_PLACE, t, k)
             k -= n
             if k == 0:
                 return A_PLACE_RESERVE | (t << 4)
@@ -548,7 +555,7 @@ cdef int check_action(GameState* s, int code) noexcept nogil:
             if s.phase == PH_FINAL:
                 return E_DIRK_FINAL
         if kind == A_PLACE:
-            r = city_check_place_tile(s.city[seat], cell_x(code), cell_y(code), t)
+            r = city_check_place_tile(s.city[seat], cell_x(code), cell_y(code), t, tile_walls_now(s, t))
             if r:
                 return E_CITY + r
         return E_OK
@@ -570,19 +577,14 @@ cdef int check_action(GameState* s, int code) noexcept nogil:
             return E_TAKE_SUM
         return E_OK
     if kind == A_BUY:
-        if code >> 24:
+        if code >> 27:
             return E_CODE
         k = (code >> 4) & 3
         if s.market[k] == NO_TILE:
             return E_BUY_EMPTY
-        if not ((code >> 6) & 0x3FFFF):
-            return E_BUY_NOTHING
-        total = 0
-        for v in range(1, 10):
-            have = pay_count(code >> 6, v)
-            if have > s.hand[seat][k * NVALUES + v - 1]:
-                return E_BUY_NOT_HELD
-            total += have * v
+        total = check_payment(s, k, code, 6)
+        if total < 0:
+            return -total
         if total < TILE_COST[s.market[k]]:
             return E_BUY_SHORT
         return E_OK
@@ -610,9 +612,9 @@ cdef int check_action(GameState* s, int code) noexcept nogil:
     if not mask_has(s.reserve[seat], t):
         return E_NOT_IN_RESERVE
     if kind == A_BUILD:
-        r = city_check_place_tile(s.city[seat], x, y, t)
+        r = city_check_place_tile(s.city[seat], x, y, t, tile_walls_now(s, t))
     else:
-        r = city_check_swap_tile(s.city[seat], x, y, t)
+        r = city_check_swap_tile(s.city[seat], x, y, t, tile_walls_now(s, t))
     return E_CITY + r if r else E_OK
 
 
@@ -620,7 +622,7 @@ cdef int check_action(GameState* s, int code) noexcept nogil:
 
 cdef inline void _city_add(GameState* s, int seat, int x, int y, int t) noexcept nogil:
     cdef CityGrid* c = city_unshare(&s.city[seat])
-    city_put(c, x, y, t, TILE_WALLS[t])
+    city_put(c, x, y, t, tile_walls_now(s, t))
     type_count_add(s, seat, t, 1)
 
 
@@ -660,8 +662,10 @@ cdef inline int apply_effect(GameState* s, int code) noexcept nogil:
                 s.display[i] = NO_CARD
     elif kind == A_BUY:
         k = (code >> 4) & 3
-        total = pay_cards(s, seat, k, (code >> 6) & 0x3FFFF)
+        total = pay_with(s, seat, k, code, 6)
         t = s.market[k]
+        if total > TILE_COST[t]:
+            draw_change(s, seat, (total - TILE_COST[t]) // 2)     # Change: one coin per 2 overpaid
         s.market[k] = NO_TILE
         s.pending[s.npending] = <uint8_t>t
         s.npending += 1
@@ -711,7 +715,7 @@ cdef inline int apply_effect(GameState* s, int code) noexcept nogil:
         y = cell_y(code)
         g = city_unshare(&s.city[seat])
         old = city_tile(g, x, y)
-        city_put(g, x, y, t, TILE_WALLS[t])
+        city_put(g, x, y, t, tile_walls_now(s, t))
         type_count_add(s, seat, old, -1)
         type_count_add(s, seat, t, 1)
         mask_clear(s.reserve[seat], t)
@@ -726,7 +730,16 @@ cdef inline int apply_effect(GameState* s, int code) noexcept nogil:
 
 cdef void apply_action(GameState* s, int code, EventLog* log) noexcept nogil:
     """Apply a legal action (unchecked: call check_action first unless the code came from gen_legal)."""
-    cdef int follows = apply_effect(s, code)
+    cdef uint8_t before[NCUR]
+    cdef int seat = s.current, k, c, follows
+    if log != NULL and s.options & OPT_CHANGE and seat != NO_SEAT:
+        memcpy(before, s.coins[seat], NCUR)
+        follows = apply_effect(s, code)
+        for k in range(NCUR):
+            for c in range(before[k], s.coins[seat][k]):
+                log_event(log, EV_COIN, seat, k, 0)      # change drawn (public: coins lie face up)
+    else:
+        follows = apply_effect(s, code)
     if follows == ACTIONS_OVER:
         after_action(s, log)
     elif follows == TILE_PLACED:
@@ -765,26 +778,33 @@ cdef str _action_text(GameState* s, int code):
                 cards.append(s.display[i])
         return "take " + " ".join(card_text(c) for c in sorted(cards))
     if kind == A_BUY:
-        if code >> 24:
+        if code >> 27:
             raise ValueError(f"not an action code: {code}")
         k = (code >> 4) & 3
         pay = code >> 6
         parts = []
         for v in range(9, 0, -1):
             parts.extend([CURRENCY_LETTERS[k] + str(v)] * pay_count(pay, v))
+        parts += _coin_texts(k, code_coins(code, 6))
         return f"buy {k + 1} " + " ".join(parts) if parts else f"buy {k + 1}"
+    if kind == A_EXT and (code >> 4) & 15 == SUB_WALL:
+        if code >> 18 or ((code >> 11) & 127) > LAST_TILE:
+            raise ValueError(f"not an action code: {code}")
+        t = (code >> 11) & 127
+        return f"wall {((code >> 8) & 7) + 1} " + ("fountain" if t == FOUNTAIN else str(t))
     if kind == A_PASS or kind == A_WAKE or kind == A_DONE:
         if code != kind:
             raise ValueError(f"not an action code: {code}")
         return KIND_NAMES[kind]
     if kind == A_BAZAAR:
-        if code >> 25:
+        if code >> 28:
             raise ValueError(f"not an action code: {code}")
         k = BAZAAR_CUR[BAZAAR_FIRST + ((code >> 4) & 7)]
         pay = (code >> 7) & 0x3FFFF
         parts = []
         for v in range(9, 0, -1):
             parts.extend([CURRENCY_LETTERS[k] + str(v)] * pay_count(pay, v))
+        parts += _coin_texts(k, code_coins(code, 7))
         return " ".join([f"bazaar {BAZAAR_FIRST + ((code >> 4) & 7)}"] + parts)
     if kind == A_FALCON:
         if code >> 30 or ((code >> 4) & 15) >= NFALCONS or ((code >> 8) & 63) >= NCARD_KINDS:
@@ -835,6 +855,30 @@ def _parse_tile(str text):
     return t
 
 
+def _parse_payment(str verb, str seller, int k, words, int shift):
+    """Card and coin words of currency k -> card field << shift | coins << (shift + 18)."""
+    cdef int pay = 0, coins = 0, v
+    for w in words:
+        cur = _parse_coin(w)
+        if cur >= 0:
+            if cur != k:
+                raise ValueError(f"{verb}: {seller} sells for {CURRENCY_NAMES[k]} ({CURRENCY_LETTERS[k]}), not "
+                                 f"for a {CURRENCY_NAMES[cur]} coin {w}")
+            if coins == NCOINS:
+                raise ValueError(f"{verb}: more than {NCOINS} {CURRENCY_NAMES[k]} coins named")
+            coins += 1
+            continue
+        c = parse_card(w)
+        if card_currency(c) != k:
+            raise ValueError(f"{verb}: {seller} sells for {CURRENCY_NAMES[k]} "
+                             f"({CURRENCY_LETTERS[k]}), not {card_text(c)}")
+        v = card_value(c)
+        if pay_count(pay, v) == 3:
+            raise ValueError(f"{verb}: {card_text(c)} named more than 3 times")
+        pay += 1 << (2 * (v - 1))
+    return (pay << shift) | (coins << (shift + 18))
+
+
 cdef int _parse_action(GameState* s, str text) except -1:
     """Text -> code, resolved against the state (take: display positions; remove: the tile at the cell)."""
     cdef int m, i, k, pay, v, x, y, t
@@ -852,18 +896,7 @@ cdef int _parse_action(GameState* s, str text) except -1:
         t = _parse_tile(args[0])
         if not BAZAAR_FIRST <= t <= LAST_TILE:
             raise ValueError(f"bazaar: tile {t} is not a bazaar ({BAZAAR_FIRST}-{LAST_TILE})")
-        k = BAZAAR_CUR[t]
-        pay = 0
-        for w in args[1:]:
-            c = parse_card(w)
-            if card_currency(c) != k:
-                raise ValueError(f"bazaar: bazaar {t} sells for {CURRENCY_NAMES[k]} "
-                                 f"({CURRENCY_LETTERS[k]}), not {card_text(c)}")
-            v = card_value(c)
-            if pay_count(pay, v) == 3:
-                raise ValueError(f"bazaar: {card_text(c)} named more than 3 times")
-            pay += 1 << (2 * (v - 1))
-        return A_BAZAAR | ((t - BAZAAR_FIRST) << 4) | (pay << 7)
+        return A_BAZAAR | ((t - BAZAAR_FIRST) << 4) | _parse_payment("bazaar", f"bazaar {t}", BAZAAR_CUR[t], args[1:], 7)
     if verb == "falcon":
         if len(args) != 3:
             raise ValueError("falcon: name the falcon (1-15), the card paid and the corner, e.g. 'falcon 3 g4 0,1'")
@@ -899,18 +932,19 @@ cdef int _parse_action(GameState* s, str text) except -1:
             raise ValueError(f"buy: bad slot {args[0]!r} (slots are 1-4)")
         k = int(args[0]) - 1
         if len(args) < 2:
-            raise ValueError("buy: name the cards paid, e.g. 'buy 2 g4 g3'")
-        pay = 0
-        for w in args[1:]:
-            c = parse_card(w)
-            if card_currency(c) != k:
-                raise ValueError(f"buy: slot {k + 1} sells for {CURRENCY_NAMES[k]} "
-                                 f"({CURRENCY_LETTERS[k]}), not {card_text(c)}")
-            v = card_value(c)
-            if pay_count(pay, v) == 3:
-                raise ValueError(f"buy: {card_text(c)} named more than 3 times")
-            pay += 1 << (2 * (v - 1))
-        return A_BUY | (k << 4) | (pay << 6)
+            raise ValueError("buy: name the cards paid, e.g. 'buy 2 g4 g3' (with coins: 'buy 2 g4 gc')")
+        return A_BUY | (k << 4) | _parse_payment("buy", f"slot {k + 1}", k, args[1:], 6)
+    if verb == "wall":
+        if len(args) != 2:
+            raise ValueError("wall: name the wall card (1-8) and your tile, e.g. 'wall 5 17' or 'wall 5 fountain'")
+        try:
+            w = int(args[0])
+        except ValueError:
+            raise ValueError(f"wall: bad wall card {args[0]!r} (wall cards are 1-{NWALL_CARDS})") from None
+        if not 1 <= w <= NWALL_CARDS:
+            raise ValueError(f"wall: no wall card {w} (wall cards are 1-{NWALL_CARDS})")
+        t = FOUNTAIN if args[1] in ("fountain", "0") else _parse_tile(args[1])
+        return A_EXT | (SUB_WALL << 4) | ((w - 1) << 8) | (t << 11)
     if verb == "remove":
         if len(args) != 1:
             raise ValueError("remove: name the cell, e.g. 'remove 1,-2'")
@@ -931,7 +965,7 @@ cdef int _parse_action(GameState* s, str text) except -1:
         k = {"place": A_PLACE, "build": A_BUILD, "swap": A_SWAP}[verb]
         return code_cell(k, t, (x + 128) | ((y + 128) << 8))
     raise ValueError(f"unknown action {words[0]!r} (take, buy, place, build, remove, swap, pass, "
-                     "bazaar, wake, done, falcon, thief, resident, exchange, disc)")
+                     "bazaar, wake, done, falcon, wall, thief, resident, exchange, disc)")
 
 
 cdef str _explain(GameState* s, int code, int err):
@@ -956,7 +990,7 @@ cdef str _explain(GameState* s, int code, int err):
         reason = "you do not hold " + " ".join(missing) + " (often enough)"
     elif err == E_BUY_SHORT:
         k = (code >> 4) & 3
-        total = sum(v * pay_count(code >> 6, v) for v in range(1, 10))
+        total = sum(v * pay_count(code >> 6, v) for v in range(1, 10)) + code_coins(code, 6)
         t = s.market[k]
         reason = f"{total} {CURRENCY_NAMES[k]} does not pay the cost {TILE_COST[t]} of tile {t}"
     elif err == E_NOT_PENDING:

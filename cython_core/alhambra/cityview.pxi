@@ -460,7 +460,9 @@ cdef inline void gen_cache_touch(GenCache* gc, int seat, int code) noexcept nogi
     """Record that the action (applied next by `seat`) changes the seat's city at one cell."""
     cdef int kind = code & 15
     cdef SeatView* sv
-    if kind == A_PLACE or kind == A_BUILD or kind == A_REMOVE or kind == A_SWAP:
+    if kind == A_EXT:
+        gc.seat[seat].npend = -1     # a wall card may change the walls of a city tile: rebuild the view
+    elif kind == A_PLACE or kind == A_BUILD or kind == A_REMOVE or kind == A_SWAP:
         sv = &gc.seat[seat]
         if sv.state == SV_VALID and 0 <= sv.npend < VIEW_PENDING:
             sv.pend[sv.npend] = <uint16_t>pg_index(cell_x(code), cell_y(code))

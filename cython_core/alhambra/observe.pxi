@@ -116,8 +116,115 @@ cdef object _modules_seen(State st, int seat):
         if s.options & OPT_FALCONS else None,
         "bag_camps": bag_camps,
         "bag_bazaars": bag_bazaars,
+        **_change_walls_seen(st),
         **(thief_residents_seen(st, seat) if s.options & (OPT_THIEF | OPT_RESIDENTS) else {}),
     }
+
+
+cdef dict _change_walls_seen(State st):
+    """Change and Walls (RULES §9.5, §9.7), all public: coins per seat and in the bag; wall cards face up and
+    used; the pieces wall cards put on each seat's tiles (``[tile, "NE"]``, 0 = the fountain); and per setup
+    pile 2..5 that still holds unseen wall cards ``[first, last, count]`` (draw-pile indexes, 0 = top): which
+    cards they are is hidden, how many lie in which pile is not (everyone saw where each one came out)."""
+    cdef GameState* s = &st.st
+    cdef int n = s.num_players, i, p, lo, hi, cnt
+    out = {}
+    if s.options & OPT_CHANGE:
+        out["coins"] = [st.coins(i) for i in range(n)]
+        out["coin_bag"] = st.coins()
+    if s.options & OPT_WALLS:
+        piles = []
+        for p in range(4):
+            lo = max(s.wall_lo[p], s.draw_pos)
+            hi = s.wall_hi[p]
+            cnt = sum(1 for i in range(lo, hi) if s.draw[i] >= WALL_CARD_FIRST)
+            piles.append([lo - s.draw_pos, hi - 1 - s.draw_pos, cnt] if cnt else None)
+        out["walls"] = {"face_up": sorted(st.wall_cards()), "used": st.wall_cards_used(),
+                        "pieces": [[[t, w] for t, w in st.card_walls(i).items()] for i in range(n)],
+                        "piles": piles}
+    return out
+
+
+cdef _change_walls_put(GameState* s, object m, uint32_t bits, int n, dict in_pile):
+    """Read the Change / Walls parts of "modules" (the inverse of _change_walls_seen) and check them against
+    the cities and the draw pile (in_pile: draw-pile code -> index)."""
+    cdef int i, k, t, x, y, sides, lo, hi, cnt
+    for name, bit in (("coins", OPT_CHANGE), ("coin_bag", OPT_CHANGE), ("walls", OPT_WALLS)):
+        if not bits & bit and m.get(name) is not None:
+            raise PositionError(f"modules.{name} must be null (or absent) without its module")
+    walls_in_pile = sorted(c - WALL_CARD_FIRST + 1 for c in in_pile if c >= WALL_CARD_FIRST)
+    if bits & OPT_CHANGE:
+        coins = _as_list(m.get("coins"), "modules.coins", n)
+        bag = _as_list(m.get("coin_bag"), "modules.coin_bag", NCUR)
+        for k in range(NCUR):
+            s.coin_bag[k] = _as_int(bag[k], "modules.coin_bag", 0, NCOINS)
+        for i in range(n):
+            row = _as_list(coins[i], f"modules.coins[{i}]", NCUR)
+            for k in range(NCUR):
+                s.coins[i][k] = _as_int(row[k], f"modules.coins[{i}]", 0, NCOINS)
+        for k in range(NCUR):
+            if s.coin_bag[k] + sum(s.coins[i][k] for i in range(n)) != NCOINS:
+                raise PositionError(f"modules.coins: the {CURRENCY_NAMES[k]} coins held and in the bag must "
+                                    f"add up to {NCOINS}")
+    if not bits & OPT_WALLS:
+        if walls_in_pile:
+            raise PositionError("draw_pile: wall cards only with the Walls module")
+        return
+    w = m.get("walls")
+    if not isinstance(w, dict) or set(w) != {"face_up", "used", "pieces", "piles"}:
+        raise PositionError("modules.walls: an object with face_up, used, pieces, piles")
+    up = _as_list(w["face_up"], "modules.walls.face_up")
+    used = _as_list(w["used"], "modules.walls.used")
+    for c in up + used:
+        _as_int(c, "modules.walls card", 1, NWALL_CARDS)
+    if sorted(up + used + walls_in_pile) != list(range(1, NWALL_CARDS + 1)):
+        raise PositionError("modules.walls: each wall card 1-8 must be once in the draw pile, face up or used")
+    for c in up:
+        s.wall_up |= 1 << (c - 1)
+    for c in used:
+        s.wall_used |= 1 << (c - 1)
+    pieces = _as_list(w["pieces"], "modules.walls.pieces", n)
+    for i in range(n):
+        for e in _as_list(pieces[i], f"modules.walls.pieces[{i}]"):
+            if not isinstance(e, list) or len(e) != 2 or not isinstance(e[1], str):
+                raise PositionError(f"modules.walls.pieces[{i}]: each entry is [tile, sides], not {e!r}")
+            t = _as_int(e[0], f"modules.walls.pieces[{i}] tile", 0, LAST_TILE)
+            try:
+                sides = walls_from_text(e[1])
+            except ValueError as err:
+                raise PositionError(f"modules.walls.pieces[{i}]: {err}") from None
+            if sides == 0 or sides not in [WALL_CARD_SIDES[k] for k in range(NWALL_CARDS)]:
+                raise PositionError(f"modules.walls.pieces[{i}]: {e[1]!r} is not what a wall card adds")
+            if t == FOUNTAIN:
+                s.fountain_walls[i] = sides
+            elif s.card_walls[t] or not (mask_has(s.reserve[i], t) or city_find(s.city[i], t, &x, &y)):
+                raise PositionError(f"modules.walls.pieces[{i}]: tile {t} is not seat {i}'s (or given twice)")
+            else:
+                s.card_walls[t] = sides
+    for i in range(n):      # the cities show exactly the printed walls plus the pieces
+        for x, y, t, wl in city_wrap(s.city[i]).cells():
+            expect = s.fountain_walls[i] if t == FOUNTAIN else tile_walls_now(s, t)
+            if wl != expect:
+                raise PositionError(f"seats[{i}].city: tile {t} at {x},{y} has walls {walls_to_text(wl)}, but its "
+                                    f"printed walls and wall pieces make {walls_to_text(expect)}")
+    piles = _as_list(w["piles"], "modules.walls.piles", 4)
+    seen = 0
+    for k in range(4):
+        if piles[k] is None:
+            continue
+        e = _as_list(piles[k], f"modules.walls.piles[{k}]", 3)
+        lo = _as_int(e[0], f"modules.walls.piles[{k}]", 0, MAX_DRAW - 1)
+        hi = _as_int(e[1], f"modules.walls.piles[{k}]", lo, MAX_DRAW - 1) + 1
+        cnt = sum(1 for c, j in in_pile.items() if c >= WALL_CARD_FIRST and lo <= j < hi)
+        if e[2] != cnt or lo < seen:
+            raise PositionError(f"modules.walls.piles[{k}]: {e[2]!r} wall cards said, {cnt} there "
+                                f"(piles are in draw order and do not overlap)")
+        s.wall_lo[k] = lo
+        s.wall_hi[k] = hi
+        seen = hi
+        walls_in_pile = walls_in_pile[cnt:]
+    if walls_in_pile:
+        raise PositionError("modules.walls.piles: a wall card in the draw pile lies outside every pile range")
 
 
 cdef _modules_put(GameState* s, object m, uint32_t bits, int n, put_tile):
@@ -202,8 +309,8 @@ cdef object _parse_line(str line):
     if len(words) == 2:
         if rest.startswith("take "):
             return (seat, tuple(_CARD_CODES[w] for w in rest.split()[1:]), ())
-        if rest.startswith("buy ") or rest.startswith("bazaar "):
-            return (seat, (), tuple(_CARD_CODES[w] for w in rest.split()[2:]))
+        if rest.startswith("buy ") or rest.startswith("bazaar "):     # (coins, e.g. "gc", are no cards)
+            return (seat, (), tuple(_CARD_CODES[w] for w in rest.split()[2:] if not w.endswith("c")))
         if rest.startswith("falcon "):
             return (seat, (), (_CARD_CODES[rest.split()[2]],))
         if rest.startswith("thief "):
@@ -271,6 +378,41 @@ def count_cards(obs):
 
 # ================================================================ determinization
 
+cdef void _place_walls(GameState* s, Rng* r, uint8_t* wc, int nwc, uint8_t* free_, uint8_t* pile) noexcept nogil:
+    """Deal the unseen wall cards wc (shuffled) back into the draw pile: each setup pile gets as many as it
+    holds now (public), each at a uniform free place of its range."""
+    cdef int p, i, lo, hi, cnt, j = 0, k, pick, free_n, length = s.draw_len - s.draw_pos
+    rng_shuffle_u8(r, wc, nwc)
+    for p in range(5):
+        if p < 4:
+            lo = s.wall_lo[p] - s.draw_pos
+            hi = s.wall_hi[p] - s.draw_pos
+            lo = lo if lo > 0 else 0
+            hi = hi if hi < length else length
+            cnt = 0
+            for i in range(lo, hi):
+                cnt += s.draw[s.draw_pos + i] >= WALL_CARD_FIRST
+        else:                   # (never in a real game: a wall card outside the ranges) anywhere
+            lo = 0
+            hi = length
+            cnt = nwc - j
+        for k in range(cnt):
+            free_n = 0
+            for i in range(lo, hi):
+                free_n += free_[i]
+            if free_n == 0 or j >= nwc:
+                break
+            pick = rng_below(r, free_n)
+            for i in range(lo, hi):
+                if free_[i]:
+                    if pick == 0:
+                        free_[i] = 0
+                        pile[i] = wc[j]
+                        j += 1
+                        break
+                    pick -= 1
+
+
 cdef void _determinize_c(GameState* s, int seat, uint64_t seed, uint8_t* known) noexcept nogil:
     """Resample in place everything ``seat`` cannot know, uniformly given what it knows.
 
@@ -279,9 +421,13 @@ cdef void _determinize_c(GameState* s, int seat, uint64_t seed, uint8_t* known) 
       back as many as it gave, the rest fill the draw pile's money places;
     - each undrawn scoring card takes a uniform position among the free places of its public range (the setup
       shuffled it uniformly into its pile, and the cards drawn since are known not to be it);
+    - the unseen wall cards (Walls) are shuffled among the places of their setup piles (how many lie in each
+      pile is public);
     - the bag is shuffled; the RNG (future reshuffles) is reseeded;
     - the other seats' thief cards and hidden disc figures are dealt anew (modules/hidden.pxi).
     """
+    cdef uint8_t wc[NWALL_CARDS]
+    cdef int nwc = 0
     cdef Rng r
     cdef uint8_t pool[MAX_DRAW + NCARD_KINDS * 3]
     cdef uint8_t sc[2]
@@ -295,6 +441,10 @@ cdef void _determinize_c(GameState* s, int seat, uint64_t seed, uint8_t* known) 
         if c < NCARD_KINDS:
             pool[np] = <uint8_t>c
             np += 1
+        elif c >= WALL_CARD_FIRST:
+            if nwc < NWALL_CARDS:
+                wc[nwc] = <uint8_t>c
+                nwc += 1
         elif nsc < 2:
             sc[nsc] = <uint8_t>c
             nsc += 1
@@ -317,6 +467,8 @@ cdef void _determinize_c(GameState* s, int seat, uint64_t seed, uint8_t* known) 
     length = s.draw_len - s.draw_pos
     for i in range(length):
         free_[i] = 1
+    if nwc:
+        _place_walls(s, &r, wc, nwc, free_, pile)
     if nsc == 2 and sc[0] > sc[1]:
         c = sc[0]
         sc[0] = sc[1]
@@ -406,6 +558,9 @@ def determinized_of(State st, seat, seed):
 # ================================================================ position format (a complete state as JSON)
 
 cdef str _draw_text(int c):
+    """A draw-pile code as text: money ``g3``, scoring cards ``s1`` / ``s2``, wall cards ``w1``..``w8``."""
+    if c >= WALL_CARD_FIRST:
+        return f"w{c - WALL_CARD_FIRST + 1}"
     return card_text(c) if c < NCARD_KINDS else f"s{c - SCORING_CARD_1 + 1}"
 
 
@@ -483,6 +638,8 @@ cdef int _as_card(object v, str what, bint scoring=False) except -1:
         raise PositionError(f"{what}: a card is a text like 'g3', not {type(v).__name__} {v!r}")
     if scoring and v in ("s1", "s2"):
         return SCORING_CARD_1 + int(v[1]) - 1
+    if scoring and len(v) == 2 and v[0] == "w" and v[1] in "12345678":
+        return WALL_CARD_FIRST + int(v[1]) - 1
     c = _CARD_CODES.get(v)
     if c is None:
         raise PositionError(f"{what}: unknown card {v!r} (a colour letter y/g/b/o and a value 1-9, e.g. g3"
@@ -786,6 +943,8 @@ def state_from_position(d):
     for i, t in enumerate(reversed(bag)):
         s.bag[i] = t
     _modules_put(s, d.get("modules"), bits, n, put_tile)
+    if bits & (OPT_CHANGE | OPT_WALLS) or any(c >= WALL_CARD_FIRST for c in in_pile):
+        _change_walls_put(s, d.get("modules") or {}, bits, n, in_pile)
     if bits & (OPT_THIEF | OPT_RESIDENTS):
         thief_residents_put(s, d["modules"], bits, n)          # modules/hidden.pxi
     tiles = game_tiles(bits)
@@ -911,13 +1070,20 @@ def position_from_observation(obs):
             raise PositionError("scoring_cards: each entry is {\"round\", \"drawn\", \"positions\"}")
     undrawn = [e for e in scards if not e["drawn"]]
     size = _as_int(obs["draw_pile_size"], "draw_pile_size", 0, MAX_DRAW)
-    if len(pool) != size - len(undrawn) + sum(unknown):
+    wpiles, wcards = _unseen_wall_cards(obs.get("modules"), bits)
+    nwall = sum(e[2] for e in wpiles)
+    if len(pool) != size - len(undrawn) - nwall + sum(unknown):
         raise PositionError(f"observation: {len(pool)} cards unseen, but the draw pile holds "
-                            f"{size - len(undrawn)} money cards and the hands {sum(unknown)} unknown ones")
+                            f"{size - len(undrawn) - nwall} money cards and the hands {sum(unknown)} unknown ones")
     for p in range(n):
         for _ in range(unknown[p]):
             hands[p].append(pool.pop())
     pile = [None] * size
+    for lo, hi, cnt in wpiles:      # the unseen wall cards at the top of their piles (canonical order)
+        if hi >= size or cnt > hi - lo + 1:
+            raise PositionError("modules.walls.piles: a pile range does not fit the draw pile")
+        for i in range(lo, lo + cnt):
+            pile[i] = f"w{wcards.pop(0)}"
     for e in undrawn:
         pos = _as_list(e["positions"], f"scoring_cards[{e['round'] - 1}].positions", 2)
         lo = _as_int(pos[0], "scoring card position", 0, size - 1)
@@ -994,6 +1160,28 @@ def position_from_observation(obs):
         **({"modules": thief_residents_canonical(modules, n, me) if bits & (OPT_THIEF | OPT_RESIDENTS)
             else modules} if bits & MODULE_BITS else {}),
     }
+
+
+cdef tuple _unseen_wall_cards(object modules, uint32_t bits):
+    """(piles [[first, last, count]], the unseen wall cards 1-8) of an observation's "modules"."""
+    if not bits & OPT_WALLS:
+        return [], []
+    w = modules.get("walls") if isinstance(modules, dict) else None
+    if not isinstance(w, dict):
+        raise PositionError("modules.walls: an object with face_up, used, pieces, piles")
+    seen = set(_as_list(w.get("face_up"), "modules.walls.face_up") + _as_list(w.get("used"), "modules.walls.used"))
+    piles = []
+    for e in _as_list(w.get("piles"), "modules.walls.piles", 4):
+        if e is not None:
+            e = _as_list(e, "modules.walls.piles entry", 3)
+            piles.append([_as_int(e[0], "modules.walls.piles", 0, MAX_DRAW - 1),
+                          _as_int(e[1], "modules.walls.piles", 0, MAX_DRAW - 1),
+                          _as_int(e[2], "modules.walls.piles", 0, NWALL_CARDS)])
+    unseen = [c for c in range(1, NWALL_CARDS + 1) if c not in seen]
+    if len(unseen) != sum(e[2] for e in piles):
+        raise PositionError(f"modules.walls: {len(unseen)} wall cards unseen, but the piles hold "
+                            f"{sum(e[2] for e in piles)}")
+    return piles, unseen
 
 
 def state_from_observation(obs):

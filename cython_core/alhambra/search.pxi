@@ -54,17 +54,21 @@ cdef void hidden_resample(GameState* s, Rng* r, int lo1, int hi1, int lo2, int h
     the card keeps its place); the bag is shuffled; the game's RNG (used for later reshuffles of the discard)
     is reseeded, so nothing of the true future can survive in a determinization."""
     cdef uint8_t money[MAX_DRAW]
-    cdef int n = 0, i, len_ = s.draw_len - s.draw_pos, p1 = -1, p2 = -1, m = 0, has1 = 0, has2 = 0
+    cdef int n = 0, i, len_ = s.draw_len - s.draw_pos, p1 = -1, p2 = -1, m = 0, has1 = 0, has2 = 0, nwc = 0
     for i in range(s.draw_pos, s.draw_len):
         if s.draw[i] < NCARD_KINDS:
             money[n] = s.draw[i]
             n += 1
         elif s.draw[i] == SCORING_CARD_1:
             has1 = 1
-        else:
+        elif s.draw[i] == SCORING_CARD_2:
             has2 = 1
+        else:
+            nwc += 1
     rng_shuffle_u8(r, money, n)
-    if (has1 and lo1 < 0) or (has2 and lo2 < 0):
+    if nwc:
+        _resample_with_walls(s, r, money, lo1, hi1, lo2, hi2)
+    elif (has1 and lo1 < 0) or (has2 and lo2 < 0):
         for i in range(s.draw_pos, s.draw_len):        # ranges unknown: the scoring cards stay put
             if s.draw[i] < NCARD_KINDS:
                 s.draw[i] = money[m]
@@ -89,6 +93,54 @@ cdef void hidden_resample(GameState* s, Rng* r, int lo1, int hi1, int lo2, int h
                 m += 1
     rng_shuffle_u8(r, s.bag, s.bag_n)
     rng_seed(&s.rng, rng_next(r))
+
+
+cdef void _resample_with_walls(GameState* s, Rng* r, uint8_t* money, int lo1, int hi1, int lo2, int hi2) noexcept nogil:
+    """hidden_resample's draw pile when unseen wall cards (Walls) lie in it: the wall cards at uniform free
+    places of their setup piles (_place_walls, observe.pxi), each scoring card at a uniform free place of its
+    range (its own place when the range is unknown), the shuffled money in the rest."""
+    cdef uint8_t free_[MAX_DRAW]
+    cdef uint8_t pile[MAX_DRAW]
+    cdef uint8_t wc[NWALL_CARDS]
+    cdef int i, j, k, c, lo, hi, cnt, pick, nwc = 0, m = 0, len_ = s.draw_len - s.draw_pos
+    for i in range(len_):
+        free_[i] = 1
+        c = s.draw[s.draw_pos + i]
+        if c >= WALL_CARD_FIRST and nwc < NWALL_CARDS:
+            wc[nwc] = <uint8_t>c
+            nwc += 1
+    _place_walls(s, r, wc, nwc, free_, pile)
+    for i in range(len_):
+        c = s.draw[s.draw_pos + i]
+        if c != SCORING_CARD_1 and c != SCORING_CARD_2:
+            continue
+        k = c - SCORING_CARD_1
+        lo = lo1 if k == 0 else lo2
+        hi = hi1 if k == 0 else hi2
+        if lo < 0:
+            lo = hi = i
+        hi = hi if hi < len_ - 1 else len_ - 1
+        cnt = 0
+        for j in range(lo, hi + 1):
+            cnt += free_[j]
+        if cnt == 0:
+            lo = 0
+            hi = len_ - 1
+            for j in range(len_):
+                cnt += free_[j]
+        pick = rng_below(r, cnt)
+        for j in range(lo, hi + 1):
+            if free_[j]:
+                if pick == 0:
+                    free_[j] = 0
+                    pile[j] = <uint8_t>c
+                    break
+                pick -= 1
+    for i in range(len_):
+        if free_[i]:
+            pile[i] = money[m]
+            m += 1
+    memcpy(&s.draw[s.draw_pos], pile, len_)
 
 
 # ---------------------------------------------------------------- evaluation
@@ -332,20 +384,22 @@ cdef double action_prior(GameState* s, int a) noexcept nogil:
     if kind == A_BUY:
         k = (a >> 4) & 3
         t = s.market[k]
-        total = 0
+        total = code_coins(a, 6)       # coins (Change) pay like cards; overpaying brings some back
         for v in range(1, 10):
             total += v * pay_count(a >> 6, v)
         cost = TILE_COST[t]
         val = tile_worth(s, seat, t) + POL_MONEY * cost - POL_MONEY * total
+        if s.options & OPT_CHANGE:
+            val += POL_MONEY * ((total - cost) // 2)
         if total == cost:
             val += EV_EXTRA
         return val
     if kind == A_PLACE:
         t = code_tile(a)
-        return 2.0 + cell_prior(s.city[seat], cell_x(a), cell_y(a), TILE_WALLS[t])
+        return 2.0 + cell_prior(s.city[seat], cell_x(a), cell_y(a), tile_walls_now(s, t))
     if kind == A_BUILD:
         t = code_tile(a)
-        return tile_worth(s, seat, t) - 1.5 + cell_prior(s.city[seat], cell_x(a), cell_y(a), TILE_WALLS[t])
+        return tile_worth(s, seat, t) - 1.5 + cell_prior(s.city[seat], cell_x(a), cell_y(a), tile_walls_now(s, t))
     if kind == A_PLACE_RESERVE:
         return 0.0
     if kind == A_PLACE_DIRK:
@@ -451,7 +505,7 @@ cdef int policy_action(GameState* s, Rng* r, int* buf, double eps, GenCache* gc)
         b = -1e18
         for i in range(n):
             if (buf[i] & 15) == A_PLACE:
-                v = cell_prior(c, cell_x(buf[i]), cell_y(buf[i]), TILE_WALLS[code_tile(buf[i])]) \
+                v = cell_prior(c, cell_x(buf[i]), cell_y(buf[i]), tile_walls_now(s, code_tile(buf[i]))) \
                     + rng_below(r, 100) * 1e-3
             elif (buf[i] & 15) == A_PLACE_RESERVE:
                 v = -5.0

@@ -3,7 +3,8 @@
 def _from_setup(num_players, *, seed=0, options=None, current_player=0, turn=0, hands=None, cities=None,
                 reserves=None, market=None, display=None, draw_pile=None, discard=None, bag=None,
                 dirk_tiles=None, scores=None, dirk_score=0, scoring_rounds_done=0, vizier_asleep=(),
-                bazaars_waiting=(), falcons=None, thieves=None, discs=None, residents=None):
+                bazaars_waiting=(), falcons=None, coins=None, wall_cards=(), wall_cards_used=(),
+                card_walls=None, thieves=None, discs=None, residents=None):
     """A position at the start of ``current_player``'s turn, built from parts; every tile and card must end
     up in exactly one place, or ValueError names what is wrong.
 
@@ -21,6 +22,10 @@ def _from_setup(num_players, *, seed=0, options=None, current_player=0, turn=0, 
     - modules (``options``): camp / bazaar tiles go anywhere a building may; ``vizier_asleep``: seats;
       ``bazaars_waiting``: bazaar tiles beside the market; ``falcons``: ``{falcon 1..15: (seat, (x, y))}``
       (the corner's south-west cell; the others stay in the supply).
+    - Change: ``coins`` per seat a list of coin texts (``["gc", "gc"]``); the rest are in the bag.
+    - Walls: ``wall_cards`` face up and ``wall_cards_used`` (numbers 1-8); ``card_walls`` ``{tile: "NE"}``,
+      pieces already on city / reserve tiles; ``draw_pile`` may hold ``w1``..``w8``, and by default the other
+      wall cards are shuffled into it (one pile range: the whole draw pile).
     - Thief: ``thieves``: per seat its thief cards as currency letters (default: dealt by ``seed``; the
       rest are out of the game). Residents: ``discs``: per seat the figures on its disc, distinct building
       types (default: 3 dealt by ``seed``; the disc lies beside the fountain); ``residents``: per seat
@@ -206,6 +211,10 @@ def _from_setup(num_players, *, seed=0, options=None, current_player=0, turn=0, 
                     raise ValueError(f"draw_pile: scoring card {w} is not (or not once more) in the pile")
                 have.add(r)
                 pile.append(SCORING_CARD_1 + r - 1)
+            elif isinstance(w, str) and len(w) == 2 and w[0] == "w" and w[1] in "12345678":
+                if not bits & OPT_WALLS or WALL_CARD_FIRST + int(w[1]) - 1 in pile:
+                    raise ValueError(f"draw_pile: wall card {w} is not (or not once more) in this game")
+                pile.append(WALL_CARD_FIRST + int(w[1]) - 1)
             else:
                 pile.extend(take_cards([w], "draw_pile"))
         if have != needed:
@@ -230,6 +239,10 @@ def _from_setup(num_players, *, seed=0, options=None, current_player=0, turn=0, 
             pos = lo + rng_below(&s.rng, len(pile) - lo + 1)
             pile.insert(pos, SCORING_CARD_1 + r - 1)
             p1 = pos
+        if bits & OPT_WALLS:
+            for w in range(NWALL_CARDS):
+                if w + 1 not in wall_cards and w + 1 not in wall_cards_used:
+                    pile.insert(rng_below(&s.rng, len(pile) + 1), WALL_CARD_FIRST + w)
     s.draw_len = len(pile)
     s.draw_pos = 0
     for i, c in enumerate(pile):
@@ -262,9 +275,65 @@ def _from_setup(num_players, *, seed=0, options=None, current_player=0, turn=0, 
     s.turn = turn
     s.phase = PH_ACTION
     _setup_modules(s, bits, vizier_asleep, falcons)
+    _setup_change_walls(s, bits, coins, wall_cards, wall_cards_used, card_walls)
     _setup_thief_residents(self, per_seat("thieves", thieves), per_seat("discs", discs),
                            per_seat("residents", residents))
     return self
+
+
+cdef _setup_change_walls(GameState* s, uint32_t bits, coins, wall_cards, wall_cards_used, card_walls):
+    """from_setup's Change and Walls parts (see _from_setup)."""
+    cdef int i, k, t, x = 0, y = 0, sides
+    if bits & OPT_CHANGE:
+        for k in range(NCUR):
+            s.coin_bag[k] = NCOINS
+    for i, texts in enumerate(coins or ()):
+        if not bits & OPT_CHANGE:
+            raise ValueError("coins: the Change module is not on")
+        if i >= s.num_players:
+            raise ValueError(f"coins: no seat {i}")
+        for w in texts or ():
+            k = _parse_coin(w) if isinstance(w, str) else -1
+            if k < 0:
+                raise ValueError(f"coins[{i}]: {w!r} is no coin (write the currency letter and c, e.g. gc)")
+            if s.coin_bag[k] == 0:
+                raise ValueError(f"coins: more than {NCOINS} {CURRENCY_NAMES[k]} coins")
+            s.coin_bag[k] -= 1
+            s.coins[i][k] += 1
+    if (wall_cards or wall_cards_used or card_walls) and not bits & OPT_WALLS:
+        raise ValueError("wall_cards / wall_cards_used / card_walls: the Walls module is not on")
+    in_pile = {s.draw[i] - WALL_CARD_FIRST + 1 for i in range(s.draw_len) if s.draw[i] >= WALL_CARD_FIRST}
+    for w in list(wall_cards) + list(wall_cards_used):
+        if isinstance(w, bool) or not isinstance(w, int) or not 1 <= w <= NWALL_CARDS or w in in_pile:
+            raise ValueError(f"wall_cards: {w!r} is no wall card 1-{NWALL_CARDS} (or given twice)")
+        in_pile.add(w)
+    if bits & OPT_WALLS and len(in_pile) != NWALL_CARDS:
+        raise ValueError("wall cards nowhere (in the draw pile, face up or used): "
+                         f"{sorted(set(range(1, NWALL_CARDS + 1)) - in_pile)}")
+    for w in wall_cards:
+        s.wall_up |= 1 << (w - 1)
+    for w in wall_cards_used:
+        s.wall_used |= 1 << (w - 1)
+    if bits & OPT_WALLS:
+        s.wall_lo[0] = 0
+        s.wall_hi[0] = s.draw_len
+    for t, text in dict(card_walls or {}).items():
+        sides = walls_from_text(text)
+        if isinstance(t, bool) or not isinstance(t, int) or not 1 <= t <= LAST_TILE or sides == 0:
+            raise ValueError(f"card_walls: {t!r}: {text!r} is no tile with wall pieces")
+        if sides & TILE_WALLS[t] or TILE_KIND[t] == KIND_CAMP:
+            raise ValueError(f"card_walls: tile {t} cannot take pieces on {text}")
+        owned = False
+        for i in range(s.num_players):
+            owned = owned or mask_has(s.reserve[i], t) or city_find(s.city[i], t, &x, &y)
+        if not owned:
+            raise ValueError(f"card_walls: tile {t} is in no city or reserve")
+        s.card_walls[t] = sides
+        for i in range(s.num_players):
+            if city_find(s.city[i], t, &x, &y):
+                city_put(city_unshare(&s.city[i]), x, y, t, tile_walls_now(s, t))
+                if city_wrap(s.city[i]).is_valid() is not None:
+                    raise ValueError(f"card_walls: tile {t} with walls {text} breaks the city of seat {i}")
 
 
 cdef _setup_thief_residents(State self, list thieves, list discs, list residents):

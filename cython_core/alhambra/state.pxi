@@ -10,7 +10,7 @@ cdef enum:
     MAX_PLAYERS = 6
     DIRK = 6                  # row of Dirk in score / type_count / breakdown
     NROWS = 7                 # seats + Dirk
-    MAX_DRAW = 112            # 108 money cards + 2 scoring cards (+ room)
+    MAX_DRAW = 120            # 108 money cards + 2 scoring cards + 8 wall cards (+ room)
     MAX_PENDING = 8           # tiles bought in one turn (<= 4: the market is not refilled mid-turn)
     NO_CARD = 255
     NO_TILE = 255
@@ -53,6 +53,9 @@ cdef enum:
     EV_LEFTOVER = 10          # a = slot, b = tile, c = seat or NO_SEAT (tie: the tile stays)
     EV_BAZAAR = 11            # a = bazaar tile drawn while refilling the market: it waits beside the market
     EV_FALCON_BACK = 12       # a = falcon 0..14, b = seat: its corner lost a tile, it is back in the supply
+    # Change and Walls (RULES §9.5, §9.7)
+    EV_COIN = 20              # a = seat, b = currency: a coin drawn from the bag as change
+    EV_WALL_CARD = 21         # a = wall card 0..7 drawn while refilling the display: it lies face up
     EV_FIGURE_DRAWN = 13      # a = seat, b = type: a random figure from the supply onto the disc (Residents)
 
     # score_breakdown columns per round and row: majorities per type, then these
@@ -63,7 +66,8 @@ cdef enum:
     BD_RESIDENTS = NTYPES + 4
     BD_COLS = NTYPES + 5
 
-    MODULE_BITS = OPT_VIZIER | OPT_CAMPS | OPT_BAZAARS | OPT_FALCONS | OPT_THIEF | OPT_RESIDENTS
+    MODULE_BITS = (OPT_VIZIER | OPT_CAMPS | OPT_BAZAARS | OPT_FALCONS | OPT_CHANGE | OPT_THIEF | OPT_WALLS
+                   | OPT_RESIDENTS)
     WINDOW_BITS = OPT_VIZIER | OPT_THIEF  # modules that act in the interrupt window
     NTHIEVES = 3              # thief cards per currency (Thief)
     NFIGURES = 7              # resident figures per building type (Residents)
@@ -119,6 +123,15 @@ cdef struct GameState:
     uint8_t in_window                     # an interrupt window is open (asking, or placing a vizier's tile)
     uint8_t win_first                     # the window's order starts at this seat (the one who is next)
     uint8_t win_k                         # position in that order of the seat being asked
+    # Change and Walls (RULES §9.5, §9.7; modules/change.pxi, modules/walls.pxi)
+    uint8_t coins[MAX_PLAYERS][NCUR]      # coins held per seat and currency (public)
+    uint8_t coin_bag[NCUR]                # coins in the bag per currency
+    uint8_t wall_up                       # bit w: wall card w lies face up beside the board
+    uint8_t wall_used                     # bit w: wall card w was used (it left the game)
+    uint8_t wall_lo[4]                    # setup piles 2..5 lie in draw[wall_lo[p] .. wall_hi[p]) (public)
+    uint8_t wall_hi[4]
+    uint8_t card_walls[MAX_TILE]          # wall pieces a wall card put on tile t (t > 0; they stay with it)
+    uint8_t fountain_walls[MAX_PLAYERS]   # wall pieces a wall card put on each seat's fountain
     # Thief (RULES §9.6) and Residents (§9.8): "secret" fields are hidden from the other seats
     uint8_t thief[MAX_PLAYERS][NCUR]      # thief cards in hand per currency (secret)
     uint8_t thief_out[NCUR]               # thief cards dealt to nobody: out of the game unseen (secret)
@@ -208,6 +221,8 @@ cdef void reshuffle(GameState* s, EventLog* log) noexcept nogil:
             n += 1
         s.discard[c] = 0
     s.discard_n = 0
+    memset(s.wall_lo, 0, 4)     # the setup piles (and their wall cards) are all drawn by now
+    memset(s.wall_hi, 0, 4)
     rng_shuffle_u8(&s.rng, s.draw, n)
     s.draw_pos = 0
     s.draw_len = <uint8_t>n
@@ -225,6 +240,10 @@ cdef int draw_card(GameState* s, EventLog* log) noexcept nogil:
             reshuffle(s, log)
         c = s.draw[s.draw_pos]
         s.draw_pos += 1
+        if c >= WALL_CARD_FIRST:
+            s.wall_up |= 1 << (c - WALL_CARD_FIRST)   # a wall card: face up beside the board; drawing goes on
+            log_event(log, EV_WALL_CARD, c - WALL_CARD_FIRST, 0, 0)
+            continue
         if c >= NCARD_KINDS:
             s.due |= 1 << (c - SCORING_CARD_1)
             log_event(log, EV_SCORING_CARD, c - SCORING_CARD_1 + 1, 0, 0)
@@ -241,6 +260,11 @@ cdef void refill_display(GameState* s, EventLog* log) noexcept nogil:
                 return          # Decision: pile and discard both empty -> the display stays short
             s.display[i] = <uint8_t>c
             log_event(log, EV_DISPLAY, c, 0, 0)
+
+
+cdef inline int tile_walls_now(GameState* s, int t) noexcept nogil:
+    """The walls of tile t (not the fountain) as they are now: printed, plus a wall card's pieces (Walls)."""
+    return TILE_WALLS[t] | s.card_walls[t]
 
 
 cdef inline void type_count_add(GameState* s, int row, int t, int d) noexcept nogil:
@@ -364,7 +388,7 @@ cdef void advance_final(GameState* s, EventLog* log) noexcept nogil:
 
 
 cdef void start_final(GameState* s, EventLog* log) noexcept nogil:
-    cdef int k, i, best, who, t
+    cdef int k, i, best, who, t, v
     s.ender = s.current
     s.final_pos = 0
     for k in range(NCUR):
@@ -376,10 +400,11 @@ cdef void start_final(GameState* s, EventLog* log) noexcept nogil:
         best = -1
         who = NO_SEAT
         for i in range(s.num_players):
-            if s.cur_sum[i][k] > best:
-                best = s.cur_sum[i][k]
+            v = s.cur_sum[i][k] + s.coins[i][k]      # coins count with the cards (RULES §9.5)
+            if v > best:
+                best = v
                 who = i
-            elif s.cur_sum[i][k] == best:
+            elif v == best:
                 who = NO_SEAT       # a tie for most: the tile stays (until someone is strictly richer)
         log_event(log, EV_LEFTOVER, k, t, who)
         if who != NO_SEAT:
@@ -431,6 +456,7 @@ cdef void setup_game(GameState* s, int n, uint64_t seed, uint32_t options, Event
     cdef int nm = 0, i, c, k, v, pos, start, seat, top = 0, base, extra, best_n, best_v, ntied, pick
     cdef int sizes[5]
     cdef int tied[MAX_PLAYERS]
+    cdef uint8_t wcards[NWALL_CARDS]
     cdef int copies = 2 if options & OPT_DIRK else 3
     memset(s, 0, sizeof(GameState))
     rng_seed(&s.rng, seed)
@@ -460,6 +486,9 @@ cdef void setup_game(GameState* s, int n, uint64_t seed, uint32_t options, Event
         s.falcon_owner[i] = NO_SEAT
     if options & OPT_VIZIER:
         s.vizier_awake = <uint8_t>((1 << n) - 1)
+    if options & OPT_CHANGE:
+        for k in range(NCUR):
+            s.coin_bag[k] = NCOINS
     rng_shuffle_u8(&s.rng, s.bag, s.bag_n)
     refill_market(s, log)
     if options & OPT_DIRK:
@@ -504,6 +533,10 @@ cdef void setup_game(GameState* s, int n, uint64_t seed, uint32_t options, Event
     extra = (nm - top) % 5
     for k in range(5):
         sizes[k] = base + (1 if k < extra else 0)
+    if options & OPT_WALLS:
+        for i in range(NWALL_CARDS):
+            wcards[i] = <uint8_t>(WALL_CARD_FIRST + i)
+        rng_shuffle_u8(&s.rng, wcards, NWALL_CARDS)     # two of them each into piles 2..5
     pos = 0
     for k in range(5):
         start = pos
@@ -517,6 +550,15 @@ cdef void setup_game(GameState* s, int n, uint64_t seed, uint32_t options, Event
             memmove(&s.draw[start + i + 1], &s.draw[start + i], sizes[k] - i)
             s.draw[start + i] = SCORING_CARD_1 if k == 1 else SCORING_CARD_2
             pos += 1
+        if k >= 1 and options & OPT_WALLS:
+            for v in range(2):      # each wall card at a uniform place of its pile as it is then
+                i = rng_below(&s.rng, pos - start + 1)
+                memmove(&s.draw[start + i + 1], &s.draw[start + i], pos - start - i)
+                s.draw[start + i] = wcards[2 * (k - 1) + v]
+                pos += 1
+            s.wall_lo[k - 1] = <uint8_t>start
+            s.wall_hi[k - 1] = <uint8_t>pos
+        if k == 1 or k == 3:
             s.sc_lo[k // 2] = <uint8_t>start
             s.sc_hi[k // 2] = <uint8_t>pos
     s.draw_pos = 0

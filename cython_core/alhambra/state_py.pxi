@@ -6,9 +6,9 @@ class IllegalActionError(ValueError):
 
 
 _BASE_OPTIONS = ("dirk",)
-# the modules that are implemented, with their option bits (RULES §9.1-9.4)
+# the modules that are implemented, with their option bits (RULES §9.1-9.8)
 MODULES = {"vizier": OPT_VIZIER, "camps": OPT_CAMPS, "bazaars": OPT_BAZAARS, "falcons": OPT_FALCONS,
-           "thief": OPT_THIEF, "residents": OPT_RESIDENTS}
+           "change": OPT_CHANGE, "thief": OPT_THIEF, "walls": OPT_WALLS, "residents": OPT_RESIDENTS}
 
 
 def _normalize_options(int num_players, options):
@@ -154,6 +154,10 @@ cdef class State:
                 out.append(f"game end: market {a + 1} stays empty")
             elif kind == EV_BAZAAR:
                 out.append(f"bazaar waits: {a}")
+            elif kind == EV_COIN:
+                out.append(f"coin to seat {a + 1}: {CURRENCY_LETTERS[b]}c")
+            elif kind == EV_WALL_CARD:
+                out.append(f"wall card up: {a + 1} ({walls_to_text(WALL_CARD_SIDES[a])})")
             elif kind == EV_FIGURE_DRAWN:
                 out.append(f"seat {a + 1} draws a figure: {TYPE_NAMES[b]}")
             elif kind == EV_LEFTOVER:
@@ -478,6 +482,39 @@ cdef class State:
         return [(f + 1, _unpack_cell(self.st.falcon_cell[f])) for f in range(NFALCONS)
                 if self.st.falcon_owner[f] == p]
 
+    def coins(self, seat=None):
+        """Coins (Change) per currency (florin, dirham, denar, ducat) held by ``seat``; ``seat=None``: the
+        coins in the bag. All zero without the Change module."""
+        cdef int k
+        if seat is None:
+            return [self.st.coin_bag[k] for k in range(NCUR)]
+        p = self._seat(seat)
+        return [self.st.coins[p][k] for k in range(NCUR)]
+
+    def wall_cards(self):
+        """Wall cards (Walls) lying face up, as ``{card 1..8: 'NE'}`` (the sides each adds)."""
+        return {w + 1: walls_to_text(WALL_CARD_SIDES[w]) for w in range(NWALL_CARDS) if (self.st.wall_up >> w) & 1}
+
+    def wall_cards_used(self):
+        """Wall cards already used (they left the game), sorted."""
+        return [w + 1 for w in range(NWALL_CARDS) if (self.st.wall_used >> w) & 1]
+
+    def card_walls(self, seat):
+        """Wall pieces that wall cards put on the seat's tiles (city and reserve), ``{tile: 'NE'}``; the
+        fountain is tile 0."""
+        cdef uint8_t tiles[128]
+        cdef int p = self._seat(seat), n, i, x, y
+        out = {}
+        if self.st.fountain_walls[p]:
+            out[0] = walls_to_text(self.st.fountain_walls[p])
+        n = mask_list(self.st.reserve[p], tiles)
+        for i in range(n):
+            if self.st.card_walls[tiles[i]]:
+                out[tiles[i]] = walls_to_text(self.st.card_walls[tiles[i]])
+        for x, y, t, w in city_wrap(self.st.city[p]).cells():
+            if t != FOUNTAIN and self.st.card_walls[t]:
+                out[t] = walls_to_text(self.st.card_walls[t])
+        return dict(sorted(out.items()))
     def thieves(self, seat):
         """The seat's thief cards as sorted currency letters, e.g. ``['y', 'y', 'b']`` (secret: never shown to
         another seat; [] without the Thief)."""
@@ -544,8 +581,7 @@ cdef class State:
 
     def _draw_pile(self):
         """Draw pile, top first, as texts (``s1`` / ``s2`` for the scoring cards)."""
-        return [card_text(c) if c < NCARD_KINDS else f"s{c - SCORING_CARD_1 + 1}"
-                for c in self.st.draw[self.st.draw_pos:self.st.draw_len]]
+        return [_draw_text(c) for c in self.st.draw[self.st.draw_pos:self.st.draw_len]]
 
     def _bag(self):
         """Tile bag, next drawn first."""

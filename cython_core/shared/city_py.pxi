@@ -236,7 +236,7 @@ cdef class City:
             return city_error_text(CITY_ERR_EMPTY).decode()
         cdef int code
         if walls is None or TILE_KIND[t] == KIND_CAMP:
-            code = city_check_swap_tile(self.g, cx, cy, t)
+            code = city_check_swap_tile(self.g, cx, cy, t, wl)
         else:
             code = city_check_swap(self.g, cx, cy, wl)
         return city_error_text(code).decode() if code else None
@@ -285,7 +285,7 @@ cdef class City:
         if self._has_tile(t):
             return []
         cdef int n = 0 if TILE_KIND[t] == KIND_CAMP else city_swap_cells(self.g, wl, buf)
-        n += camp_swap_cells(self.g, t, buf + n)
+        n += camp_swap_cells(self.g, t, wl, buf + n)
         return sorted((_unpack_cell(buf[k]) for k in range(n)), key=lambda c: (-c[1], c[0]))
 
     # ---- new values --------------------------------------------------------------------------------------

@@ -30,6 +30,10 @@ cdef enum:
     KIND_NONE = 255         # unused id
     NFALCONS = 15           # falcons 0..14 (text 1..15), RULES §9.4
     NFALCON_COLOURS = 3
+    # Change and Walls (RULES §9.5, §9.7)
+    NCOINS = 6              # coins per currency (value 1 each); text: currency letter + "c", e.g. "gc"
+    NWALL_CARDS = 8         # wall cards 0..7 (text 1..8, data/wall_cards.csv)
+    WALL_CARD_FIRST = 38    # draw-pile codes of the wall cards: 38..45 (text "w1".."w8")
 
 TYPE_NAMES = ("pavilion", "seraglio", "arcades", "chambers", "garden", "tower")
 CURRENCY_NAMES = ("florin", "dirham", "denar", "ducat")
@@ -45,6 +49,7 @@ cdef uint8_t BAZAAR_TYPES[MAX_TILE]     # bazaar: bit t for each of its three bu
 cdef uint8_t FALCON_COLOUR[NFALCONS]
 cdef uint8_t FALCON_TYPES[NFALCONS]     # bit t for each of the two types on its back
 FALCON_COLOUR_NAMES = ("black", "brown", "white")
+cdef uint8_t WALL_CARD_SIDES[NWALL_CARDS]   # wall sides each wall card adds (Walls)
 
 # Majority points MAJORITY_POINTS[round 0..2][type][place 0..2]; 0 where the round has no such place.
 cdef int MAJORITY_POINTS[3][NTYPES][3]
@@ -137,6 +142,13 @@ def falcon_info(int falcon):
             tuple(TYPE_NAMES[t] for t in range(NTYPES) if FALCON_TYPES[falcon - 1] >> t & 1))
 
 
+def wall_card_sides(int card):
+    """``wall_card_sides(5) -> 'NE'``: the sides wall card 1..8 puts wall pieces on."""
+    if not 1 <= card <= NWALL_CARDS:
+        raise ValueError(f"no wall card {card} (wall cards are 1-{NWALL_CARDS})")
+    return walls_to_text(WALL_CARD_SIDES[card - 1])
+
+
 def _data_rows(name):
     """Rows of alhambra_ai/data/<name> (comments and the header skipped), split on commas."""
     path = _os.path.join(_os.path.dirname(__file__), "data", name)
@@ -168,6 +180,8 @@ def _load_modules():
     for fid, colour, types in _data_rows("falcons.csv"):
         FALCON_COLOUR[int(fid) - 1] = FALCON_COLOUR_NAMES.index(colour)
         FALCON_TYPES[int(fid) - 1] = _type_bits(types)
+    for wid, sides in _data_rows("wall_cards.csv"):
+        WALL_CARD_SIDES[int(wid) - 1] = walls_from_text(sides)
 
 
 def _load_tiles():

@@ -20,14 +20,14 @@ cdef int gen_bazaar_buys(GameState* s, int seat, int* out) noexcept nogil:
             t = BAZAAR_FIRST + b
             price = bazaar_price(s, t)
             if price:
-                n += gen_exact(s, seat, BAZAAR_CUR[t], price, A_BAZAAR | (b << 4), 7,
-                               NULL if out == NULL else out + n)
+                n += gen_exact_coins(s, seat, BAZAAR_CUR[t], price, A_BAZAAR | (b << 4), 7, 0,
+                                     NULL if out == NULL else out + n)
     return n
 
 
 cdef int check_bazaar(GameState* s, int code) noexcept nogil:
     cdef int b = (code >> 4) & 7, t = BAZAAR_FIRST + ((code >> 4) & 7), r
-    if code >> 25:
+    if code >> 28:
         return E_CODE
     if not (s.options & OPT_BAZAARS):
         return E_NO_MODULE
@@ -35,7 +35,7 @@ cdef int check_bazaar(GameState* s, int code) noexcept nogil:
         return E_BAZAAR_NOT_WAITING
     if bazaar_price(s, t) == 0:
         return E_BAZAAR_NO_PRICE
-    r = check_payment(s, BAZAAR_CUR[t], (code >> 7) & 0x3FFFF)
+    r = check_payment(s, BAZAAR_CUR[t], code, 7)
     if r < 0:
         return -r
     return E_OK if r == bazaar_price(s, t) else E_NOT_EXACT
@@ -43,7 +43,7 @@ cdef int check_bazaar(GameState* s, int code) noexcept nogil:
 
 cdef void apply_bazaar(GameState* s, int code) noexcept nogil:
     cdef int b = (code >> 4) & 7, t = BAZAAR_FIRST + ((code >> 4) & 7)
-    pay_cards(s, s.current, BAZAAR_CUR[t], (code >> 7) & 0x3FFFF)
+    pay_with(s, s.current, BAZAAR_CUR[t], code, 7)
     s.bazaar_wait &= ~(1 << b)
     s.pending[s.npending] = <uint8_t>t
     s.npending += 1

@@ -180,14 +180,15 @@ cdef void camp_place_counts(CityGrid* c, int* bastions, int k, int* counts) noex
                     counts[j] += 1
 
 
-cdef int city_check_place_tile(CityGrid* c, int x, int y, int tile) noexcept nogil:
-    """city_check_place for any tile: camps by their own rule, the others by their walls."""
+cdef int city_check_place_tile(CityGrid* c, int x, int y, int tile, int walls) noexcept nogil:
+    """city_check_place for any tile: camps by their own rule, the others by their walls (as they are now:
+    a wall card may have added some, RULES §9.7)."""
     if TILE_KIND[tile] == KIND_CAMP:
         return camp_check_place(c, x, y, TILE_WALLS[tile])
-    return city_check_place(c, x, y, TILE_WALLS[tile])
+    return city_check_place(c, x, y, walls)
 
 
-cdef int city_check_swap_tile(CityGrid* c, int x, int y, int tile) noexcept nogil:
+cdef int city_check_swap_tile(CityGrid* c, int x, int y, int tile, int walls) noexcept nogil:
     """city_check_swap for any tile. A swap that puts a camp in or takes one out is decided on a trial copy
     of the grid (the whole city must stay valid); the others by the fast matching rule."""
     cdef CityGrid* trial
@@ -201,18 +202,18 @@ cdef int city_check_swap_tile(CityGrid* c, int x, int y, int tile) noexcept nogi
     if c.tid[i] == FOUNTAIN and i == _cidx(c, 0, 0):
         return CITY_ERR_FOUNTAIN
     if TILE_KIND[tile] != KIND_CAMP and not (c.occ[i] & CELL_CAMP):
-        return _check_swap_at(c, i, TILE_WALLS[tile])
+        return _check_swap_at(c, i, walls)
     # what the cell's own sides decide (cheap, and most candidates fail here); then the whole city on a copy
     if TILE_KIND[tile] == KIND_CAMP:
         r = _camp_sides(c, i, TILE_WALLS[tile])
     else:
-        r = _building_sides(c, i, TILE_WALLS[tile])
+        r = _building_sides(c, i, walls)
     if r:
         return r
     city_incref(c)
     trial = c
     city_unshare(&trial)
-    city_put(trial, x, y, tile, TILE_WALLS[tile])
+    city_put(trial, x, y, tile, walls)
     r = city_validate(trial, where)
     city_decref(trial)
     if r == CITY_ERR_SIDES and TILE_KIND[tile] != KIND_CAMP:
@@ -235,7 +236,7 @@ cdef int _building_sides(CityGrid* c, int i, int walls) noexcept nogil:
     return CITY_OK
 
 
-cdef int camp_swap_cells(CityGrid* c, int tile, int* out) noexcept nogil:
+cdef int camp_swap_cells(CityGrid* c, int tile, int walls, int* out) noexcept nogil:
     """The cells where `tile` may replace a tile by a swap that involves a camp (a camp comes in, or a camp's
     cell takes a building); building-for-building swaps are listed by city_swap_cells."""
     cdef int x, y, i, n = 0
@@ -247,7 +248,7 @@ cdef int camp_swap_cells(CityGrid* c, int tile, int* out) noexcept nogil:
             i = _cidx(c, x, y)
             if c.occ[i] == 0 or (not camp and not (c.occ[i] & CELL_CAMP)):
                 continue
-            if n < CITY_MAX_CELLS and city_check_swap_tile(c, x, y, tile) == CITY_OK:
+            if n < CITY_MAX_CELLS and city_check_swap_tile(c, x, y, tile, walls) == CITY_OK:
                 out[n] = city_pack(x, y)
                 n += 1
     return n

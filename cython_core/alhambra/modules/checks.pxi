@@ -75,7 +75,54 @@ cdef int _census(GameState* s, char* why) noexcept nogil:
             if s.falcon_owner[k] == p and s.falcon_cell[k] == s.falcon_cell[f]:
                 memcpy(why, b"two falcons\0", 12)
                 return 1
+    if _census_change_walls(s, why):
+        return 1
     return _census_thief_residents(s, why)
+
+
+cdef int _census_change_walls(GameState* s, char* why) noexcept nogil:
+    """Change: 6 coins per currency, held or in the bag. Walls: each wall card once (pile, face up, used); a
+    used card's pieces on one tile each; every city tile shows its printed walls plus its pieces."""
+    cdef int k, p, total, w, seen = 0, x, y, t, pieces = 0, used = 0
+    for k in range(NCUR):
+        total = s.coin_bag[k]
+        for p in range(s.num_players):
+            total += s.coins[p][k]
+        if total != (NCOINS if s.options & OPT_CHANGE else 0):
+            memcpy(why, b"coin census\0", 12)
+            return 1
+    for k in range(s.draw_pos, s.draw_len):
+        if s.draw[k] >= WALL_CARD_FIRST:
+            w = s.draw[k] - WALL_CARD_FIRST
+            if (seen >> w) & 1:
+                memcpy(why, b"wall card twice\0", 16)
+                return 1
+            seen |= 1 << w
+    if seen & (s.wall_up | s.wall_used) or s.wall_up & s.wall_used \
+            or (seen | s.wall_up | s.wall_used) != (255 if s.options & OPT_WALLS else 0):
+        memcpy(why, b"wall card census\0", 17)
+        return 1
+    for t in range(1, MAX_TILE):
+        pieces += s.card_walls[t] != 0
+        if s.card_walls[t] & TILE_WALLS[t]:
+            memcpy(why, b"piece on a wall\0", 16)
+            return 1
+    for p in range(s.num_players):
+        pieces += s.fountain_walls[p] != 0
+        for y in range(s.city[p].y0, s.city[p].y1 + 1):
+            for x in range(s.city[p].x0, s.city[p].x1 + 1):
+                t = city_tile(s.city[p], x, y)
+                if t > 0 and TILE_KIND[t] != KIND_CAMP and city_walls(s.city[p], x, y) != tile_walls_now(s, t):
+                    memcpy(why, b"tile walls\0", 11)
+                    return 1
+        if city_walls(s.city[p], 0, 0) != s.fountain_walls[p]:
+            memcpy(why, b"fountain walls\0", 15)
+            return 1
+    used = __builtin_popcountll(s.wall_used)
+    if pieces != used:
+        memcpy(why, b"pieces vs used cards\0", 21)
+        return 1
+    return 0
 
 
 cdef bint _in_city(CityGrid* c, int t) noexcept nogil:

@@ -5,6 +5,8 @@
 # - bazaars: their neighbourhoods as they stand now score once, in round 3;
 # - falcons: the sets held now score in every round still to come;
 # - the vizier: an awake vizier is a possible extra tile later (worth less as the game nears its end);
+# - coins (Change) are money like cards; wall pieces (Walls) count through the city's wall score, and a wall
+#   card action is worth the longer outer wall it makes in the rounds still to come.
 # - thieves: each card in hand is a card of money later (worth less as the game nears its end);
 # - residents: the groups as they stand now score again in every round still to come; a figure on the disc
 #   is a possible resident (a little).
@@ -13,6 +15,7 @@
 cdef double MOD_VIZIER = 2.0        # an awake vizier (an extra exact buy out of turn, once)
 cdef double MOD_CAMP = 1.5          # a camp off the city: per bastion, per round left (a line of ~1.5 tiles)
 cdef double MOD_BAZAAR = 3.0        # a bazaar off the city (round 3: a few neighbours of its types)
+cdef double MOD_WALL_RESERVE = 0.3  # wall pieces on a reserve tile (they may lengthen a wall later)
 cdef double MOD_THIEF = 1.2         # a thief card in hand (one display card, out of turn)
 cdef double MOD_FIGURE = 0.4        # a figure on the disc (a possible resident), per round left
 
@@ -43,6 +46,8 @@ cdef void module_values(GameState* s, double* out) noexcept nogil:
             out[i] += left * falcon_points(s, i)
         if s.options & OPT_VIZIER and (s.vizier_awake >> i) & 1:
             out[i] += MOD_VIZIER * (1.0 - p)
+        if s.options & OPT_CHANGE:
+            out[i] += EV_MONEY * (1.0 - 0.6 * p) * (s.coins[i][0] + s.coins[i][1] + s.coins[i][2] + s.coins[i][3])
         if s.options & OPT_THIEF:
             out[i] += MOD_THIEF * (1.0 - p) * thief_count(s, i)
         if s.options & OPT_RESIDENTS:
@@ -55,11 +60,14 @@ cdef void module_values(GameState* s, double* out) noexcept nogil:
 
 cdef double module_action_prior(GameState* s, int a) noexcept nogil:
     """action_prior for the modules' kinds (points-like scale; only the order matters)."""
-    cdef int kind = a & 15, f
+    cdef int kind = a & 15, f, k
     if kind == A_BAZAAR:
         return module_tile_worth(s, s.current, BAZAAR_FIRST + ((a >> 4) & 7)) + 1.0
     if kind == A_WAKE:
         return MOD_VIZIER * (1.0 - game_progress(s)) - 1.0
+    if kind == A_EXT and (a >> 4) & 15 == SUB_WALL:
+        k = wall_score_gain(s, a)
+        return (k * rounds_left(s) if k > 0 else MOD_WALL_RESERVE) - 0.5
     if kind == A_THIEF:
         return 0.5 * card_value(s.display[(a >> 4) & 3]) - MOD_THIEF * (1.0 - game_progress(s)) + 1.0
     if kind == A_EXT:

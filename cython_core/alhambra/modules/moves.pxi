@@ -29,6 +29,8 @@ cdef int gen_action_modules(GameState* s, int* out, int* falcons_at) noexcept no
         falcons_at[0] = n
     elif s.options & OPT_FALCONS:
         n += gen_falcons(s, out + n, MAX_LEGAL // 2 - n)
+    if s.options & OPT_WALLS:
+        n += gen_walls(s, out + n)
     return n
 
 
@@ -53,8 +55,8 @@ cdef int gen_module_phase(GameState* s, int* out) noexcept nogil:
 cdef int check_module_action(GameState* s, int code) noexcept nogil:
     """check_action for the module kinds in the action phase, and for every kind in "interrupt" / "falcons"."""
     cdef int kind = code & 15, seat = s.current, r, k
-    if kind == A_EXT:
-        return E_NO_MODULE if (code >> 4) & 15 == SUB_WALL else check_residents(s, code)
+    if kind == A_EXT and (code >> 4) & 15 != SUB_WALL:
+        return check_residents(s, code)
     if s.phase == PH_INTERRUPT:
         if kind == A_DONE:
             return E_OK if code == A_DONE else E_CODE
@@ -66,12 +68,12 @@ cdef int check_module_action(GameState* s, int code) noexcept nogil:
             return E_VIZIER_ASLEEP
         if kind == A_BAZAAR:
             return check_bazaar(s, code)
-        if code >> 24:
+        if code >> 27:
             return E_CODE
         k = (code >> 4) & 3
         if s.market[k] == NO_TILE:
             return E_BUY_EMPTY
-        r = check_payment(s, k, (code >> 6) & 0x3FFFF)
+        r = check_payment(s, k, code, 6)
         if r < 0:
             return -r
         return E_OK if r == TILE_COST[s.market[k]] else E_NOT_EXACT
@@ -94,6 +96,10 @@ cdef int check_module_action(GameState* s, int code) noexcept nogil:
         return E_DONE if code == A_DONE else E_CODE
     if kind == A_THIEF:
         return check_thief(s, code)
+    if kind == A_EXT:
+        return check_ext(s, code)
+    if kind != A_FALCON:
+        return E_CODE
     return check_falcon(s, code)
 
 
@@ -121,6 +127,10 @@ cdef int apply_module_action(GameState* s, int code) noexcept nogil:
         if s.phase == PH_RESIDENT:
             return RESIDENT_DONE
         return WINDOW_NEXT if s.phase == PH_INTERRUPT else ACTIONS_OVER
+    if kind == A_EXT and (code >> 4) & 15 == SUB_WALL:
+        apply_wall(s, code)
+        s.actions_taken += 1
+        return ACTIONS_OVER                 # a wall card is an action like take: nothing follows
     if kind == A_THIEF:
         apply_thief(s, code)
         return THIEF_USED
@@ -154,10 +164,10 @@ cdef void module_follows(GameState* s, int follows, EventLog* log) noexcept nogi
 
 # ---------------------------------------------------------------- games with camps
 
-cdef int _cells_for(CityGrid* c, int t, int* cells) noexcept nogil:
+cdef int _cells_for(CityGrid* c, int t, int walls, int* cells) noexcept nogil:
     if TILE_KIND[t] == KIND_CAMP:
         return camp_place_cells(c, TILE_WALLS[t], cells)
-    return city_place_cells(c, TILE_WALLS[t], cells)
+    return city_place_cells(c, walls, cells)
 
 
 cdef int gen_legal_camps(GameState* s, GenCache* gc, int* out) noexcept nogil:
@@ -174,7 +184,7 @@ cdef int gen_legal_camps(GameState* s, GenCache* gc, int* out) noexcept nogil:
         n += gen_action_modules(s, out + n, NULL)
         nt = mask_list(s.reserve[s.current], tiles)
         for i in range(nt):
-            m = _cells_for(c, tiles[i], cells)
+            m = _cells_for(c, tiles[i], tile_walls_now(s, tiles[i]), cells)
             for j in range(m):
                 out[n] = code_cell(A_BUILD, tiles[i], cells[j])
                 n += 1
@@ -184,8 +194,8 @@ cdef int gen_legal_camps(GameState* s, GenCache* gc, int* out) noexcept nogil:
             n += 1
         for i in range(nt):
             t = tiles[i]
-            m = 0 if TILE_KIND[t] == KIND_CAMP else city_swap_cells(c, TILE_WALLS[t], cells)
-            m += camp_swap_cells(c, t, cells + m)
+            m = 0 if TILE_KIND[t] == KIND_CAMP else city_swap_cells(c, tile_walls_now(s, t), cells)
+            m += camp_swap_cells(c, t, tile_walls_now(s, t), cells + m)
             for j in range(m):
                 out[n] = code_cell(A_SWAP, t, cells[j])
                 n += 1
@@ -197,7 +207,7 @@ cdef int gen_legal_camps(GameState* s, GenCache* gc, int* out) noexcept nogil:
         dirk = (s.options & OPT_DIRK) and s.phase == PH_PLACE
         for i in range(s.npending):
             t = s.pending[i]
-            m = _cells_for(c, t, cells)
+            m = _cells_for(c, t, tile_walls_now(s, t), cells)
             for j in range(m):
                 out[n] = code_cell(A_PLACE, t, cells[j])
                 n += 1

@@ -53,9 +53,9 @@ cdef int sample_legal_modules(GameState* s, GenCache* gc, Rng* r) noexcept nogil
 
 
 cdef inline int _walls(GameState* s, int t) noexcept nogil:
-    """The walls building tile t shows: the one place here that reads them (a module that changes a tile's
-    walls, like issue 13's wall cards, answers here)."""
-    return TILE_WALLS[t]
+    """The walls building tile t shows: the one place here that reads them (printed, plus a wall card's pieces:
+    tile_walls_now, state.pxi)."""
+    return tile_walls_now(s, t)
 
 
 cdef inline int _checked(GameState* s, int code, bint maybe_illegal) noexcept nogil:
@@ -117,7 +117,7 @@ cdef int _kth_cell_of(GameState* s, CityView* v, CityGrid* c, int kind, int t, i
     if TILE_KIND[t] == KIND_CAMP:
         camp_place_cells(c, TILE_WALLS[t], cells)
         return code_cell(kind, t, cells[k])
-    return _kth_cell(v, kind, t, k)
+    return _kth_cell(s, v, kind, t, k)
 
 
 cdef int _camp_swap_fits(CityGrid* c, CityView* v, int t, int k) noexcept nogil:

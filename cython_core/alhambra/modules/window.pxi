@@ -12,15 +12,18 @@
 
 
 cdef bint exact_payable(GameState* s, int seat, int cur, int cost) noexcept nogil:
-    """The seat holds cards of currency cur adding up to exactly cost (a subset sum over <= 27 cards)."""
+    """The seat can pay exactly cost in currency cur: cards adding up to cost, or (Change) to cost less at most
+    the coins it holds (a subset sum over <= 27 cards)."""
     cdef uint64_t reach = 1
-    cdef int v, k
-    if cost <= 0 or cost > 63 or s.cur_sum[seat][cur] < cost:
+    cdef int v, k, coins = s.coins[seat][cur]       # coins (Change) fill any of the last `coins` points
+    if coins > cost:
+        coins = cost
+    if cost <= 0 or cost > 63 or s.cur_sum[seat][cur] + coins < cost:
         return 0
     for v in range(1, 10):
         for k in range(s.hand[seat][cur * NVALUES + v - 1]):
             reach |= reach << v
-    return (reach >> cost) & 1
+    return ((reach >> (cost - coins)) & ((<uint64_t>2 << coins) - 1)) != 0
 
 
 cdef int gen_exact(GameState* s, int seat, int cur, int cost, int base, int shift, int* out) noexcept nogil:
@@ -56,7 +59,8 @@ cdef int gen_vizier(GameState* s, int seat, int* out) noexcept nogil:
         return 0
     for k in range(NCUR):
         if s.market[k] != NO_TILE:
-            n += gen_exact(s, seat, k, TILE_COST[s.market[k]], A_BUY | (k << 4), 6, NULL if out == NULL else out + n)
+            n += gen_exact_coins(s, seat, k, TILE_COST[s.market[k]], A_BUY | (k << 4), 6, 0,
+                                 NULL if out == NULL else out + n)
     n += gen_bazaar_buys(s, seat, NULL if out == NULL else out + n)
     return n
 

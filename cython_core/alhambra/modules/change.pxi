@@ -1,0 +1,84 @@
+# Change (RULES §9.5): coins of value 1, six per currency, in a bag. Included by actions.pxi.
+#
+# A payment (buy, bazaar, the vizier's buy) may include coins of its currency: their count sits right above
+# the 18-bit card field of the code (bits 24-26 of a buy, 25-27 of a bazaar). Coins alone may pay; paying
+# exactly with coins counts as exact. Paid coins go back into the bag first; then an overpayment draws one
+# random coin per 2 points overpaid, while the bag lasts. Coins count with the cards of their currency in the
+# final distribution (start_final). Falcons cost a money card: coins do not pay for them (docs/rules.md).
+# Text: a coin is its currency letter and "c" ("buy 2 g4 gc gc").
+
+
+cdef inline int code_coins(int code, int shift) noexcept nogil:
+    """Coins in the payment of a code whose card field starts at bit `shift`."""
+    return (code >> (shift + 18)) & 7
+
+
+cdef int check_payment(GameState* s, int cur, int code, int shift) noexcept nogil:
+    """Total (cards + coins) of the payment in `code` (card field at bit shift, coins above it), currency cur,
+    held by the seat to act; or -E_* when it is not."""
+    cdef int v, have, total = 0, pay = (code >> shift) & 0x3FFFF, coins = code_coins(code, shift)
+    if not pay and not coins:
+        return -E_BUY_NOTHING
+    if coins and not (s.options & OPT_CHANGE):
+        return -E_NO_MODULE
+    if coins > s.coins[s.current][cur]:
+        return -E_COINS_NOT_HELD
+    for v in range(1, 10):
+        have = pay_count(pay, v)
+        if have > s.hand[s.current][cur * NVALUES + v - 1]:
+            return -E_BUY_NOT_HELD
+        total += have * v
+    return total + coins
+
+
+cdef void draw_change(GameState* s, int seat, int n) noexcept nogil:
+    """n random coins from the bag to the seat, while the bag lasts."""
+    cdef int left, k, r
+    while n > 0:
+        left = s.coin_bag[0] + s.coin_bag[1] + s.coin_bag[2] + s.coin_bag[3]
+        if left == 0:
+            return
+        r = rng_below(&s.rng, left)
+        k = 0
+        while r >= s.coin_bag[k]:
+            r -= s.coin_bag[k]
+            k += 1
+        s.coin_bag[k] -= 1
+        s.coins[seat][k] += 1
+        n -= 1
+
+
+cdef int pay_with(GameState* s, int seat, int cur, int code, int shift) noexcept nogil:
+    """Pay the cards (to the discard) and coins (back into the bag) of a checked payment; returns the total."""
+    cdef int coins = code_coins(code, shift)
+    s.coins[seat][cur] -= coins
+    s.coin_bag[cur] += coins
+    return pay_cards(s, seat, cur, (code >> shift) & 0x3FFFF) + coins
+
+
+cdef int gen_exact_coins(GameState* s, int seat, int cur, int cost, int base, int shift, int first,
+                         int* out) noexcept nogil:
+    """Every exact payment of cost with c = first.. coins of cur (up to those held) and cards for the rest, as
+    base | coins << (shift + 18) | card field << shift; out may be NULL (count only)."""
+    cdef int n = 0, c, most = s.coins[seat][cur]
+    if most > cost:
+        most = cost
+    for c in range(first, most + 1):
+        if c == cost:
+            if out != NULL:
+                out[n] = base | (c << (shift + 18))
+            n += 1
+        else:
+            n += gen_exact(s, seat, cur, cost - c, base | (c << (shift + 18)), shift, NULL if out == NULL else out + n)
+    return n
+
+
+def _coin_texts(int cur, int n):
+    return [CURRENCY_LETTERS[cur] + "c"] * n
+
+
+def _parse_coin(str word):
+    """``'gc'`` -> 1 (dirham), or -1 when the word is no coin."""
+    if len(word) == 2 and word[1] == "c" and word[0] in CURRENCY_LETTERS:
+        return CURRENCY_LETTERS.index(word[0])
+    return -1

@@ -1,0 +1,146 @@
+# Walls (RULES §9.7): the wall card action. Included by actions.pxi. Drawing wall cards face up is
+# draw_card's (state.pxi), placing them into piles 2..5 setup_game's; added walls score as walls everywhere
+# because they are written into the city's cells (and kept per tile in card_walls for reserve tiles).
+#
+# Code: A_EXT | SUB_WALL << 4 | card << 8 | tile << 11 (card 0..7, tile 0 = the seat's own fountain).
+# Text: "wall 5 17" (wall card 5 on tile 17), "wall 5 fountain".
+#
+# Legal when the card lies face up and the tile is the seat's own (city, reserve or its fountain), is no camp
+# (a camp has bastions, not walls: docs/rules.md), got no pieces from another card, has no wall on any of
+# the card's sides, and - in the city - every one of those sides faces an empty cell (a piece against a
+# neighbour would break the matching-sides rule; against an empty cell the city stays valid).
+
+cdef bint city_find(CityGrid* c, int t, int* x, int* y) noexcept nogil:
+    """Where tile t stands in the city (1 and x, y), or 0."""
+    cdef int cx, cy, i
+    for cy in range(c.y0, c.y1 + 1):
+        for cx in range(c.x0, c.x1 + 1):
+            i = _cidx(c, cx, cy)
+            if c.occ[i] and c.tid[i] == t:
+                x[0] = cx
+                y[0] = cy
+                return 1
+    return 0
+
+
+cdef int _wall_target(GameState* s, int seat, int t, int* x, int* y) noexcept nogil:
+    """Where the seat's tile t lies: 1 in the city (x, y set), 0 in the reserve, -1 not the seat's."""
+    if t == FOUNTAIN:
+        x[0] = 0
+        y[0] = 0
+        return 1
+    if mask_has(s.reserve[seat], t):
+        return 0
+    return 1 if city_find(s.city[seat], t, x, y) else -1
+
+
+cdef int wall_check_on(GameState* s, int seat, int card, int t) noexcept nogil:
+    """E_OK if face-up wall card `card` may go on the seat's tile t, else the E_* reason."""
+    cdef int x = 0, y = 0, where
+    if t != FOUNTAIN and TILE_KIND[t] == KIND_CAMP:
+        return E_WALL_CAMP
+    where = _wall_target(s, seat, t, &x, &y)      # (sets x, y: before they are read)
+    return _wall_check_at(s, seat, card, t, where, x, y)
+
+
+cdef int _wall_check_at(GameState* s, int seat, int card, int t, int where, int x, int y) noexcept nogil:
+    """wall_check_on for a tile that is no camp, known to lie in the reserve (where 0), at (x, y) of the city
+    (where 1) or nowhere of the seat's (where -1)."""
+    cdef int sides = WALL_CARD_SIDES[card], walls, prior, d
+    cdef CityGrid* c = s.city[seat]
+    if where < 0:
+        return E_WALL_NOT_OWN
+    if t == FOUNTAIN:
+        prior = s.fountain_walls[seat]
+        walls = city_walls(c, 0, 0)
+    else:
+        prior = s.card_walls[t]
+        walls = tile_walls_now(s, t)
+    if prior:
+        return E_WALL_TWICE
+    if walls & sides:
+        return E_WALL_SIDE_TAKEN
+    if where == 1:
+        for d in range(4):
+            if (sides >> d) & 1 and city_tile(c, x + (1 if d == 1 else (-1 if d == 3 else 0)),
+                                                 y + (1 if d == 0 else (-1 if d == 2 else 0))) >= 0:
+                return E_WALL_FACES_TILE
+    return E_OK
+
+
+cdef int check_ext(GameState* s, int code) noexcept nogil:
+    """check_action for kind A_EXT in the action phase (the wall card; other sub-kinds are not known here)."""
+    cdef int t = (code >> 11) & 127
+    if (code >> 4) & 15 != SUB_WALL or code >> 18:
+        return E_CODE
+    if not (s.options & OPT_WALLS):
+        return E_NO_MODULE
+    if t != FOUNTAIN and not tile_in_game(s, t):
+        return E_BAD_TILE
+    if not (s.wall_up >> ((code >> 8) & 7)) & 1:
+        return E_WALL_NOT_UP
+    return wall_check_on(s, s.current, (code >> 8) & 7, t)
+
+
+cdef int gen_walls(GameState* s, int* out) noexcept nogil:
+    """Every legal wall card action of the seat to act: face-up card x own tile (city, fountain, reserve)."""
+    cdef uint8_t tiles[128]
+    cdef int cx[128]
+    cdef int cy[128]
+    cdef int seat = s.current, n = 0, w, i, nr, nt, x, y, t
+    cdef CityGrid* c = s.city[seat]
+    if not s.wall_up:
+        return 0
+    nr = nt = mask_list(s.reserve[seat], tiles)          # the reserve, then the city tiles with their cells
+    for y in range(c.y1, c.y0 - 1, -1):
+        for x in range(c.x0, c.x1 + 1):
+            t = city_tile(c, x, y)
+            if t >= 0 and nt < 128:
+                tiles[nt] = <uint8_t>t
+                cx[nt] = x
+                cy[nt] = y
+                nt += 1
+    for w in range(NWALL_CARDS):
+        if not (s.wall_up >> w) & 1:
+            continue
+        for i in range(nt):
+            t = tiles[i]
+            if t != FOUNTAIN and TILE_KIND[t] == KIND_CAMP:
+                continue
+            if _wall_check_at(s, seat, w, t, 0 if i < nr else 1, cx[i] if i >= nr else 0,
+                              cy[i] if i >= nr else 0) == E_OK:
+                out[n] = A_EXT | (SUB_WALL << 4) | (w << 8) | (t << 11)
+                n += 1
+    return n
+
+
+cdef void apply_wall(GameState* s, int code) noexcept nogil:
+    """The card leaves the game; its pieces go on the tile for good (in the city: into its cell too)."""
+    cdef int card = (code >> 8) & 7, t = (code >> 11) & 127, seat = s.current, x = 0, y = 0
+    cdef int sides = WALL_CARD_SIDES[card]
+    cdef CityGrid* g
+    s.wall_up &= ~(1 << card)
+    s.wall_used |= 1 << card
+    if t == FOUNTAIN:
+        s.fountain_walls[seat] |= sides
+    else:
+        s.card_walls[t] |= sides
+    if _wall_target(s, seat, t, &x, &y) == 1:
+        g = city_unshare(&s.city[seat])
+        city_put(g, x, y, t, city_walls(g, x, y) | sides)
+
+
+cdef int wall_score_gain(GameState* s, int code) noexcept nogil:
+    """How much the seat's outer-wall score grows by this wall action now (0 for a reserve tile)."""
+    cdef int card = (code >> 8) & 7, t = (code >> 11) & 127, x = 0, y = 0, before, after
+    cdef CityGrid* g
+    if _wall_target(s, s.current, t, &x, &y) != 1:
+        return 0
+    g = s.city[s.current]
+    before = city_wall_score(g)
+    city_incref(g)
+    city_unshare(&g)
+    city_put(g, x, y, t, city_walls(g, x, y) | WALL_CARD_SIDES[card])
+    after = city_wall_score(g)
+    city_decref(g)
+    return after - before
