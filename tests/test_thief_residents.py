@@ -8,7 +8,7 @@ import pytest
 from alhambra_ai import IllegalActionError, State, new_game
 
 TR = {"thief": True, "residents": True}
-EIGHT_OFF = {"vizier": True, "camps": True, "bazaars": True, "falcons": True, **TR}
+ALL8 = {"vizier": True, "camps": True, "bazaars": True, "falcons": True, "change": True, "walls": True, **TR}
 
 
 def setup(n=3, options=None, **kw):
@@ -275,7 +275,7 @@ def test_residents_errors_name_the_reason():
 @pytest.mark.parametrize("n", [2, 5])
 def test_every_legal_action_round_trips_and_applies(n):
     rng = random.Random(n)
-    s = new_game(n, 60 + n, EIGHT_OFF)
+    s = new_game(n, 60 + n, ALL8)
     kinds = set()
     while not s.is_terminal():
         legal = s.legal_actions()
@@ -292,7 +292,7 @@ def test_every_legal_action_round_trips_and_applies(n):
     assert {"thief", "disc"} <= kinds
 
 
-SETS = [{"thief": True}, {"residents": True}, TR, EIGHT_OFF]
+SETS = [{"thief": True}, {"residents": True}, TR, ALL8]
 
 
 @pytest.mark.parametrize("options", SETS, ids=lambda o: ",".join(o))
@@ -305,9 +305,9 @@ def test_invariants_along_random_games(options):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
-@pytest.mark.parametrize("options", [TR, EIGHT_OFF], ids=lambda o: ",".join(o))
+@pytest.mark.parametrize("options", [TR, ALL8], ids=lambda o: ",".join(o))
 def test_invariants_along_random_games_slow(options, n):
-    """1,000 random games per player count with the Thief and the Residents, alone and with the others."""
+    """1,000 random games per player count with the Thief and the Residents, alone and all eight on."""
     from alhambra_ai import _core
 
     assert _core._invariant_games(n, 1000, 3_000_000 * n, options) > 0
@@ -319,7 +319,7 @@ def test_invariants_along_random_games_slow(options, n):
 
 
 @pytest.mark.parametrize("n", [3, 5])
-def test_built_in_bots_play_thief_and_residents_legally(n):
+def test_built_in_bots_play_all_eight_modules_legally(n):
     from pathlib import Path
 
     from alhambra_ai.botapi import Observation, load_bot
@@ -327,7 +327,7 @@ def test_built_in_bots_play_thief_and_residents_legally(n):
     bots_dir = Path(__file__).resolve().parent.parent / "bots"
     tiny = {"mcts": {"iterations": 20}, "expectimax": {"samples": 1, "breadth": 3}}
     names = ["greedy", "mcts", "expectimax", "random", "greedy"][:n]
-    s = new_game(n, 70 + n, EIGHT_OFF)
+    s = new_game(n, 70 + n, ALL8)
     bots = []
     for i, name in enumerate(names):
         bot = load_bot(bots_dir / f"{name}.py")()

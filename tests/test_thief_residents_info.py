@@ -14,6 +14,7 @@ from infohelpers import chi2_ok, dumps, hidden_variant, random_game, sampled_pos
 from alhambra_ai import State, count_cards, determinize, state_from_json, state_to_json
 
 TR = {"thief": True, "residents": True, "vizier": True}
+ALL8 = {**TR, "camps": True, "bazaars": True, "falcons": True, "change": True, "walls": True}
 TYPES = ("pavilion", "seraglio", "arcades", "chambers", "garden", "tower")
 
 
@@ -49,15 +50,15 @@ def secrets_variant(state, seat, seed):
     return state_from_json(d)
 
 
-@pytest.mark.parametrize("n, seed", [(2, 3), (3, 4), (5, 5), (6, 6)])
-def test_no_leak_of_thieves_or_discs(n, seed):
+@pytest.mark.parametrize("n, seed, options", [(2, 3, TR), (3, 4, TR), (5, 5, TR), (6, 6, TR), (4, 7, ALL8)])
+def test_no_leak_of_thieves_or_discs(n, seed, options):
     phases = set()
     special = {}
-    for s in random_game(n, seed, options=TR):
+    for s in random_game(n, seed, options=options):
         if s.phase in ("interrupt", "resident", "disc") and len(special.setdefault(s.phase, [])) < 2:
             special[s.phase].append(s.clone())
     special = [s for group in special.values() for s in group]
-    for s in sampled_positions(n, seed, 10, options=TR) + special:
+    for s in sampled_positions(n, seed, 10, options=options) + special:
         phases.add(s.phase)
         twin = hidden_variant(s, seed)
         for seat in range(n):
@@ -157,3 +158,15 @@ def test_positions_refuse_inconsistent_secrets():
     del bad["modules"]["supply"]
     with pytest.raises(PositionError, match="supply must be given"):
         state_from_json(bad)
+
+
+def test_records_of_thief_and_residents_games_replay():
+    from alhambra_ai import new_game
+    from alhambra_ai.record import make_record, replay
+
+    s = new_game(4, 13, TR)
+    s.random_playout(6)
+    rec = make_record(s, ["a", "b", "c", "d"])
+    assert any(a.startswith(("thief", "resident", "disc")) for a in rec["actions"])
+    again = replay(json.loads(json.dumps(rec)))
+    assert again.scores() == s.scores() and state_to_json(again) == state_to_json(s)

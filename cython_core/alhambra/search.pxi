@@ -39,6 +39,15 @@ cdef inline double now_monotonic() noexcept nogil:
 
 # ---------------------------------------------------------------- hidden order
 
+cdef inline void secrets_resample(GameState* s, int seat, Rng* r) noexcept nogil:
+    """The other seats' thief cards and hidden disc figures dealt anew (modules/hidden.pxi), as determinize
+    does: every search iteration / chance sample then meets other thief hands and discs."""
+    if s.options & OPT_THIEF:
+        thief_resample(s, seat, r)
+    if s.options & OPT_RESIDENTS:
+        disc_resample(s, seat, r)
+
+
 cdef void hidden_resample(GameState* s, Rng* r, int lo1, int hi1, int lo2, int hi2) noexcept nogil:
     """Replace the hidden order by a fresh uniform sample: the money cards of the draw pile are shuffled; each
     undrawn scoring card k goes to a uniform position in [lo_k, hi_k] (draw-pile index, 0 = top; -1 = unknown:
@@ -587,6 +596,7 @@ cdef double chance_leaf(GameState* s0, int action, Rng* r, int me, int lo1, int 
     cdef double v[MAX_PLAYERS]
     state_copy(&s, s0)
     hidden_resample(&s, r, lo1, hi1, lo2, hi2)
+    secrets_resample(&s, me, r)
     apply_action(&s, action, NULL)
     while s.phase != PH_OVER and not (s.current == me and s.turn > turn0 and s.phase == PH_ACTION):
         i = greedy_choice(&s, buf, NULL)
@@ -761,6 +771,7 @@ cdef class Mcts:
     cdef public int iterations
     cdef int ranges[4]
     cdef int root_turn        # the determinizations' turn counter (rollout cut-offs are counted from it)
+    cdef int root_seat        # the seat searching (to act at the root): its own secrets are never resampled
     cdef int* root_acts       # the root's actions in a fixed order (e.g. by the greedy evaluation), or NULL
     cdef int root_n
     cdef GenCache* gc         # city views of the iteration's state (reset per iteration): placements listed fast
@@ -789,6 +800,7 @@ cdef class Mcts:
             state_copy(&self.dets[i], &st.st)
             self.ndets += 1
         self.root_turn = self.dets[0].turn
+        self.root_seat = self.dets[0].current
         self.cap = 1024
         self.nodes = <SNode*>malloc(self.cap * sizeof(SNode))
         self.gc = gen_cache_new()
@@ -869,6 +881,7 @@ cdef class Mcts:
         state_copy(&st, &self.dets[self.iterations % self.ndets])
         if self.resample:
             hidden_resample(&st, &self.rng, self.ranges[0], self.ranges[1], self.ranges[2], self.ranges[3])
+            secrets_resample(&st, self.root_seat, &self.rng)
         gen_cache_reset(self.gc)
         while st.phase != PH_OVER and plen < MAX_PATH:
             if node == 0 and self.root_acts != NULL:
