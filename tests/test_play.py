@@ -438,3 +438,14 @@ def test_the_window_asks_the_person_only_with_a_choice():
     s2 = State.from_setup(3, options={"thief": True}, thieves=[[], [], ["o"]], **table)
     s2.apply("take y4")
     assert not TerminalGame(s2, 2, {}, None, 1.0, write=lambda text: None).nothing_to_decide()
+
+
+@pytest.mark.parametrize("seed", [3, 5])
+def test_full_game_with_all_eight_modules(seed):
+    # 2 players: Dirk may take a camp at the start (seed 3) and camps come to the market (seed 5); the
+    # screen must draw them, coloured too, in the market, Dirk's tiles and the cities
+    result, out = run(["--players", "2", "--bot", RANDOM_BOT, "--seed", str(seed), "--options", "all",
+                       "--color"], numbers_script(seed, 6000))
+    assert result.exit_code == 0, out[-3000:]
+    assert "Internal error" not in out and "Traceback" not in out
+    assert "Final scores:" in out and "cmp" in out
