@@ -36,3 +36,66 @@ def play(s, *actions):
     for a in actions:
         s.apply(a)
     return s
+
+
+def random_game_checking_every_action(n: int, seed: int, options: dict) -> set[str]:
+    """One random game (the rng seeded with ``n``) in which every legal action is checked before each move:
+    no duplicates, a 32-bit code, a text that parses back to it; the cities stay valid after every action.
+    Returns the kinds played (the text's first word; ``"buy coins"`` too for a payment with coins)."""
+    import random
+
+    from alhambra_ai import new_game
+
+    rng = random.Random(n)
+    s = new_game(n, seed, options)
+    kinds = set()
+    while not s.is_terminal():
+        legal = s.legal_actions()
+        assert len(set(legal)) == len(legal)
+        for a in legal:
+            assert 0 <= a < 2 ** 32
+            text = s.action_to_text(a)
+            assert s.parse_action(text) == a, text
+        a = rng.choice(legal)
+        text = s.action_to_text(a)
+        kinds.add(text.split()[0])
+        if text.split()[0] in ("buy", "bazaar") and text.endswith("c"):
+            kinds.add("buy coins")
+        s.apply(a)
+        for seat in range(n):
+            assert s.city(seat).is_valid() is None
+    return kinds
+
+
+def built_in_bots_game(n: int, seed: int, options: dict) -> set[str]:
+    """One game of the built-in bots (greedy, mcts, expectimax, random, greedy; tiny budgets) through their
+    observations; every action they choose must be legal. Returns the kinds played (the text's first word;
+    ``"buy with coins"`` too for a buy paid with coins)."""
+    from pathlib import Path
+
+    from alhambra_ai import new_game
+    from alhambra_ai.botapi import Observation, load_bot
+
+    bots_dir = Path(__file__).resolve().parent.parent / "bots"
+    tiny = {"mcts": {"iterations": 20}, "expectimax": {"samples": 1, "breadth": 3}}
+    names = ["greedy", "mcts", "expectimax", "random", "greedy"][:n]
+    s = new_game(n, seed, options)
+    bots = []
+    for i, name in enumerate(names):
+        bot = load_bot(bots_dir / f"{name}.py")()
+        bot.setup({"seat": i, "num_players": n, "options": s.options, "seed": i, **tiny.get(name, {})})
+        bots.append(bot)
+    used = set()
+    while not s.is_terminal():
+        seat = s.current_player
+        obs = Observation(s.observation(seat))
+        a = bots[seat].act(obs)
+        if isinstance(a, str):
+            a = s.parse_action(a)
+        assert a in obs.legal_actions, (names[seat], a)
+        text = s.action_to_text(a)
+        used.add(text.split()[0])
+        if text.startswith("buy") and text.endswith("c"):
+            used.add("buy with coins")
+        s.apply(a)
+    return used

@@ -5,6 +5,7 @@ import json
 import random
 
 import pytest
+from gamehelpers import built_in_bots_game, random_game_checking_every_action
 
 from alhambra_ai import IllegalActionError, State, new_game
 
@@ -325,20 +326,7 @@ def test_positions_round_trip_mid_game_and_reject_broken_wall_parts():
 
 @pytest.mark.parametrize("n", [2, 5])
 def test_every_legal_action_round_trips_with_change_and_walls(n):
-    rng = random.Random(n)
-    s = new_game(n, 70 + n, EIGHT)
-    kinds = set()
-    while not s.is_terminal():
-        legal = s.legal_actions()
-        assert len(set(legal)) == len(legal)
-        for a in legal:
-            assert s.parse_action(s.action_to_text(a)) == a
-        a = rng.choice(legal)
-        text = s.action_to_text(a)
-        kinds.add(text.split()[0] + (" coins" if text.endswith("c") else ""))
-        s.apply(a)
-        for seat in range(n):
-            assert s.city(seat).is_valid() is None
+    kinds = random_game_checking_every_action(n, 70 + n, EIGHT)
     assert "wall" in kinds
 
 
@@ -430,28 +418,5 @@ def test_search_resampling_keeps_wall_cards_in_their_piles():
 
 
 def test_built_in_bots_play_all_eight_modules_legally():
-    from pathlib import Path
-
-    from alhambra_ai.botapi import Observation, load_bot
-
-    bots_dir = Path(__file__).resolve().parent.parent / "bots"
-    tiny = {"mcts": {"iterations": 20}, "expectimax": {"samples": 1, "breadth": 3}}
-    names = ["greedy", "mcts", "expectimax", "random"]
-    s = new_game(4, 81, EIGHT)
-    bots = []
-    for i, name in enumerate(names):
-        bot = load_bot(bots_dir / f"{name}.py")()
-        bot.setup({"seat": i, "num_players": 4, "options": s.options, "seed": i, **tiny.get(name, {})})
-        bots.append(bot)
-    used = set()
-    while not s.is_terminal():
-        seat = s.current_player
-        obs = Observation(s.observation(seat))
-        a = bots[seat].act(obs)
-        if isinstance(a, str):
-            a = s.parse_action(a)
-        assert a in obs.legal_actions, (names[seat], a)
-        text = s.action_to_text(a)
-        used.add(text.split()[0] + (" with coins" if text.startswith("buy") and text.endswith("c") else ""))
-        s.apply(a)
+    used = built_in_bots_game(4, 81, EIGHT)
     assert {"wall", "buy with coins"} <= used, used

@@ -2,6 +2,7 @@
 "Modules" is pinned by a test here)."""
 
 import pytest
+from gamehelpers import random_game_checking_every_action
 
 from alhambra_ai import City, IllegalActionError, State, _core, new_game
 
@@ -282,21 +283,7 @@ def test_falcon_goes_back_when_a_tile_of_its_corner_leaves():
 
 @pytest.mark.parametrize("n", [2, 4, 6])
 def test_every_legal_action_round_trips_and_applies(n):
-    import random
-    rng = random.Random(n)
-    s = new_game(n, 40 + n, ALL)
-    kinds = set()
-    while not s.is_terminal():
-        legal = s.legal_actions()
-        assert len(set(legal)) == len(legal)
-        for a in legal:
-            text = s.action_to_text(a)
-            assert s.parse_action(text) == a, text
-        a = rng.choice(legal)
-        kinds.add(s.action_to_text(a).split()[0])
-        s.apply(a)
-        for seat in range(n):
-            assert s.city(seat).is_valid() is None
+    kinds = random_game_checking_every_action(n, 40 + n, ALL)
     assert {"bazaar", "falcon", "done"} <= kinds
 
 

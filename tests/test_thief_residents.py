@@ -4,6 +4,7 @@ test, the residents' scoring example, text forms, invariants in random games."""
 import random
 
 import pytest
+from gamehelpers import built_in_bots_game, random_game_checking_every_action
 
 from alhambra_ai import IllegalActionError, State, new_game
 
@@ -274,21 +275,7 @@ def test_residents_errors_name_the_reason():
 
 @pytest.mark.parametrize("n", [2, 5])
 def test_every_legal_action_round_trips_and_applies(n):
-    rng = random.Random(n)
-    s = new_game(n, 60 + n, ALL8)
-    kinds = set()
-    while not s.is_terminal():
-        legal = s.legal_actions()
-        assert len(set(legal)) == len(legal)
-        for a in legal:
-            assert a < 2 ** 32
-            text = s.action_to_text(a)
-            assert s.parse_action(text) == a, text
-        a = rng.choice(legal)
-        kinds.add(s.action_to_text(a).split()[0])
-        s.apply(a)
-        for seat in range(n):
-            assert s.city(seat).is_valid() is None
+    kinds = random_game_checking_every_action(n, 60 + n, ALL8)
     assert {"thief", "disc"} <= kinds
 
 
@@ -320,27 +307,5 @@ def test_invariants_along_random_games_slow(options, n):
 
 @pytest.mark.parametrize("n", [3, 5])
 def test_built_in_bots_play_all_eight_modules_legally(n):
-    from pathlib import Path
-
-    from alhambra_ai.botapi import Observation, load_bot
-
-    bots_dir = Path(__file__).resolve().parent.parent / "bots"
-    tiny = {"mcts": {"iterations": 20}, "expectimax": {"samples": 1, "breadth": 3}}
-    names = ["greedy", "mcts", "expectimax", "random", "greedy"][:n]
-    s = new_game(n, 70 + n, ALL8)
-    bots = []
-    for i, name in enumerate(names):
-        bot = load_bot(bots_dir / f"{name}.py")()
-        bot.setup({"seat": i, "num_players": n, "options": s.options, "seed": i, **tiny.get(name, {})})
-        bots.append(bot)
-    used = set()
-    while not s.is_terminal():
-        seat = s.current_player
-        obs = Observation(s.observation(seat))
-        a = bots[seat].act(obs)
-        if isinstance(a, str):
-            a = s.parse_action(a)
-        assert a in obs.legal_actions, (names[seat], a)
-        used.add(s.action_to_text(a).split()[0])
-        s.apply(a)
+    used = built_in_bots_game(n, 70 + n, ALL8)
     assert {"thief", "disc"} <= used
