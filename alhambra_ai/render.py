@@ -62,8 +62,8 @@ _TYPE_COLOUR = {"pavilion": "34", "seraglio": "31", "arcades": "33", "chambers":
 _CURRENCY_COLOUR = {"y": "93", "g": "32", "b": "34", "o": "38;5;208"}
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
-ABBREV = {name: name[:3] for name in TYPE_NAMES}       # pav ser arc cha gar tow (unique)
-TILE_ABBREV = {**ABBREV, "camp": "cmp", "bazaar": "baz"}  # cell labels: the modules' tiles too
+# pav ser arc cha gar tow, and the modules' camps and bazaars (unique; the play screen's labels parse back)
+ABBREV = {**{name: name[:3] for name in TYPE_NAMES}, "camp": "cmp", "bazaar": "baz"}
 
 
 def screen_size(width: int | None = None, tty: bool = True) -> tuple[int, int]:
@@ -91,7 +91,7 @@ def _paint(text: str, code: str | None, color: bool) -> str:
 def tile_label(tile: int) -> str:
     """Short cell label: ``tile_label(33) == 'gar33'``, ``tile_label(5) == 'pav 5'``, fountain ``'FOUNT'``."""
     name = tile_info(tile)[0]
-    return "FOUNT" if tile == 0 else f"{TILE_ABBREV[name]}{tile:>2}"
+    return "FOUNT" if tile == 0 else f"{ABBREV[name]}{tile:>2}"
 
 
 def tile_words(tile: int) -> str:
