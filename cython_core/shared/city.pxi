@@ -404,6 +404,19 @@ cdef int city_list(CityGrid* c, int* out_cells, int* out_tiles) noexcept nogil:
     return n
 
 
+cdef bint city_find(CityGrid* c, int t, int* x, int* y) noexcept nogil:
+    """Where tile t stands in the city (1 and x, y), or 0."""
+    cdef int cx, cy, i
+    for cy in range(c.y0, c.y1 + 1):
+        for cx in range(c.x0, c.x1 + 1):
+            i = _cidx(c, cx, cy)
+            if c.occ[i] and c.tid[i] == t:
+                x[0] = cx
+                y[0] = cy
+                return 1
+    return 0
+
+
 # ----------------------------------------------------------------------------------------------------------
 # scratch buffers: on the stack for every legal city, malloc only for absurdly large grids
 # ----------------------------------------------------------------------------------------------------------

@@ -10,19 +10,6 @@
 # the card's sides, and - in the city - every one of those sides faces an empty cell (a piece against a
 # neighbour would break the matching-sides rule; against an empty cell the city stays valid).
 
-cdef bint city_find(CityGrid* c, int t, int* x, int* y) noexcept nogil:
-    """Where tile t stands in the city (1 and x, y), or 0."""
-    cdef int cx, cy, i
-    for cy in range(c.y0, c.y1 + 1):
-        for cx in range(c.x0, c.x1 + 1):
-            i = _cidx(c, cx, cy)
-            if c.occ[i] and c.tid[i] == t:
-                x[0] = cx
-                y[0] = cy
-                return 1
-    return 0
-
-
 cdef int _wall_target(GameState* s, int seat, int t, int* x, int* y) noexcept nogil:
     """Where the seat's tile t lies: 1 in the city (x, y set), 0 in the reserve, -1 not the seat's."""
     if t == FOUNTAIN:
@@ -85,21 +72,22 @@ cdef int check_ext(GameState* s, int code) noexcept nogil:
 cdef int gen_walls(GameState* s, int* out) noexcept nogil:
     """Every legal wall card action of the seat to act: face-up card x own tile (city, fountain, reserve)."""
     cdef uint8_t tiles[128]
+    cdef int cells[CITY_MAX_CELLS]
+    cdef int ctiles[CITY_MAX_CELLS]
     cdef int cx[128]
     cdef int cy[128]
-    cdef int seat = s.current, n = 0, w, i, nr, nt, x, y, t
+    cdef int seat = s.current, n = 0, w, i, k, nr, nt, nc, t
     cdef CityGrid* c = s.city[seat]
     if not s.wall_up:
         return 0
     nr = nt = mask_list(s.reserve[seat], tiles)          # the reserve, then the city tiles with their cells
-    for y in range(c.y1, c.y0 - 1, -1):
-        for x in range(c.x0, c.x1 + 1):
-            t = city_tile(c, x, y)
-            if t >= 0 and nt < 128:
-                tiles[nt] = <uint8_t>t
-                cx[nt] = x
-                cy[nt] = y
-                nt += 1
+    nc = city_list(c, cells, ctiles)
+    for k in range(nc):
+        if nt < 128:
+            tiles[nt] = <uint8_t>ctiles[k]
+            cx[nt] = (cells[k] & 255) - 128
+            cy[nt] = (cells[k] >> 8) - 128
+            nt += 1
     for w in range(NWALL_CARDS):
         if not (s.wall_up >> w) & 1:
             continue
