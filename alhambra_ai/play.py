@@ -80,7 +80,8 @@ After the end the final position stays: scores, city N, table and log work until
 SITUATIONS = {"action": "your move", "place": "place your tiles", "final": "place your tiles",
               "interrupt": "between turns: thief / vizier, or done", "falcons": "more falcons, or done",
               "resident": "your disc was lifted: resident / exchange, or done",
-              "disc": "put your disc back: disc x,y"}
+              "disc": "put your disc on a cell: disc x,y",
+              "figures": "choose your disc's 3 figures (secret): figures <type> <type> <type>"}
 
 
 def bots_dir() -> Path:
@@ -413,11 +414,12 @@ class TerminalGame:
         elif cmd == "scores":
             self.write(self.score_line())
         elif cmd in ("log", "history"):
+            history = s.observation(self.human)["history"]    # (the others' secret choices hidden)
             if args and args[0] == "all":
-                events = s.history
+                events = history
             else:
                 try:
-                    events = s.history[-int(args[0]):] if args else s.history[-20:]
+                    events = history[-int(args[0]):] if args else history[-20:]
                 except ValueError:
                     raise InputError("Write log, log N (the last N events) or log all.") from None
             self.write("\n".join(events) or "(nothing yet)")

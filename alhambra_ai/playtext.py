@@ -84,7 +84,11 @@ def describe(state: Any, code: int, subject: str) -> str:
     if kind == "exchange":
         return f"{subject} {verb('exchange')} a disc figure ({words[1]}) for a {words[2]} of the supply"
     if kind == "disc":
-        return f"{subject} {verb('put')} the disc back at {words[1]}"
+        return f"{subject} {verb('put')} the disc at {words[1]}"
+    if kind == "figures":
+        if you:
+            return f"You put {', '.join(words[1:])} on your disc (secret)"
+        return f"{subject} {verb('choose')} 3 figures for the disc, in secret"
     return f"{subject}: {text}"
 
 

@@ -18,6 +18,7 @@ True
 from __future__ import annotations
 
 import csv
+import itertools
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -621,6 +622,11 @@ def disc_cells(tiles: dict[Cell, int]) -> set[Cell]:
     """Empty cells sharing a side with a tile of the city (the fountain included: ``tiles`` holds it)."""
     return {(x + dx, y + dy) for x, y in tiles for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))
             if (x + dx, y + dy) not in tiles}
+
+
+def figure_choices(types: Iterable[str]) -> set[str]:
+    """Setup: the 3 figures a seat may put on its disc, any 3 of its 6 types (texts in the types' order)."""
+    return {"figures " + " ".join(c) for c in itertools.combinations(list(types), 3)}
 
 
 def thief_takes(display: list[str | None], thieves: list[str], is_next: bool) -> set[str]:

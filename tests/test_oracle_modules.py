@@ -115,6 +115,9 @@ def check_thief_residents(s, seat, tiles, texts):
         got = {" ".join(w[:1] if w[0] == "resident" else w) for w in texts}
         assert got == oracle.resident_choices(s.disc(seat), ty, supply)
         return 1
+    if s.phase == "figures":
+        assert {" ".join(w) for w in texts} == oracle.figure_choices(TYPES)
+        return 1
     if s.phase == "disc":
         got = {tuple(int(v) for v in w[1].split(",")) for w in texts}
         assert got == oracle.disc_cells({**tiles, (0, 0): 0})

@@ -423,8 +423,23 @@ def test_full_game_with_thief_and_residents():
     assert result.exit_code == 0, out
     assert "Traceback" not in out and "Scoring round 3" in out
     assert "Your thieves:" in out and "Your disc (" in out and "Figures in the supply" in out
-    assert "put your disc back" in out
+    assert "put your disc on a cell" in out
+    assert "choose your disc's 3 figures (secret)" in out and "You put " in out      # the setup choice
+    assert out.count("chooses 3 figures for the disc, in secret") == 2         # the bots' stay secret
     assert "res" in out.split("Scoring round 1")[1].splitlines()[0]
+
+
+def test_log_hides_the_bots_secret_figures():
+    from alhambra_ai import new_game
+
+    s = new_game(2, 3, {"residents": True})
+    bot = s.start_player
+    s.apply("figures garden seraglio tower")
+    s.apply("disc 0,1")
+    lines = []
+    game = TerminalGame(s, 1 - bot, {}, None, 1.0, write=lines.append)
+    assert game.look("log", ["all"])
+    assert f"seat {bot + 1}: figures (secret)" in lines[-1] and "garden" not in lines[-1]
 
 
 def test_the_window_asks_the_person_only_with_a_choice():

@@ -133,16 +133,84 @@ def res_setup(disc=("seraglio", "garden", "tower"), **kw):
     return s
 
 
-def test_setup_three_distinct_figures_on_a_disc_beside_the_fountain():
+def choose_discs(s, picks):
+    """Play the Residents' setup: each seat in turn (from the start player) its figures, then its cell."""
+    for figures, cell in picks:
+        s.apply("figures " + " ".join(figures))
+        s.apply(f"disc {cell}")
+
+
+def test_setup_each_seat_secretly_chooses_three_figures_and_a_cell_beside_the_fountain():
     for n in (2, 6):
         s = new_game(n, 3, {"residents": True})
-        for i in range(n):
-            assert len(set(s.disc(i))) == 3 == len(s.disc(i))
-            assert s.disc_cell(i) in ([0, 1], [1, 0], [0, -1], [-1, 0])
-        assert sum(s.supply()) == 42 - 3 * n
-        m = s.observation(1)["modules"]
-        assert m["disc"] == s.disc(1) and "disc_figures" not in m
-        assert m["discs"][0] == {"cell": s.disc_cell(0), "seen": [], "hidden": 3, "gone": []}
+        assert s.phase == "figures" and s.current_player == s.start_player
+        assert s.supply() == [7 - n] * 6                   # every seat holds one figure of each type
+        acts = texts(s)
+        assert len(acts) == 20 and all(len(set(a.split()[1:])) == 3 for a in acts)
+        types = ["pavilion", "seraglio", "arcades", "chambers", "garden", "tower"]
+        order = [(s.start_player + k) % n for k in range(n)]
+        picks = [(types[k % 4:k % 4 + 3], ["0,1", "1,0", "0,-1", "-1,0"][k % 4]) for k in range(n)]
+        s.apply("figures " + " ".join(picks[0][0]))
+        assert s.phase == "disc" and s.current_player == order[0]
+        assert texts(s) == ["disc -1,0", "disc 0,-1", "disc 0,1", "disc 1,0"]
+        assert s.supply() == [7 - n] * 6                   # the kept-back figures wait face down
+        s.apply(f"disc {picks[0][1]}")
+        choose_discs(s, picks[1:])
+        assert s.phase == "action" and s.current_player == s.start_player
+        for k, p in enumerate(order):
+            assert sorted(s.disc(p)) == sorted(picks[k][0])
+            assert s.disc_cell(p) == [int(v) for v in picks[k][1].split(",")]
+        assert s.supply() == [7 - sum(t in f for f, _ in picks) for t in types]    # all back at once
+        m = s.observation(order[-1])["modules"]
+        assert m["discs"][order[0]] == {"cell": s.disc_cell(order[0]), "seen": [], "hidden": 3, "gone": []}
+
+
+def test_a_seats_figures_stay_secret_until_the_supply_shows_the_sum():
+    a = new_game(3, 4, {"residents": True})
+    b = a.clone()
+    first, second = a.start_player, (a.start_player + 1) % 3
+    a.apply("figures garden seraglio tower")
+    b.apply("figures pavilion arcades chambers")
+    for s in (a, b):
+        s.apply("disc 0,1")
+    assert a.observation(second) == b.observation(second)           # history and supply included
+    assert a.observation(second)["history"][-2] == f"seat {first + 1}: figures (secret)"
+    assert a.observation(first)["history"][-2] == f"seat {first + 1}: figures seraglio garden tower"
+    assert a.determinized(second, 9).disc(first) == b.determinized(second, 9).disc(first)
+    from alhambra_ai._core import state_from_observation
+
+    view = state_from_observation(a.observation(second))             # a seat's view as a state
+    assert view.observation(second) == a.observation(second)
+    view.apply("figures pavilion seraglio arcades")                  # and it plays on
+    assert view.phase == "disc"
+
+
+def test_setup_figures_are_sampled_uniformly_while_unrevealed():
+    from collections import Counter
+
+    s = new_game(3, 4, {"residents": True})
+    first, second = s.start_player, (s.start_player + 1) % 3
+    s.apply("figures garden seraglio tower")
+    s.apply("disc 0,1")
+    seen = Counter(tuple(sorted(s.determinized(second, k).disc(first))) for k in range(2000))
+    assert len(seen) == 20
+    chi2 = sum((v - 100) ** 2 / 100 for v in seen.values())
+    assert chi2 < 43.8                                  # chi-square, 19 degrees of freedom, p = 0.001
+    assert s.determinized(second, 1).disc((first + 2) % 3) == []      # not chosen yet: nothing to sample
+
+
+def test_setup_figures_errors_name_the_reason():
+    s = new_game(2, 4, {"residents": True})
+    for text in ("pass", "disc 0,1"):
+        with pytest.raises(IllegalActionError, match="choose your disc's figures first"):
+            s.apply(text)
+    with pytest.raises(ValueError, match="3 different building types"):
+        s.parse_action("figures garden garden tower")
+    with pytest.raises(ValueError, match="no building type 'castle'"):
+        s.parse_action("figures garden castle tower")
+    choose_discs(s, [(["garden", "seraglio", "tower"], "0,1"), (["garden", "seraglio", "tower"], "1,0")])
+    with pytest.raises(IllegalActionError, match="chosen once, at the start"):
+        s.apply("figures pavilion arcades chambers")
 
 
 def disc_at(s, seat, x, y):

@@ -86,6 +86,8 @@ cdef enum:
     E_EXCHANGE_MATCH = 59
     E_EXCHANGE_NONE = 60
     E_SUPPLY_EMPTY = 61
+    E_FIGURES_WHEN = 62
+    E_FIGURES_PHASE = 63
     E_CITY = 64              # + the city's own error code
 
 ERROR_MESSAGES = {
@@ -143,6 +145,8 @@ ERROR_MESSAGES = {
     E_EXCHANGE_MATCH: "a figure on your disc matches the building: it may move in, but no exchange is allowed",
     E_EXCHANGE_NONE: "no figure of that type is on your disc",
     E_SUPPLY_EMPTY: "the supply has no figure of that type",
+    E_FIGURES_WHEN: "the figures of the disc are chosen once, at the start of the game",
+    E_FIGURES_PHASE: "choose your disc's figures first: 'figures <type> <type> <type>' (3 different types)",
 }
 
 KIND_NAMES = {A_TAKE: "take", A_BUY: "buy", A_PLACE: "place", A_PLACE_RESERVE: "place", A_PLACE_DIRK: "place",
@@ -537,7 +541,7 @@ cdef int check_action(GameState* s, int code) noexcept nogil:
         return E_CODE
     if s.phase == PH_OVER:
         return E_OVER
-    if s.phase == PH_RESIDENT or s.phase == PH_DISC:
+    if s.phase == PH_RESIDENT or s.phase == PH_DISC or s.phase == PH_FIGURES:
         return check_residents(s, code)
     if kind == A_PLACE or kind == A_PLACE_RESERVE or kind == A_PLACE_DIRK:
         if s.phase != PH_PLACE and s.phase != PH_FINAL:
@@ -647,6 +651,7 @@ cdef enum:
     RESIDENT_DONE = 6       # the resident decision is made: go on where the placement left off
     RESIDENT_MOVED = 7      # ... after a resident moved in: first a random supply figure onto the disc
     DISC_BACK = 8           # the disc is back: the end of the turn (or of the vizier's placement) goes on
+    FIGURES_CHOSEN = 9      # setup: the seat chose its disc's figures; the disc's cell follows
 
 
 cdef inline int apply_effect(GameState* s, int code) noexcept nogil:
@@ -817,7 +822,7 @@ cdef str _action_text(GameState* s, int code):
         if s.display[(code >> 4) & 3] == NO_CARD:
             raise ValueError(f"thief: display position {((code >> 4) & 3) + 1} is empty")
         return "thief " + card_text(s.display[(code >> 4) & 3])
-    if kind == A_EXT and (code >> 4) & 15 in (SUB_RESIDENT, SUB_EXCHANGE, SUB_DISC):
+    if kind == A_EXT and (code >> 4) & 15 in (SUB_RESIDENT, SUB_EXCHANGE, SUB_DISC, SUB_FIGURES):
         return residents_text(code)
     if kind in (A_PLACE_RESERVE, A_PLACE_DIRK):
         if code >> 12:
@@ -909,7 +914,7 @@ cdef int _parse_action(GameState* s, str text) except -1:
         c = parse_card(args[1])
         x, y = _parse_cell(args[2])
         return A_FALCON | ((f - 1) << 4) | (c << 8) | (city_pack(x, y) << 14)
-    if verb in ("thief", "resident", "exchange", "disc"):
+    if verb in ("thief", "resident", "exchange", "disc", "figures"):
         return _parse_residents_thief(s, verb, args)
     if verb == "take":
         if not args:
@@ -965,7 +970,7 @@ cdef int _parse_action(GameState* s, str text) except -1:
         k = {"place": A_PLACE, "build": A_BUILD, "swap": A_SWAP}[verb]
         return code_cell(k, t, (x + 128) | ((y + 128) << 8))
     raise ValueError(f"unknown action {words[0]!r} (take, buy, place, build, remove, swap, pass, "
-                     "bazaar, wake, done, falcon, wall, thief, resident, exchange, disc)")
+                     "bazaar, wake, done, falcon, wall, thief, resident, exchange, disc, figures)")
 
 
 cdef str _explain(GameState* s, int code, int err):

@@ -88,7 +88,7 @@ def observation_of(State st, seat):
         "bag_size": s.bag_n,
         "scoring_cards": _scoring_cards(s),
         "final": _final_of(s),
-        "history": st.history,
+        "history": history_seen(st, me),       # (modules/hidden.pxi: others' secret setup choices hidden)
         "legal_actions": st.legal_actions() if to_act else [],
         "modules": _modules_seen(st, me),
     }
@@ -547,6 +547,9 @@ def determinized_of(State st, seat, seed):
     _check_seed(seed)
     d = st.clone()
     d._seed = None
+    if st.st.options & OPT_RESIDENTS:       # the history as the seat knows it (others' setup figures hidden)
+        d._hist = history_seen(st, me)
+        d._hist_len = len(d._hist)
     if st._hist_len == 0 or _history_deals(st._hist[:1]):
         _determinize_c(&d.st, me, <uint64_t>seed, NULL)
     else:
@@ -1157,7 +1160,7 @@ def position_from_observation(obs):
         "scoring_cards": scards, "discard": obs["discard"], "bag": bag, "dirk": dirk, "scored": done, "due": [],
         "score_breakdown": obs["score_breakdown"], "final": fin, "history": obs["history"],
         "record_history": True,
-        **({"modules": thief_residents_canonical(modules, n, me) if bits & (OPT_THIEF | OPT_RESIDENTS)
+        **({"modules": thief_residents_canonical(modules, n, me, phase) if bits & (OPT_THIEF | OPT_RESIDENTS)
             else modules} if bits & MODULE_BITS else {}),
     }
 

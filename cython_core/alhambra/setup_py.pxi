@@ -370,7 +370,7 @@ cdef _setup_thief_residents(State self, list thieves, list discs, list residents
                 s.thief_out[k] = pool.count(k)
     if not s.options & OPT_RESIDENTS:
         return
-    residents_setup(s)
+    residents_deal(s)
     for p, figures in enumerate(discs):
         if figures is None:
             continue

@@ -28,6 +28,7 @@ cdef enum:
     PH_FALCONS = 5            # after a first falcon: more falcons, or done (RULES §9.4)
     PH_RESIDENT = 6           # a tile lifted the disc: move a figure in / exchange one, or done (RULES §9.8)
     PH_DISC = 7               # the end of a turn that lifted the disc: put it back on a cell (RULES §9.8)
+    PH_FIGURES = 8            # setup: the seat secretly puts 3 of its 6 figures on its disc (RULES §9.8)
 
     # option bits (Dirk and the four modules of the base rulebook are implemented; the rest are reserved)
     OPT_DIRK = 1 << 0
@@ -73,7 +74,7 @@ cdef enum:
     NFIGURES = 7              # resident figures per building type (Residents)
 
 MODULE_OPTIONS = ("vizier", "camps", "bazaars", "falcons", "change", "thief", "walls", "residents")
-PHASE_NAMES = ("action", "place", "final", "over", "interrupt", "falcons", "resident", "disc")
+PHASE_NAMES = ("action", "place", "final", "over", "interrupt", "falcons", "resident", "disc", "figures")
 
 
 cdef struct GameState:
@@ -145,6 +146,7 @@ cdef struct GameState:
     uint64_t residents[MAX_PLAYERS][MASK_WORDS]   # buildings of each city that hold a resident
     uint8_t res_tile                      # phase "resident": the tile that lifted the disc
     uint8_t res_phase                     # phase "resident": the phase to go back to afterwards
+    uint8_t setup_left                    # seats whose disc is not set up yet (figures, then its cell)
 
 
 cdef struct EventLog:

@@ -156,6 +156,8 @@ cdef int _census_thief_residents(GameState* s, char* why) noexcept nogil:
         hidden = 0
         for t in range(NTYPES):
             fig[t] += s.disc[p][t]
+            if figures_unrevealed(s):
+                fig[t] += 1 - s.disc[p][t]      # setup: the seat's figure of type t kept back (or not chosen yet)
             if s.disc_seen[p][t] > s.disc[p][t]:
                 memcpy(why, b"disc knowledge\0", 16)
                 return 1

@@ -83,7 +83,8 @@ cdef double module_action_prior(GameState* s, int a) noexcept nogil:
 
 cdef double residents_prior(GameState* s, int a) noexcept nogil:
     """A resident moving in: what it adds to the groups; an exchange: a figure of a type in the market for one
-    that is not; the disc: a cell with more tiles around (it is likely to be built on)."""
+    that is not; the figures: types the market offers; the disc: a cell with more tiles around (it is likely
+    to be built on)."""
     cdef int sub = (a >> 4) & 15, seat = s.current, before, k, t, x, y, g, b2, a2
     if sub == SUB_RESIDENT:
         before = resident_points(s, seat)
@@ -100,6 +101,13 @@ cdef double residents_prior(GameState* s, int a) noexcept nogil:
             if t != NO_TILE and TILE_TYPE[t] < NTYPES:
                 g += (TILE_TYPE[t] == b2) - (TILE_TYPE[t] == a2)
         return 0.5 * g - 0.1
+    if sub == SUB_FIGURES:
+        g = 0                               # types the market offers now are the likelier first residents
+        for k in range(NCUR):
+            t = s.market[k]
+            if t != NO_TILE and TILE_TYPE[t] < NTYPES:
+                g += ((a >> (8 + TILE_TYPE[t])) & 1)
+        return 0.1 + 0.2 * g
     x = ((a >> 8) & 255) - 128
     y = ((a >> 16) & 255) - 128
     g = 0
@@ -111,8 +119,8 @@ cdef double residents_prior(GameState* s, int a) noexcept nogil:
 
 
 cdef int module_policy(GameState* s, Rng* r, int* buf) noexcept nogil:
-    """The rollout policy in the phases "interrupt", "falcons", "resident" and "disc": the best action by
-    prior, or "done" (the disc: the best cell)."""
+    """The rollout policy in the phases "interrupt", "falcons", "resident", "disc" and "figures": the best
+    action by prior, or "done" (the disc: the best cell; the figures: any)."""
     cdef int n = gen_legal(s, buf), i, best = -1
     cdef double b = 0.0, v
     for i in range(n):
@@ -124,4 +132,6 @@ cdef int module_policy(GameState* s, Rng* r, int* buf) noexcept nogil:
             best = i
     if best < 0 and s.phase == PH_DISC:
         return buf[0]
+    if best < 0 and s.phase == PH_FIGURES:
+        return buf[rng_below(r, n)]         # (no prior for a secret choice: any of the 20)
     return buf[best] if best >= 0 else A_DONE

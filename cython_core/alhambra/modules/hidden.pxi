@@ -36,6 +36,7 @@ cdef dict thief_residents_seen(State st, int seat):
                    "gone": [TYPE_NAMES[k] for k in range(NTYPES) if (s.disc_gone[p] >> k) & 1]}
                   for p in range(n)] if res else None,
         "lifted": {"tile": s.res_tile, "resume": PHASE_NAMES[s.res_phase]} if s.phase == PH_RESIDENT else None,
+        "setup_left": s.setup_left if res else None,
     }
     if seat >= 0:
         out["thieves"] = _letters(s.thief[seat]) if thief else None
@@ -45,6 +46,26 @@ cdef dict thief_residents_seen(State st, int seat):
         out["thieves_out"] = _letters(s.thief_out) if thief else None
         out["disc_figures"] = [_type_list(s.disc[p]) for p in range(n)] if res else None
     return out
+
+
+cdef list history_seen(State st, int seat):
+    """The history as ``seat`` sees it: another seat's ``figures`` line (setup, Residents) without the types.
+    Setup lines come before the first turn's first action, where the scan stops."""
+    h = st.history
+    if not st.st.options & OPT_RESIDENTS:
+        return h
+    mine = f"seat {seat + 1}: "
+    out = None
+    for i, line in enumerate(h):
+        if line.startswith("seat ") and ": " in line and " dealt: " not in line:
+            verb = line.partition(": ")[2].partition(" ")[0]
+            if verb == "figures" and not line.startswith(mine):
+                if out is None:
+                    out = list(h)
+                out[i] = line.partition(": ")[0] + ": figures (secret)"
+            elif verb != "figures" and verb != "disc":
+                break
+    return h if out is None else out
 
 
 cdef _letters_put(uint8_t* per_cur, object v, str what):
@@ -96,6 +117,9 @@ cdef thief_residents_put(GameState* s, dict m, uint32_t bits, int n):
                 raise PositionError(f"modules.residents[{p}]: {t!r} is no building of that city (or twice)")
             mask_set(s.residents[p], t)
             res_types[TILE_TYPE[t]] += 1
+    s.setup_left = _as_int(m.get("setup_left") or 0, "modules.setup_left", 0, n)   # (older positions: 0)
+    if s.setup_left and s.phase != PH_FIGURES and s.phase != PH_DISC:
+        raise PositionError("modules.setup_left: discs are set up only in the phases \"figures\" and \"disc\"")
     figures = _as_list(m["disc_figures"], "modules.disc_figures", n)
     for p, d in enumerate(_as_list(m["discs"], "modules.discs", n)):
         what = f"modules.discs[{p}]"
@@ -127,6 +151,12 @@ cdef thief_residents_put(GameState* s, dict m, uint32_t bits, int n):
             if city_tile(s.city[p], x, y) >= 0:
                 raise PositionError(f"{what}: the disc lies on a tile at {x},{y}")
             s.disc_cell[p] = city_pack(x, y)
+    if figures_unrevealed(s):               # every seat still holds one of each type, on its disc or kept back
+        for p in range(n):
+            if s.disc_hidden[p] not in (0, 3):
+                raise PositionError(f"modules.discs[{p}]: at setup a disc holds 0 or 3 figures")
+        for t in range(NTYPES):
+            res_types[t] = n
     for t in range(NTYPES):
         if res_types[t] + s.supply[t] != NFIGURES:
             raise PositionError(f"figures of type {TYPE_NAMES[t]}: {res_types[t] + s.supply[t]}, the game "
@@ -155,7 +185,7 @@ cdef bint _city_holds(CityGrid* c, int t) noexcept nogil:
     return 0
 
 
-def thief_residents_canonical(dict m, int n, int me):
+def thief_residents_canonical(dict m, int n, int me, str phase):
     """The secrets of a position made from seat ``me``'s observation (position_from_observation): its own as
     seen; the others' thieves by currency order, the rest out of the game; the others' hidden figures the
     first assignment (seats in order, types in order) that fits the public facts. determinize reshuffles them."""
@@ -182,7 +212,12 @@ def thief_residents_canonical(dict m, int n, int me):
                 pool = pool[counts[p]:]
         out["thief_hands"] = hands
         out["thieves_out"] = pool
-    if m.get("discs") is not None:
+    if m.get("discs") is not None and m.get("setup_left") and (m["setup_left"] > 1 or phase == "figures"):
+        discs = _as_list(m["discs"], "modules.discs", n)     # setup: any 3 types for a seat that chose
+        own = list(_as_list(m.get("disc"), "modules.disc"))
+        out["disc_figures"] = [own if p == me else (list(TYPE_NAMES[:3]) if discs[p]["hidden"] else [])
+                               for p in range(n)]
+    elif m.get("discs") is not None:
         discs = _as_list(m["discs"], "modules.discs", n)
         own = list(_as_list(m.get("disc"), "modules.disc"))
         count = {t: NFIGURES - m["supply"][i] for i, t in enumerate(TYPE_NAMES)}
@@ -262,10 +297,21 @@ cdef void disc_resample(GameState* s, int seat, Rng* r) noexcept nogil:
     """The other seats' hidden figures (what is left of their secret first choices) are shuffled together and
     dealt back, each seat as many as it hides, until every seat's share has distinct types none of which is
     known to have left its disc (rejection: uniform over the consistent assignments, since each assignment
-    is reached by the same number of shuffles)."""
+    is reached by the same number of shuffles). At setup, before the kept-back figures reach the supply, each
+    seat that has chosen gets 3 types uniformly, independently of the others."""
     cdef uint8_t pool[MAX_PLAYERS * 3]
+    cdef uint8_t types[NTYPES]
     cdef int n = 0, p, t, i, j, tries, ok, seen
     cdef int per[NTYPES]
+    if figures_unrevealed(s):
+        for p in range(s.num_players):      # setup: nothing public ties one seat's choice to another's
+            if p != seat and s.disc_hidden[p]:
+                for t in range(NTYPES):
+                    types[t] = <uint8_t>t
+                rng_shuffle_u8(r, types, NTYPES)
+                for t in range(NTYPES):
+                    s.disc[p][types[t]] = t < 3
+        return
     for t in range(NTYPES):
         per[t] = 0
     for p in range(s.num_players):

@@ -35,15 +35,15 @@ cdef int gen_action_modules(GameState* s, int* out, int* falcons_at) noexcept no
 
 
 cdef int gen_module_phase(GameState* s, int* out) noexcept nogil:
-    """The legal actions of the phases "interrupt", "falcons", "resident" and "disc"."""
+    """The legal actions of the phases "interrupt", "falcons", "resident", "disc" and "figures"."""
     cdef int n = 0
     if s.phase == PH_INTERRUPT:
         n = gen_vizier(s, s.current, out)
         n += gen_thief(s, s.current, out + n)
     elif s.phase == PH_RESIDENT:
         n = gen_residents(s, out)
-    elif s.phase == PH_DISC:
-        return gen_residents(s, out)            # the disc must go back: no "done"
+    elif s.phase == PH_DISC or s.phase == PH_FIGURES:
+        return gen_residents(s, out)            # the disc must go back, the figures be chosen: no "done"
     elif s.phase == PH_FALCONS:
         n = gen_falcons(s, out, MAX_LEGAL - 1)
     else:
@@ -138,6 +138,8 @@ cdef int apply_module_action(GameState* s, int code) noexcept nogil:
         apply_residents(s, code)
         if (code >> 4) & 15 == SUB_DISC:
             return DISC_BACK
+        if (code >> 4) & 15 == SUB_FIGURES:
+            return FIGURES_CHOSEN               # (the phase "disc" follows: nothing else happens)
         return RESIDENT_MOVED if (code >> 4) & 15 == SUB_RESIDENT else RESIDENT_DONE
     apply_falcon(s, code)
     return GOES_ON
@@ -156,7 +158,9 @@ cdef void module_follows(GameState* s, int follows, EventLog* log) noexcept nogi
         else:
             _after_place(s, log)
     elif follows == DISC_BACK:
-        if s.in_window:
+        if s.setup_left:
+            setup_disc_placed(s)                # setup: the next seat chooses, or the first turn
+        elif s.in_window:
             window_after_use(s, log)
         else:
             finish_turn(s, log)
@@ -223,7 +227,8 @@ cdef int gen_legal_camps(GameState* s, GenCache* gc, int* out) noexcept nogil:
 # ---------------------------------------------------------------- text forms of the Thief and the Residents
 
 def residents_text(int code):
-    """Text of a residents' code: "resident 17", "exchange seraglio tower", "disc 1,-2"."""
+    """Text of a residents' code: "resident 17", "exchange seraglio tower", "disc 1,-2",
+    "figures pavilion seraglio tower" (the types in the order of TYPE_NAMES)."""
     cdef int sub = (code >> 4) & 15
     if sub == SUB_RESIDENT:
         if code >> 16 or not 1 <= (code >> 8) <= LAST_TILE:
@@ -233,6 +238,10 @@ def residents_text(int code):
         if code >> 14 or ((code >> 8) & 7) >= NTYPES or ((code >> 11) & 7) >= NTYPES:
             raise ValueError(f"not an action code: {code}")
         return f"exchange {TYPE_NAMES[(code >> 8) & 7]} {TYPE_NAMES[(code >> 11) & 7]}"
+    if sub == SUB_FIGURES:
+        if code >> 14 or bin((code >> 8) & 63).count("1") != 3:
+            raise ValueError(f"not an action code: {code}")
+        return "figures " + " ".join(TYPE_NAMES[t] for t in range(NTYPES) if (code >> (8 + t)) & 1)
     if code >> 24:
         raise ValueError(f"not an action code: {code}")
     x, y = _unpack_cell((code >> 8) & 0xFFFF)
@@ -246,7 +255,7 @@ def _figure_type_arg(str verb, str word):
 
 
 cdef int _parse_residents_thief(GameState* s, str verb, list args) except -1:
-    """Text -> code for "thief y6", "resident 17", "exchange seraglio tower", "disc 1,-2"."""
+    """Text -> code for "thief y6", "resident 17", "exchange seraglio tower", "disc 1,-2", "figures a b c"."""
     cdef int i, c
     if verb == "thief":
         if len(args) != 1:
@@ -265,6 +274,14 @@ cdef int _parse_residents_thief(GameState* s, str verb, list args) except -1:
         if len(args) != 2:
             raise ValueError("exchange: name the type given and the type taken, e.g. 'exchange seraglio tower'")
         return A_EXT | (SUB_EXCHANGE << 4) | ((_figure_type_arg(verb, args[0]) | (_figure_type_arg(verb, args[1]) << 3)) << 8)
+    if verb == "figures":
+        if len(args) != 3 or len(set(args)) != 3:
+            raise ValueError("figures: name 3 different building types for your disc, e.g. "
+                             "'figures garden seraglio tower'")
+        c = 0
+        for w in args:
+            c |= 1 << _figure_type_arg(verb, w)
+        return A_EXT | (SUB_FIGURES << 4) | (c << 8)
     if len(args) != 1:
         raise ValueError("disc: name the cell, e.g. 'disc 1,-2'")
     x, y = _parse_cell(args[0])

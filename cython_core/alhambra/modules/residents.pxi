@@ -1,9 +1,12 @@
 # The Residents (RULES §9.8): each seat's merchant disc with its secret figures, residents in buildings, the
 # common supply, and their scoring.
 #
-# Setup (after the rest of the setup): every seat takes one figure of each type, 3 of them go on its disc
-# (Decision: the engine chooses the 3 at random, secretly; the rulebook lets the player choose), the other
-# 3 to the supply; the disc lies on one of the four cells beside the fountain (Decision: at random).
+# Setup (after the rest of the setup, new_game): every seat takes one figure of each type; from the start
+# player on, each seat in turn secretly chooses 3 of them for its disc (phase "figures": `figures garden
+# seraglio tower`), then puts the disc on an empty cell beside the fountain (phase "disc"). The 3 figures a
+# seat keeps back are set aside face down and go to the supply together once every seat has chosen, so the
+# supply never tells one seat's choice. (State.from_setup deals the discs at random instead: a custom setup
+# names every secret or leaves it to the RNG.)
 # When a seat places a tile (bought, from the reserve, a vizier's, a leftover) on its disc's cell, the disc
 # is lifted and the phase "resident" asks: if a disc figure has the building's type it may move in (one
 # resident per building, never on camps or bazaars) and a random supply figure goes onto the disc; otherwise
@@ -15,30 +18,52 @@
 # Information (RULES §8): the supply is public, so every figure that arrives on a disc from the supply is
 # seen by all (disc_seen); what stays secret is the first choice of 3 (distinct types), less the figures of
 # it that have left (disc_hidden of them remain; disc_gone: the types known to have left). determinize
-# samples exactly that (observe.pxi).
+# samples exactly that (observe.pxi). The history line of a seat's `figures` is its own: other seats'
+# observations show it without the types.
 #
 # Codes: A_EXT | sub << 4 | payload << 8 with sub SUB_RESIDENT (payload: the tile), SUB_EXCHANGE (payload:
-# given type | taken type << 3), SUB_DISC (payload: the packed cell). Texts: "resident 17",
-# "exchange seraglio tower", "disc 1,-2". Declining in phase "resident" is "done".
+# given type | taken type << 3), SUB_DISC (payload: the packed cell), SUB_FIGURES (payload: the 3 types as
+# a bit mask). Texts: "resident 17", "exchange seraglio tower", "disc 1,-2", "figures garden seraglio tower".
+# Declining in phase "resident" is "done".
 
 cdef enum:
     SUB_WALL = 0              # the Walls module's wall card (another branch)
     SUB_RESIDENT = 1
     SUB_EXCHANGE = 2
     SUB_DISC = 3
+    SUB_FIGURES = 4
 
 cdef int RESIDENT_GROUP_POINTS[8]
 RESIDENT_GROUP_POINTS[:] = [0, 1, 3, 6, 10, 15, 21, 28]
 
 
+cdef inline int _fountain_side(int k) noexcept nogil:
+    """The packed cell k (0..3) beside the fountain: north, east, south, west."""
+    if k == 0:
+        return city_pack(0, 1)
+    if k == 1:
+        return city_pack(1, 0)
+    return city_pack(0, -1) if k == 2 else city_pack(-1, 0)
+
+
 cdef void residents_setup(GameState* s) noexcept nogil:
+    """new_game: every seat holds one figure of each type; the seats choose their discs (phase "figures")
+    from the start player on."""
+    cdef int p, t
+    for t in range(NTYPES):
+        s.supply[t] = <uint8_t>(NFIGURES - s.num_players)
+    for p in range(s.num_players):
+        s.disc_hidden[p] = 0
+        s.disc_cell[p] = 0
+    s.setup_left = <uint8_t>s.num_players
+    s.phase = PH_FIGURES
+
+
+cdef void residents_deal(GameState* s) noexcept nogil:
+    """State.from_setup: 3 random figures of distinct types on each disc, on a random empty cell beside the
+    fountain (a custom setup leaves what it does not name to the RNG)."""
     cdef uint8_t types[NTYPES]
     cdef int p, t, i, k, free_
-    cdef int around[4]
-    around[0] = city_pack(0, 1)
-    around[1] = city_pack(1, 0)
-    around[2] = city_pack(0, -1)
-    around[3] = city_pack(-1, 0)
     for t in range(NTYPES):
         s.supply[t] = NFIGURES
     for p in range(s.num_players):
@@ -49,18 +74,47 @@ cdef void residents_setup(GameState* s) noexcept nogil:
             s.disc[p][types[i]] = 1
             s.supply[types[i]] -= 1
         s.disc_hidden[p] = 3
-        free_ = 0                   # a random empty cell beside the fountain (all four, in a new game)
+        free_ = 0
         for k in range(4):
-            free_ += city_tile(s.city[p], (around[k] & 255) - 128, (around[k] >> 8) - 128) < 0
+            free_ += city_tile(s.city[p], (_fountain_side(k) & 255) - 128, (_fountain_side(k) >> 8) - 128) < 0
         s.disc_cell[p] = 0          # (none empty: lifted, it goes back at the end of the seat's turn)
         if free_:
             free_ = rng_below(&s.rng, free_)
             for k in range(4):
-                if city_tile(s.city[p], (around[k] & 255) - 128, (around[k] >> 8) - 128) < 0:
+                if city_tile(s.city[p], (_fountain_side(k) & 255) - 128, (_fountain_side(k) >> 8) - 128) < 0:
                     if free_ == 0:
-                        s.disc_cell[p] = <uint16_t>around[k]
+                        s.disc_cell[p] = <uint16_t>_fountain_side(k)
                         break
                     free_ -= 1
+
+
+cdef inline bint figures_unrevealed(GameState* s) noexcept nogil:
+    """Setup: some seat has still to choose its figures, so the kept-back ones are not in the supply yet."""
+    return s.setup_left > 1 or (s.setup_left == 1 and s.phase == PH_FIGURES)
+
+
+cdef void figures_chosen(GameState* s, int mask) noexcept nogil:
+    """The seat's 3 figures go on its disc; after the last seat's choice the kept-back ones join the supply."""
+    cdef int p, t
+    for t in range(NTYPES):
+        s.disc[s.current][t] = (mask >> t) & 1
+    s.disc_hidden[s.current] = 3
+    if s.setup_left == 1:
+        for p in range(s.num_players):
+            for t in range(NTYPES):
+                s.supply[t] += 1 - s.disc[p][t]
+    s.phase = PH_DISC
+
+
+cdef void setup_disc_placed(GameState* s) noexcept nogil:
+    """Setup: the seat's disc lies beside the fountain: the next seat chooses, or the first turn begins."""
+    s.setup_left -= 1
+    if s.setup_left:
+        s.current = (s.current + 1) % s.num_players
+        s.phase = PH_FIGURES
+    else:
+        s.current = s.start_player
+        s.phase = PH_ACTION
 
 
 cdef inline int disc_count(GameState* s, int seat) noexcept nogil:
@@ -130,9 +184,15 @@ cdef inline bint _disc_cell_ok(CityGrid* c, int x, int y) noexcept nogil:
 
 
 cdef int gen_residents(GameState* s, int* out) noexcept nogil:
-    """The legal actions of the phases "resident" (without "done") and "disc"."""
+    """The legal actions of the phases "resident" (without "done"), "disc" and "figures"."""
     cdef int seat = s.current, n = 0, a, b, x, y, ty
     cdef CityGrid* c
+    if s.phase == PH_FIGURES:
+        for a in range(1 << NTYPES):
+            if __builtin_popcountll(a) == 3:
+                out[n] = A_EXT | (SUB_FIGURES << 4) | (a << 8)
+                n += 1
+        return n
     if s.phase == PH_RESIDENT:
         ty = TILE_TYPE[s.res_tile]
         if ty < NTYPES and s.disc[seat][ty]:
@@ -157,10 +217,16 @@ cdef int gen_residents(GameState* s, int* out) noexcept nogil:
 cdef int check_residents(GameState* s, int code) noexcept nogil:
     """check_action in the phases "resident" and "disc", and for the residents' codes anywhere."""
     cdef int kind = code & 15, sub = (code >> 4) & 15, seat = s.current, a, b, ty, packed
-    if kind == A_EXT and sub != SUB_WALL and sub > SUB_DISC:
+    if kind == A_EXT and sub != SUB_WALL and sub > SUB_FIGURES:
         return E_CODE
     if kind == A_EXT and sub != SUB_WALL and not (s.options & OPT_RESIDENTS):
         return E_NO_MODULE
+    if s.phase == PH_FIGURES:
+        if kind != A_EXT or sub != SUB_FIGURES:
+            return E_FIGURES_PHASE
+        return E_OK if code >> 14 == 0 and __builtin_popcountll((code >> 8) & 63) == 3 else E_CODE
+    if kind == A_EXT and sub == SUB_FIGURES:
+        return E_FIGURES_WHEN
     if s.phase == PH_DISC:
         if kind == A_EXT and sub == SUB_DISC:
             packed = (code >> 8) & 0xFFFF
@@ -213,7 +279,7 @@ cdef void resident_draw(GameState* s, EventLog* log) noexcept nogil:
 
 
 cdef void apply_residents(GameState* s, int code) noexcept nogil:
-    """The effect of "resident", "exchange" or "disc" (what follows: moves.pxi module_follows)."""
+    """The effect of "resident", "exchange", "disc" or "figures" (what follows: moves.pxi module_follows)."""
     cdef int sub = (code >> 4) & 15, seat = s.current, t, a, b
     if sub == SUB_RESIDENT:
         t = s.res_tile
@@ -227,6 +293,8 @@ cdef void apply_residents(GameState* s, int code) noexcept nogil:
         disc_give(s, seat, b)
     elif sub == SUB_DISC:
         s.disc_cell[seat] = <uint16_t>((code >> 8) & 0xFFFF)
+    elif sub == SUB_FIGURES:
+        figures_chosen(s, (code >> 8) & 63)
 
 
 cdef int resident_points(GameState* s, int seat) noexcept nogil:
