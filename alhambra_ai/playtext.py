@@ -175,9 +175,12 @@ _IS_COORD = re.compile(r"-?\d+,-?\d+$")
 _IS_CARD = re.compile(rf"[{CURRENCY_LETTERS}][1-9c]$")     # a card, or a coin (gc) of the Change module
 # A tile as the market and the cities show it (``gar33``, ``pav 5``): its id.
 _TILE_LABEL = re.compile(rf"\b(?:{'|'.join(sorted(set(ABBREV.values())))})\s*(\d+)\b")
+#: the modules' actions, typed as the engine writes them (``figures garden seraglio tower``, ``done``)
+MODULE_VERBS = ("bazaar", "wake", "done", "falcon", "thief", "resident", "exchange", "disc", "figures")
 VERBS = {"take": "take", "t": "take", "get": "take", "buy": "buy", "place": "place", "put": "place",
          "p": "place", "build": "build", "remove": "remove", "rm": "remove", "reserve": "reserve",
-         "swap": "swap", "pass": "pass", "dirk": "dirk", "give": "dirk", "wall": "wall"}
+         "swap": "swap", "pass": "pass", "dirk": "dirk", "give": "dirk", "wall": "wall",
+         **{v: v for v in MODULE_VERBS}}
 
 
 def normalize(text: str) -> list[str]:
@@ -242,7 +245,7 @@ def candidates(tokens: list[str], state: Any) -> list[str]:
         if not args and len(pending) == 1:
             args = [str(pending[0])]
         out.append("place " + " ".join(args) + " dirk")
-    elif verb in ("remove", "swap", "pass", "wall"):
+    elif verb in ("remove", "swap", "pass", "wall", *MODULE_VERBS):
         out.append(" ".join([verb, *args]))
     return out
 

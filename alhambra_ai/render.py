@@ -490,7 +490,8 @@ def thief_residents_lines(obs: Mapping, names: Sequence[str] | None = None,
     if discs is not None:
         if you is not None:
             cell = discs[you]["cell"]
-            where = "lifted" if cell is None else f"at {cell[0]},{cell[1]}"
+            where = f"at {cell[0]},{cell[1]}" if cell is not None else \
+                "not set up yet" if m.get("setup_left") else "lifted"
             out.append(f"Your disc ({where}): " + (", ".join(m.get("disc") or []) or "empty"))
         res = m.get("residents") or []
         out.append("Residents: " + ", ".join(

@@ -440,6 +440,9 @@ def test_log_hides_the_bots_secret_figures():
     game = TerminalGame(s, 1 - bot, {}, None, 1.0, write=lines.append)
     assert game.look("log", ["all"])
     assert f"seat {bot + 1}: figures (secret)" in lines[-1] and "garden" not in lines[-1]
+    assert "Your disc (not set up yet): empty" in game.table()
+    game.apply(game.parse("figures garden Tower seraglio"), 1 - bot)      # typed as the engine writes it
+    assert s.phase == "disc" and sorted(s.disc(1 - bot)) == ["garden", "seraglio", "tower"]
 
 
 def test_the_window_asks_the_person_only_with_a_choice():
@@ -452,7 +455,10 @@ def test_the_window_asks_the_person_only_with_a_choice():
     assert s.phase == "interrupt" and s.current_player == 2 and game.nothing_to_decide()
     s2 = State.from_setup(3, options={"thief": True}, thieves=[[], [], ["o"]], **table)
     s2.apply("take y4")
-    assert not TerminalGame(s2, 2, {}, None, 1.0, write=lambda text: None).nothing_to_decide()
+    game2 = TerminalGame(s2, 2, {}, None, 1.0, write=lambda text: None)
+    assert not game2.nothing_to_decide()
+    assert s2.action_to_text(game2.parse("done")) == "done"                 # module moves typed as text
+    assert s2.action_to_text(game2.parse("thief o2")) == "thief o2"
 
 
 @pytest.mark.parametrize("seed", [3, 5])
