@@ -65,6 +65,9 @@ Commands (cells are x,y as on the grids: x grows to the east, y to the north; th
   pass                only when nothing else is possible
   wall 5 17           (Walls) put face-up wall card 5's pieces on your tile 17 (or: wall 5 fountain)
                       coins (Change) pay like cards: buy 2 g4 gc gc
+  done, wake, thief y6, bazaar 65 b4 b3, falcon 3 g4 0,1, resident 13,
+  exchange garden seraglio, disc 1,0, figures garden seraglio tower
+                      the other modules' moves, written as 'moves' lists them
   moves [word]        list the legal moves, numbered (a word filters: moves buy); type a number to choose
   hint                ask the strongest bot what it would do
   table               show the whole table again; city N shows seat N's city; scores; log [N|all]
