@@ -52,27 +52,34 @@ STRONGEST_DICE = "expectimax"       # in the dice games (docs/bots.md: the dice 
 FALLBACK = "random"
 
 HELP = """\
-Commands (cells are x,y as on the grids: x grows to the east, y to the north; the fountain is 0,0):
-  take y3 b2          take money cards from the display (one card, or several adding up to at most 5)
-  buy 2 g4 g3         buy the tile in market slot 2 paying g4 + g3 (slot may be left out: buy g4 g3;
-                      or name the tile: buy 33 g4 g3). Paying exactly gives you another action.
-  place 17 1,-2       place tile 17 (bought this turn) in your city at 1,-2
-  place 17 reserve    put tile 17 (bought this turn) into your reserve      (also: reserve 17)
-  place 17 dirk       give tile 17 (bought this turn) to Dirk (2 players)   (also: dirk 17)
-  build 17 1,-2       build tile 17 from your reserve at 1,-2 (place 17 1,-2 works too)
-  remove 1,-2         move the city tile at 1,-2 to your reserve           (also: reserve 1,-2)
-  swap 17 1,-2        swap reserve tile 17 with the city tile at 1,-2
-  pass                only when nothing else is possible
-  wall 5 17           (Walls) put face-up wall card 5's pieces on your tile 17 (or: wall 5 fountain)
-                      coins (Change) pay like cards: buy 2 g4 gc gc
+Commands (cells are x,y: x grows to the east, y to the north; fountain 0,0):
+  take y3 b2        take money from the display (one card, or several worth
+                    at most 5 together)
+  buy 2 g4 g3       buy the tile in market slot 2 paying g4 + g3 (also: buy
+                    g4 g3, buy 33 g4 g3); paying exactly gives another action
+  place 17 1,-2     place tile 17 (bought this turn) in your city at 1,-2
+  place 17 reserve  put tile 17 (bought this turn) into your reserve
+                    (also: reserve 17)
+  place 17 dirk     give tile 17 (bought this turn) to Dirk (2 players)
+                    (also: dirk 17)
+  build 17 1,-2     build tile 17 from your reserve at 1,-2 (place works too)
+  remove 1,-2       move the city tile at 1,-2 to your reserve
+                    (also: reserve 1,-2)
+  swap 17 1,-2      swap reserve tile 17 with the city tile at 1,-2
+  pass              only when nothing else is possible
+  wall 5 17         (Walls) wall card 5's pieces on your tile 17 (or: wall 5
+                    fountain); coins (Change) pay like cards: buy 2 g4 gc gc
   done, wake, thief y6, bazaar 65 b4 b3, falcon 3 g4 0,1, resident 13,
   exchange garden seraglio, disc 1,0, figures garden seraglio tower
-                      the other modules' moves, written as 'moves' lists them
-  moves [word]        list the legal moves, numbered (a word filters: moves buy); type a number to choose
-  hint                ask the strongest bot what it would do
-  table               show the whole table again; city N shows seat N's city; scores; log [N|all]
-  help                this text;  quit  leaves the game
-After the end the final position stays: scores, city N, table and log work until quit."""
+                    the other modules' moves, written as 'moves' lists them
+  moves [word]      list the legal moves, numbered (moves buy: the buys);
+                    type a number to choose one
+  hint              ask the strongest bot what it would do
+  table             the whole table again; city N: seat N's city; scores;
+                    log [N|all]: the last events
+  help              this text;  quit  leaves the game
+After the end the final position stays: scores, city N, table and log work
+until quit."""
 
 
 # ----------------------------------------------------------------------------------------------------------

@@ -89,3 +89,10 @@ def test_a_whole_play_session_fits_the_width(width):
     # In a terminal the person's Enter ends each prompt line; piped input leaves the prompts in front.
     lines = [re.sub(r"^(\[[^\]]*\] > )+", "", line) for line in result.stdout.splitlines()]
     assert max(visible_len(line) for line in lines) <= width
+
+
+def test_the_help_is_written_for_80_columns():
+    # the play screen wraps longer lines, which would break the two columns of the command list
+    from alhambra_ai.play import HELP
+
+    assert max(len(line) for line in HELP.splitlines()) <= 78
