@@ -23,14 +23,17 @@ from alhambra_ai.render import seat_name
 
 HELP = """\
 Commands (the dice are numbered 1-8 as on the board's 'dice:' line):
-  roll                roll the dice (first roll of your turn)
-  keep 1 3 4          keep dice 1, 3 and 4 and re-roll the others      (also: reroll 2 5 6; reroll = all)
-  stop garden         stop and score the garden dice                   (stop garden push: push back)
-  points | tile       choose your reward (points convert tower: convert them)
-  moves [word]        list the legal moves, numbered (a word filters: moves stop); type a number to choose
-  hint                ask the strongest bot what it would do
-  table               show the board again; scores; log [N|all]
-  help                this text;  quit  leaves the game
+  roll              roll the dice (first roll of your turn)
+  keep 1 3 4        keep dice 1, 3 and 4 and re-roll the others
+                    (also: reroll 2 5 6; reroll = all)
+  stop garden       stop and score the garden dice (stop garden push: push
+                    back)
+  points | tile     choose your reward (points convert tower: convert them)
+  moves [word]      list the legal moves, numbered (moves stop: the stops);
+                    type a number to choose one
+  hint              ask the strongest bot what it would do
+  table             show the board again; scores; log [N|all]
+  help              this text;  quit  leaves the game
 Any other move is typed as 'moves' lists it (void, black, place, ...)."""
 
 
