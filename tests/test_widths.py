@@ -97,3 +97,17 @@ def test_the_help_is_written_for_80_columns():
     from alhambra_ai.play import HELP
 
     assert max(len(line) for line in (HELP + "\n" + DICE_HELP).splitlines()) <= 78
+
+
+def test_every_commands_help_fits_80_columns():
+    from click.testing import CliRunner
+
+    from alhambra_ai.cli import main
+
+    runner = CliRunner()
+    names = [None, *main.commands]
+    for name in names:
+        result = runner.invoke(main, ([name] if name else []) + ["--help"], terminal_width=80)
+        assert result.exit_code == 0, name
+        wide = [line for line in result.output.splitlines() if len(line) > 80]
+        assert not wide, (name, wide)

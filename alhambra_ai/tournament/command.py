@@ -35,12 +35,10 @@ def _sigterm_as_interrupt() -> None:
 
 TOURNAMENT_HELP = """Play every combination of BOT_FILEs against each other and rate them (TrueSkill).
 
-\b
 Each combination of bots for a seat count is played in every cyclic seat rotation (each bot
 sits in each seat equally often, on the same deal), and that is repeated --games times.
 Seeds come from --seed and the game, so results never depend on --jobs or --backend.
 
-\b
 Every bot runs in its own sandboxed process (namespaces, Landlock, seccomp, rlimits: README
 "Security model"; the isolation in force is printed and stored, --require-sandbox refuses
 to run with less) and sees only its own observations. A bot forfeits a game when it
@@ -50,7 +48,6 @@ malformed action. Its seat is then played by the referee's stand-in (first legal
 it is ranked last in that game, the reason is counted on the leaderboard, and the
 tournament goes on.
 
-\b
 Results go to --out DIR: results.jsonl (a line per game), games/ID.json (replayable
 records: alhambra-ai replay), standings.csv and standings.json, rewritten from the stored
 games whenever the run stops. The leaderboard is sorted by mu - 3 sigma and shows win rates
@@ -60,13 +57,13 @@ are those of an uninterrupted run.
 
 \b
 Examples:
-  alhambra-ai tournament bots/*.py        (the main job: 24 games, about 90 s on 2 cores)
+  alhambra-ai tournament bots/*.py       (the main job: 24 games, ~90 s)
   alhambra-ai tournament bots/random.py bots/greedy.py
   alhambra-ai tournament bots/*.py --seats 2-4 --games 4 --jobs 2 --out runs/a
   alhambra-ai tournament --config tournaments/quick.toml
-  alhambra-ai tournament --lineup bots/mcts.py,bots/greedy.py,bots/greedy.py,bots/greedy.py
+  alhambra-ai tournament --lineup bots/mcts.py,bots/greedy.py,bots/greedy.py
   alhambra-ai tournament --out runs/a --resume
-  alhambra-ai tournament bots/*.py --game dice   (the dice game; --game alcazaba: its variant)
+  alhambra-ai tournament bots/*.py --game dice       (or --game alcazaba)
   alhambra-ai tournament bots/*.py --seats 2-4 --backend ray --address auto
 """
 
@@ -189,7 +186,6 @@ def stored_definition(directory: Path) -> dict:
 def submit_command(bot_file, ladder_dir, jobs, progress, game):
     """Validate BOT_FILE and enter it into the persistent ladder.
 
-    \b
     Validation loads the bot in an isolated worker and plays one game against bots/random.py,
     reporting its time per move; a bot that fails (any forfeit reason of `tournament`) is
     refused with the reason (exit code 2). An accepted bot is copied into the ladder and plays
