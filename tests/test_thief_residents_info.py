@@ -170,3 +170,25 @@ def test_records_of_thief_and_residents_games_replay():
     assert any(a.startswith(("thief", "resident", "disc")) for a in rec["actions"])
     again = replay(json.loads(json.dumps(rec)))
     assert again.scores() == s.scores() and state_to_json(again) == state_to_json(s)
+
+
+def test_setup_positions_round_trip_and_refuse_an_impossible_setup():
+    from alhambra_ai import PositionError, new_game, state_from_json, state_to_json
+
+    s = new_game(3, 4, {"residents": True})
+    s.apply("figures garden seraglio tower")
+    d = state_to_json(s)
+    assert d["modules"]["setup_left"] == 3 and d["phase"] == "disc"
+    assert state_to_json(state_from_json(d)) == d
+    s.apply("disc 0,1")
+    d = state_to_json(s)
+    for key, value, why in (("setup_left", 1, "seat by seat"), ("setup_left", "x", "setup_left")):
+        bad = json.loads(json.dumps(d))
+        bad["modules"][key] = value
+        with pytest.raises(PositionError, match=why):
+            state_from_json(bad)
+    bad = json.loads(json.dumps(d))
+    bad["modules"]["disc_figures"][s.start_player] = []          # the first seat has not chosen?
+    bad["modules"]["discs"][s.start_player]["hidden"] = 0
+    with pytest.raises(PositionError, match="hold 3 hidden figures"):
+        state_from_json(bad)

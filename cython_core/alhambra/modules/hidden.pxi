@@ -118,8 +118,10 @@ cdef thief_residents_put(GameState* s, dict m, uint32_t bits, int n):
             mask_set(s.residents[p], t)
             res_types[TILE_TYPE[t]] += 1
     s.setup_left = _as_int(m.get("setup_left") or 0, "modules.setup_left", 0, n)   # (older positions: 0)
-    if s.setup_left and s.phase != PH_FIGURES and s.phase != PH_DISC:
-        raise PositionError("modules.setup_left: discs are set up only in the phases \"figures\" and \"disc\"")
+    if s.setup_left and (s.phase != PH_FIGURES and s.phase != PH_DISC or s.turn or
+                         s.current != (s.start_player + n - s.setup_left) % n):
+        raise PositionError("modules.setup_left: discs are set up at the start, in the phases \"figures\" and "
+                            "\"disc\", seat by seat from the start player on")
     figures = _as_list(m["disc_figures"], "modules.disc_figures", n)
     for p, d in enumerate(_as_list(m["discs"], "modules.discs", n)):
         what = f"modules.discs[{p}]"
@@ -152,9 +154,11 @@ cdef thief_residents_put(GameState* s, dict m, uint32_t bits, int n):
                 raise PositionError(f"{what}: the disc lies on a tile at {x},{y}")
             s.disc_cell[p] = city_pack(x, y)
     if figures_unrevealed(s):               # every seat still holds one of each type, on its disc or kept back
-        for p in range(n):
-            if s.disc_hidden[p] not in (0, 3):
-                raise PositionError(f"modules.discs[{p}]: at setup a disc holds 0 or 3 figures")
+        for k in range(n):                  # the seats from the start player on have chosen, the rest not yet
+            p = (s.start_player + k) % n
+            if s.disc_hidden[p] != (3 if k < n - s.setup_left + (s.phase == PH_DISC) else 0):
+                raise PositionError(f"modules.discs[{p}]: at setup the seats before the one to act (from the "
+                                    f"start player on) hold 3 hidden figures, the others none")
         for t in range(NTYPES):
             res_types[t] = n
     for t in range(NTYPES):
@@ -212,7 +216,8 @@ def thief_residents_canonical(dict m, int n, int me, str phase):
                 pool = pool[counts[p]:]
         out["thief_hands"] = hands
         out["thieves_out"] = pool
-    if m.get("discs") is not None and m.get("setup_left") and (m["setup_left"] > 1 or phase == "figures"):
+    left = m.get("setup_left")
+    if m.get("discs") is not None and type(left) is int and (left > 1 or (left == 1 and phase == "figures")):
         discs = _as_list(m["discs"], "modules.discs", n)     # setup: any 3 types for a seat that chose
         own = list(_as_list(m.get("disc"), "modules.disc"))
         out["disc_figures"] = [own if p == me else (list(TYPE_NAMES[:3]) if discs[p]["hidden"] else [])
