@@ -148,6 +148,19 @@ def test_head_to_head_counts_finishing_above_and_halves_ties():
     assert (pairs["b", "c"].games, pairs["b", "c"].a_score) == (2, 1.5)
     text = format_head_to_head(list(pairs.values()), ["a", "b", "c"])
     assert "b vs c: 1.5-0.5 in 2 games" in text and "a vs b: 1-2 in 3 games, 33% [" in text
+    assert text.splitlines()[1].split() == ["a", "b", "c"]
+
+
+def test_head_to_head_numbers_the_columns_when_names_do_not_fit():
+    from alhambra_ai.tournament.ratings import format_head_to_head, head_to_head
+
+    names = ["greedy#2", "greedy", "random"]           # "greedy#2" would be cut to "greedy#"
+    results = [result("g1", names, [1, 2, 3])]
+    text = format_head_to_head(head_to_head(results, names), names)
+    lines = text.splitlines()
+    assert lines[1].split() == ["1", "2", "3"]
+    assert lines[2].split() == ["1", "greedy#2", "-", "100%", "100%"]
+    assert lines[3].split()[:2] == ["2", "greedy"] and max(len(line) for line in lines) <= 100
 
 
 def test_standings_files_hold_win_rates_and_head_to_head(tmp_path):

@@ -191,11 +191,16 @@ def format_head_to_head(pairings: list[Pairing], names: list[str], width: int = 
     cell = 8
     lines = ["head to head (row bot's share of the games against the column bot):"]
     if 17 + cell * len(names) <= width:
-        lines.append(" " * 17 + "".join(n[:cell - 1].rjust(cell) for n in names))
-        for a in names:
+        # names too long for a column (greedy#2 and greedy#3 would both read "greedy#") are numbered instead,
+        # the rows carrying the numbers, as in a crosstable
+        numbered = any(len(n) > cell - 1 for n in names) or len({n[:16] for n in names}) < len(names)
+        heads = [str(i) for i in range(1, len(names) + 1)] if numbered else names
+        rows = [f"{i:>2} {n[:13]}" for i, n in enumerate(names, 1)] if numbered else [n[:16] for n in names]
+        lines.append(" " * 17 + "".join(h.rjust(cell) for h in heads))
+        for a, row in zip(names, rows, strict=True):
             cells = ["-" if a == b or rates.get((a, b)) is None else f"{100 * rates[(a, b)]:.0f}%"
                      for b in names]
-            lines.append(f"{a[:16]:<16} " + "".join(c.rjust(cell) for c in cells))
+            lines.append(f"{row:<16} " + "".join(c.rjust(cell) for c in cells))
     for p in pairings:
         if p.games:
             lines.append(f"  {p.a} vs {p.b}: {_number(p.a_score)}-{_number(p.games - p.a_score)} in "
