@@ -71,7 +71,8 @@ class Bot:
         40 games), 8 beat 6 (55.0%), 12 beat 8 (60.0%); 4 players, one mcts against three greedy on the same
         48 seat-deals: 16 turns 72.9%, 24 turns 69.8%, full rollouts 57.3%. With more time the cut-off's
         bias, not the rollouts' noise, limits the search: at 0.7 s per move against the default at 0.15 s,
-        24 turns won 8 of 10 games and 6 turns 2 of 8 (benchmarks/tune_match.py, stopped early; docs/bots.md)."""
+        24 turns won 8 of 10 games and 6 turns 2 of 8 (benchmarks/tune_match.py, stopped early;
+        docs/bots.md)."""
         if self.rollout_turns is not None:
             return int(self.rollout_turns)
         n = int(getattr(obs, "num_players", 2) or 2)
