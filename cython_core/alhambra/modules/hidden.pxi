@@ -216,33 +216,34 @@ def thief_residents_canonical(dict m, int n, int me, str phase):
                 pool = pool[counts[p]:]
         out["thief_hands"] = hands
         out["thieves_out"] = pool
+    if m.get("discs") is None:
+        return out
+    discs = _as_list(m["discs"], "modules.discs", n)
+    own = list(_as_list(m.get("disc"), "modules.disc"))
     left = m.get("setup_left")
-    if m.get("discs") is not None and type(left) is int and (left > 1 or (left == 1 and phase == "figures")):
-        discs = _as_list(m["discs"], "modules.discs", n)     # setup: any 3 types for a seat that chose
-        own = list(_as_list(m.get("disc"), "modules.disc"))
+    if type(left) is int and (left > 1 or (left == 1 and phase == "figures")):
+        # setup: any 3 types for a seat that chose (nothing public ties them to the supply yet)
         out["disc_figures"] = [own if p == me else (list(TYPE_NAMES[:3]) if discs[p]["hidden"] else [])
                                for p in range(n)]
-    elif m.get("discs") is not None:
-        discs = _as_list(m["discs"], "modules.discs", n)
-        own = list(_as_list(m.get("disc"), "modules.disc"))
-        count = {t: NFIGURES - m["supply"][i] for i, t in enumerate(TYPE_NAMES)}
-        for p in range(n):
-            for tile in m["residents"][p]:
-                count[TYPE_NAMES[TILE_TYPE[tile]]] -= 1
-        for w in own:
-            count[w] -= 1
-        for p in range(n):
-            if p != me:
-                for w in discs[p]["seen"]:
-                    count[w] -= 1
-        others = [p for p in range(n) if p != me]
-        hidden = _fill_hidden(count, [(discs[p]["hidden"], set(discs[p]["gone"])) for p in others])
-        if hidden is None:
-            raise PositionError("modules.discs: no figures fit the supply, the residents and the discs")
-        figures = {me: own}
-        for p, h in zip(others, hidden):
-            figures[p] = sorted(list(discs[p]["seen"]) + h, key=TYPE_NAMES.index)
-        out["disc_figures"] = [figures[p] for p in range(n)]
+        return out
+    count = {t: NFIGURES - m["supply"][i] for i, t in enumerate(TYPE_NAMES)}
+    for p in range(n):
+        for tile in m["residents"][p]:
+            count[TYPE_NAMES[TILE_TYPE[tile]]] -= 1
+    for w in own:
+        count[w] -= 1
+    for p in range(n):
+        if p != me:
+            for w in discs[p]["seen"]:
+                count[w] -= 1
+    others = [p for p in range(n) if p != me]
+    hidden = _fill_hidden(count, [(discs[p]["hidden"], set(discs[p]["gone"])) for p in others])
+    if hidden is None:
+        raise PositionError("modules.discs: no figures fit the supply, the residents and the discs")
+    figures = {me: own}
+    for p, h in zip(others, hidden):
+        figures[p] = sorted(list(discs[p]["seen"]) + h, key=TYPE_NAMES.index)
+    out["disc_figures"] = [figures[p] for p in range(n)]
     return out
 
 
