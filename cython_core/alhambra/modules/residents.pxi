@@ -63,6 +63,7 @@ cdef void residents_deal(GameState* s) noexcept nogil:
     """State.from_setup: 3 random figures of distinct types on each disc, on a random empty cell beside the
     fountain (a custom setup leaves what it does not name to the RNG)."""
     cdef uint8_t types[NTYPES]
+    cdef int cells[4]
     cdef int p, t, i, k, free_
     for t in range(NTYPES):
         s.supply[t] = NFIGURES
@@ -74,18 +75,13 @@ cdef void residents_deal(GameState* s) noexcept nogil:
             s.disc[p][types[i]] = 1
             s.supply[types[i]] -= 1
         s.disc_hidden[p] = 3
-        free_ = 0
+        free_ = 0                   # the empty cells beside the fountain, north, east, south, west
         for k in range(4):
-            free_ += city_tile(s.city[p], (_fountain_side(k) & 255) - 128, (_fountain_side(k) >> 8) - 128) < 0
-        s.disc_cell[p] = 0          # (none empty: lifted, it goes back at the end of the seat's turn)
-        if free_:
-            free_ = rng_below(&s.rng, free_)
-            for k in range(4):
-                if city_tile(s.city[p], (_fountain_side(k) & 255) - 128, (_fountain_side(k) >> 8) - 128) < 0:
-                    if free_ == 0:
-                        s.disc_cell[p] = <uint16_t>_fountain_side(k)
-                        break
-                    free_ -= 1
+            if city_tile(s.city[p], (_fountain_side(k) & 255) - 128, (_fountain_side(k) >> 8) - 128) < 0:
+                cells[free_] = _fountain_side(k)
+                free_ += 1
+        # (none empty: lifted, it goes back at the end of the seat's turn)
+        s.disc_cell[p] = <uint16_t>cells[rng_below(&s.rng, free_)] if free_ else 0
 
 
 cdef inline bint figures_unrevealed(GameState* s) noexcept nogil:
