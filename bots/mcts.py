@@ -7,16 +7,16 @@ six rounds of seats with 2 players, four with more, after which the evaluation s
 mix the win share and the margin. The move is the most visited root action.
 
 Config: seed, move_time (default budget when the observation gives none), iterations (replaces the time
-budget: deterministic), determinizations, rollout_turns (default: 12 turns with 2 players, 24 when a move
-has 0.5 s or more, 4 x num_players with more players, the rollout then scored by the evaluation; -1: to the
-end of the game),
+budget: deterministic), determinizations, rollout_turns (default: 12 turns with 2 players, 4 x num_players
+with more, twice as many when a move has 0.5 s or more; the rollout then scored by the evaluation; -1: to
+the end of the game),
 c_uct, max_candidates, stop_early (default on: the move is decided once the most visited action can no longer
 be overtaken), bank_share (default 0.5: each move also spends this share of the referee's time bank left,
 spread over the decisions to come; 0 = never touch the bank)."""
 
 from alhambra_ai import dice_search, search
 
-LONG_MOVE = 0.5     # seconds per move from which 2-player rollouts run twice as long (see _rollout_turns)
+LONG_MOVE = 0.5     # seconds per move from which rollouts run twice as long (see _rollout_turns)
 
 
 class Bot:
@@ -63,8 +63,7 @@ class Bot:
 
     def _rollout_turns(self, obs, move_time: float = 0.0) -> int:
         """Unless configured: six rounds of seats with 2 players (12 turns), four with more (4 x num_players);
-        with 2 players and at least LONG_MOVE seconds per move (the referee's move time, not the bank),
-        twelve rounds (24 turns).
+        twice as many with at least LONG_MOVE seconds per move (the referee's move time, not the bank).
 
         Measured in-process at fixed iterations, seats rotated, the slower variant given fewer iterations in
         proportion to its speed (docs/bots.md, "Tuning"): 2 players, head to head, 6 turns beat 4 (72.5% of
@@ -72,10 +71,10 @@ class Bot:
         48 seat-deals: 16 turns 72.9%, 24 turns 69.8%, full rollouts 57.3%. With more time the cut-off's
         bias, not the rollouts' noise, limits the search: at 0.7 s per move against the default at 0.15 s,
         24 turns won 8 of 10 games and 6 turns 2 of 8 (benchmarks/tune_match.py, stopped early;
-        docs/bots.md)."""
+        docs/bots.md). 4 players, one mcts at 75,000 iterations against three at 15,000 (about 0.75 s
+        against 0.15 s): 16 turns won 28.6% of 28 games (par 25%), 32 turns 60.0% of 20."""
         if self.rollout_turns is not None:
             return int(self.rollout_turns)
         n = int(getattr(obs, "num_players", 2) or 2)
-        if n == 2:
-            return 24 if move_time >= LONG_MOVE else 12
-        return 4 * n
+        turns = 12 if n == 2 else 4 * n
+        return 2 * turns if move_time >= LONG_MOVE else turns
