@@ -3,8 +3,9 @@
 Several determinizations of the observation; every iteration resamples the hidden order (draw pile with the
 scoring cards in their public ranges, tile bag), descends the tree by UCB among the actions legal in that
 sample (the best few by a cheap prior, widening with visits), adds a node and plays a heuristic rollout for
-six rounds of seats with 2 players, four with more, after which the evaluation scores the position; rewards
-mix the win share and the margin. The move is the most visited root action.
+six rounds of seats with 2 players, four with more (twice as many at 0.5 s or more per move), after which
+the evaluation scores the position; rewards mix the win share and the margin. The move is the most visited
+root action.
 
 Config: seed, move_time (default budget when the observation gives none), iterations (replaces the time
 budget: deterministic), determinizations, rollout_turns (default: 12 turns with 2 players, 4 x num_players

@@ -64,7 +64,7 @@ cdef void residents_deal(GameState* s) noexcept nogil:
     fountain (a custom setup leaves what it does not name to the RNG)."""
     cdef uint8_t types[NTYPES]
     cdef int cells[4]
-    cdef int p, t, i, k, free_
+    cdef int p, t, i, k, cell, free_
     for t in range(NTYPES):
         s.supply[t] = NFIGURES
     for p in range(s.num_players):
@@ -77,8 +77,9 @@ cdef void residents_deal(GameState* s) noexcept nogil:
         s.disc_hidden[p] = 3
         free_ = 0                   # the empty cells beside the fountain, north, east, south, west
         for k in range(4):
-            if city_tile(s.city[p], (_fountain_side(k) & 255) - 128, (_fountain_side(k) >> 8) - 128) < 0:
-                cells[free_] = _fountain_side(k)
+            cell = _fountain_side(k)
+            if city_tile(s.city[p], (cell & 255) - 128, (cell >> 8) - 128) < 0:
+                cells[free_] = cell
                 free_ += 1
         # (none empty: lifted, it goes back at the end of the seat's turn)
         s.disc_cell[p] = <uint16_t>cells[rng_below(&s.rng, free_)] if free_ else 0
