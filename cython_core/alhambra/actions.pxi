@@ -364,7 +364,7 @@ cdef int gen_rebuild(GameState* s, CityView* v, int* out) noexcept nogil:
     nt = mask_list(s.reserve[s.current], tiles)
     for i in range(nt):
         n += _emit_cells(s, v, A_BUILD, tiles[i], out + n)
-    for j in range(v.nremove):
+    for j in range(view_removals(v)):
         out[n] = code_cell(A_REMOVE, v.remove_tile[j], pg_packed(v.remove_cell[j]))
         n += 1
     for i in range(nt):
@@ -476,7 +476,7 @@ cdef int sample_legal(GameState* s, GenCache* gc, Rng* r) noexcept nogil:
             for i in range(nt):
                 m = tile_walls_now(s, tiles[i])
                 total += v.front_count[m] + v.swap_count[m]
-            total += v.nremove
+            total += view_removals(v)
         if total == 0:
             return A_PASS
         k = rng_below(r, total)

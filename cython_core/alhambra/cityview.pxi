@@ -40,7 +40,7 @@ cdef struct CityView:
     int ntile
     int nfront
     int nunsafe
-    int nremove
+    int nremove                       # -1: not found since the last change (view_removals finds them)
     int deg2                          # sum of on-foot link counts (2 * edges)
     uint16_t tile_cell[GC_TILES]      # mirror index; the fountain is listed too (tile_id 0)
     uint8_t tile_key[GC_TILES]        # pm | need << 4: MASKS_MATCH[key] = the masks that may replace it
@@ -242,7 +242,15 @@ cdef inline void _eval_empty(CityView* v, uint8_t* g, CityGrid* c, int p) noexce
 
 # ---------------------------------------------------------------- removals
 
-cdef void _view_removals(CityView* v, uint8_t* g) noexcept nogil:
+cdef inline int view_removals(CityView* v) noexcept nogil:
+    """The removable tiles' count, the remove_* lists found first if the city changed since (they are left
+    for when someone asks: a random draw in the placing phase, or in a city with camps, never does)."""
+    if v.nremove < 0:
+        _view_removals(v)
+    return v.nremove
+
+
+cdef void _view_removals(CityView* v) noexcept nogil:
     cdef int16_t node[PG * PG]            # mirror index -> tile index (read only at tiles)
     cdef int disc[GC_TILES]
     cdef int low[GC_TILES]
@@ -364,7 +372,7 @@ cdef void view_build(SeatView* sv, CityGrid* c) noexcept nogil:
                 nseen += 1
     for i in range(nseen):
         g[seen[i]] = 0
-    _view_removals(v, g)
+    v.nremove = -1
 
 
 cdef void view_update(SeatView* sv, CityGrid* c) noexcept nogil:
@@ -412,7 +420,7 @@ cdef void view_update(SeatView* sv, CityGrid* c) noexcept nogil:
             _front_drop(v, g, q)
     sv.npend = 0
     sv.version += 1
-    _view_removals(v, g)
+    v.nremove = -1
 
 
 cdef inline CityView* seat_view(SeatView* sv, CityGrid* c) noexcept nogil:
@@ -430,8 +438,8 @@ cdef struct SeatMemo:
     # while version equals the seat's SeatView.version
     uint32_t version
     FalconCorners corners             # corners.n < 0: not found yet
-    int16_t camp_cells[NCAMPS]        # per camp tile: its legal cells (-1: not counted yet)
-    int16_t camp_fits[NCAMPS]         # per camp tile: the tiles it may swap with by its sides (-1: not yet)
+    int spots_free                    # the supply (falcon bits) `spots` was counted for; -1: none
+    int spots                         # falcon_spots for it
 
 
 cdef struct GenCache:

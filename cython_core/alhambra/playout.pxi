@@ -96,7 +96,7 @@ def _bench_views(list states, int reps):
     for k in range(reps):
         for st in states:
             view_build(sv, st.st.city[st.st.current if st.st.current != NO_SEAT else 0])
-            total += sv.v.nfront + sv.v.nremove
+            total += sv.v.nfront + view_removals(&sv.v)
     free(sv)
     return total
 
@@ -104,7 +104,7 @@ def _bench_views(list states, int reps):
 cdef _view_sets(CityView* v):
     front = sorted((v.front_cell[j], v.front_key[j]) for j in range(v.nfront))
     tiles = sorted((v.tile_cell[j], v.tile_key[j], v.tile_links[j], v.tile_id[j]) for j in range(v.ntile))
-    removes = sorted((v.remove_cell[j], v.remove_tile[j]) for j in range(v.nremove))
+    removes = sorted((v.remove_cell[j], v.remove_tile[j]) for j in range(view_removals(v)))
     counts = ([v.front_count[m] for m in range(16)], [v.swap_count[m] for m in range(16)], v.deg2)
     return front, tiles, removes, counts
 

@@ -67,6 +67,19 @@ cdef inline int card_code(int currency, int value) noexcept nogil:
     return currency * NVALUES + value - 1
 
 
+# Byte lanes: per-kind counts (a hand's cards, the falcons' owners) are byte arrays; these look at eight bytes
+# of one at a time (loaded with memcpy).
+
+cdef inline uint64_t bytes_nonzero(uint64_t x) noexcept nogil:
+    """Bit 7 of each byte of x set iff the byte is nonzero; the other bits clear."""
+    return (((x & 0x7F7F7F7F7F7F7F7FULL) + 0x7F7F7F7F7F7F7F7FULL) | x) & 0x8080808080808080ULL
+
+
+cdef inline int byte_flags(uint64_t high) noexcept nogil:
+    """bytes_nonzero's answer as 8 bits, bit j for byte j."""
+    return <int>((high * 0x0002040810204081ULL) >> 56)
+
+
 def walls_to_text(int walls):
     """``5 -> 'NS'``; ``0 -> '-'``."""
     s = "".join(WALL_LETTERS[i] for i in range(4) if walls & (1 << i))

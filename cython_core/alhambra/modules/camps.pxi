@@ -157,29 +157,6 @@ cdef int camp_place_cells(CityGrid* c, int bastions, int* out) noexcept nogil:
     return n
 
 
-cdef void camp_place_counts(CityGrid* c, int* bastions, int k, int* counts) noexcept nogil:
-    """camp_place_cells' counts for k camps (bastions[0..k)) in one scan of the city."""
-    cdef uint8_t* occ = c.occ
-    cdef int x, y, i, j, pm, facing, w = c.w
-    for j in range(k):
-        counts[j] = 0
-    if k == 0:
-        return
-    for y in range(c.y1 + 1, c.y0 - 2, -1):
-        for x in range(c.x0 - 1, c.x1 + 2):
-            i = _cidx(c, x, y)
-            if occ[i]:
-                continue
-            pm = _present4(occ[i + w], occ[i + 1], occ[i - w], occ[i - 1])
-            if pm == 0:
-                continue
-            facing = _facing4(occ[i + w], occ[i + 1], occ[i - w], occ[i - 1])
-            for j in range(k):          # camp_sides_match, then the exact test
-                if ((bastions[j] & pm) == facing and counts[j] < CITY_MAX_CELLS
-                        and _camp_check_at(c, i, bastions[j]) == CITY_OK):
-                    counts[j] += 1
-
-
 cdef int city_check_place_tile(CityGrid* c, int x, int y, int tile, int walls) noexcept nogil:
     """city_check_place for any tile: camps by their own rule, the others by their walls (as they are now:
     a wall card may have added some, RULES §9.7)."""

@@ -86,41 +86,73 @@ cdef void _init_falcon_fits() noexcept nogil:
 _init_falcon_fits()
 
 
+cdef enum:
+    NCARD_WORDS = (NCARD_KINDS + 7) // 8
+
+
+cdef inline int falcons_free(GameState* s) noexcept nogil:
+    """The falcons in the supply (owner NO_SEAT: every bit set), as bits, eight owners at a time."""
+    cdef uint64_t w[2]
+    w[1] = 0
+    memcpy(w, s.falcon_owner, NFALCONS)
+    return (byte_flags(bytes_nonzero(~w[0]) ^ 0x8080808080808080ULL)
+            | byte_flags(bytes_nonzero(~w[1]) ^ 0x8080808080808080ULL) << 8) & ((1 << NFALCONS) - 1)
+
+
+cdef inline int card_kinds_held(GameState* s, int seat) noexcept nogil:
+    """How many distinct money cards the seat holds (a falcon is paid with any one card)."""
+    cdef uint64_t w[NCARD_WORDS]
+    cdef int i, n = 0
+    w[NCARD_WORDS - 1] = 0
+    memcpy(w, s.hand[seat], NCARD_KINDS)
+    for i in range(NCARD_WORDS):
+        n += <int>(((bytes_nonzero(w[i]) >> 7) * 0x0101010101010101ULL) >> 56)     # the flags' sum
+    return n
+
+
+cdef inline int falcon_spot(GameState* s, FalconCorners* corners, int i, int free) noexcept nogil:
+    """The falcons (bits) the seat to act may put on corner i: free ones whose two types both meet there,
+    none if one of its own falcons sits there."""
+    cdef int fits = FALCON_FITS[corners.types[i]] & free
+    if fits and corner_taken(s, s.current, corners.cell[i]):
+        return 0
+    return fits
+
+
+cdef int falcon_spots(GameState* s, FalconCorners* corners, int free) noexcept nogil:
+    """The (corner, falcon) pairs the seat to act may buy now; times card_kinds_held: its falcon purchases."""
+    cdef int i, n = 0
+    for i in range(corners.n):
+        n += CITY_POPCOUNT(falcon_spot(s, corners, i, free))
+    return n
+
+
 cdef int falcon_buys(GameState* s, int* out, int cap, int pick, FalconCorners* corners) noexcept nogil:
     """Every falcon purchase of the seat to act, in the order corner x free falcon x distinct card held, at
     most cap of them: listed into out (NULL: count only) and counted. With pick >= 0 nothing is listed: the
     pick-th purchase's code is returned (the random player's draw, modules/sample.pxi), or -1 when there are
     not that many. corners: the seat's city's falcon_corners, or NULL (found here)."""
     cdef FalconCorners local
-    cdef int seat = s.current, n = 0, i, j, k, f, packed, taken, fits, many, ncards = 0, nmine = 0, free = 0
+    cdef int seat = s.current, n = 0, i, j, k, f, fits, many, ncards = 0, free
     cdef int cards[NCARD_KINDS]
-    cdef int mine[NFALCONS]
     if not falcon_may_start(s) or s.hand_n[seat] == 0:
         return -1 if pick >= 0 else 0
-    for i in range(NCARD_KINDS):
-        if s.hand[seat][i]:
-            cards[ncards] = i
-            ncards += 1
-    for f in range(NFALCONS):
-        if s.falcon_owner[f] == NO_SEAT:
-            free |= 1 << f
-        elif s.falcon_owner[f] == seat:
-            mine[nmine] = s.falcon_cell[f]
-            nmine += 1
+    free = falcons_free(s)
     if free == 0:
         return -1 if pick >= 0 else 0
     if corners == NULL:
         falcon_corners(s.city[seat], &local)
         corners = &local
+    if out == NULL and pick < 0:
+        n = card_kinds_held(s, seat) * falcon_spots(s, corners, free)
+        return n if n < cap else cap
+    for i in range(NCARD_KINDS):
+        if s.hand[seat][i]:
+            cards[ncards] = i
+            ncards += 1
     for i in range(corners.n):
-        fits = FALCON_FITS[corners.types[i]] & free
+        fits = falcon_spot(s, corners, i, free)
         if not fits:
-            continue
-        packed = corners.cell[i]
-        taken = 0
-        for j in range(nmine):
-            taken |= mine[j] == packed
-        if taken:
             continue
         many = CITY_POPCOUNT(fits) * ncards
         if pick >= 0 and pick < n + many:
@@ -129,7 +161,7 @@ cdef int falcon_buys(GameState* s, int* out, int cap, int pick, FalconCorners* c
             for j in range((pick - n) // ncards):
                 fits &= fits - 1                      # the falcon: the ((pick - n) // ncards)-th of fits
             f = __builtin_ctzll(fits)
-            return A_FALCON | (f << 4) | (cards[(pick - n) % ncards] << 8) | (packed << 14)
+            return A_FALCON | (f << 4) | (cards[(pick - n) % ncards] << 8) | (corners.cell[i] << 14)
         if out != NULL:
             k = n
             while fits:
@@ -137,7 +169,7 @@ cdef int falcon_buys(GameState* s, int* out, int cap, int pick, FalconCorners* c
                 fits &= fits - 1
                 for j in range(ncards):
                     if k < cap:
-                        out[k] = A_FALCON | (f << 4) | (cards[j] << 8) | (packed << 14)
+                        out[k] = A_FALCON | (f << 4) | (cards[j] << 8) | (corners.cell[i] << 14)
                     k += 1
         n += many
     if pick >= 0:

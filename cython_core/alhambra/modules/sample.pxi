@@ -3,15 +3,19 @@
 # over the legal actions (gen_legal_cached's list: every action alike, whatever its kind).
 #
 # The short parts are listed (takes, buys, and what gen_action_modules / gen_module_phase list); the long ones
-# are counted: falcon purchases (falcon_buys), builds, swaps and placements per wall mask and removals from the
-# seat's CityView. Without camps in the seat's city the draw is exactly gen_legal_cached's list at the index
-# rng_below(count) (tests/test_modules.py checks this along games).
+# are counted: falcon purchases (card kinds held x the (corner, falcon) pairs of falcon_spots, remembered per
+# city and supply), builds, swaps and placements per wall mask and removals from the seat's CityView (its
+# removals are found only when asked: never in a city with camps). Without camps in the seat's city, reserve
+# or pending tiles the draw is exactly gen_legal_cached's list at the index rng_below(count)
+# (tests/test_modules.py checks this along games).
 #
 # Camps: the CityView knows walls, not the camp rules (a camp is a tile whose bastions count as walls there).
 # With camps in the seat's city its builds, placements and swaps of buildings are a superset of the legal ones
-# (the camp rules only forbid more) and its tiles but the fountain a superset of the removals; camp tiles get
-# their own cells from the camp rules (camp_place_cells, exactly; swaps: the tiles whose sides fit the camp).
-# A draw that may be illegal is kept only if check_action accepts it, else the whole draw is repeated:
+# (the camp rules only forbid more) and its tiles but the fountain a superset of the removals. A camp tile
+# draws from supersets too: its cells from the view's (tile, side) pairs, each legal cell once
+# (_camp_cell_draw), its swaps from the tiles but the fountain. Counting a camp's legal cells exactly cost a
+# scan of the city after every change of it; a draw tests one cell. A draw that may be illegal is kept only
+# if it passes the camp rules (check_action, or the camp's own cell test), else the whole draw is repeated:
 # rejection keeps the result uniform over the legal actions. After SAMPLE_TRIES rejections the full list is
 # made (uniform as well).
 #
@@ -32,7 +36,7 @@ cdef struct Draw:
     int fcap                  # their cap (as in the list)
     int nr                    # builds / removes / swaps, or placements (counted; with camps a superset's count)
     int total
-    CityView* v               # the seat's view, and its memo (NULL when the city is the fountain alone)
+    SeatView* sv              # the seat's view, and its memo (NULL when not needed)
     SeatMemo* m
     FalconCorners* corners
 
@@ -70,70 +74,112 @@ cdef SeatMemo* _memo(GenCache* gc, int seat) noexcept nogil:
     if m.version != gc.seat[seat].version:
         m.version = gc.seat[seat].version
         m.corners.n = -1
-        memset(m.camp_cells, 0xFF, NCAMPS * sizeof(int16_t))
-        memset(m.camp_fits, 0xFF, NCAMPS * sizeof(int16_t))
+        m.spots_free = -1
     return m
 
 
-cdef inline FalconCorners* _corners(GameState* s, SeatMemo* m) noexcept nogil:
+cdef int _falcon_count(GameState* s, SeatMemo* m, FalconCorners* corners, int cap) noexcept nogil:
+    """falcon_buys' count: card kinds held x (corner, falcon) pairs, the pairs remembered per city and
+    supply."""
+    cdef int free, n
+    if corners == NULL or not falcon_may_start(s) or s.hand_n[s.current] == 0:
+        return falcon_buys(s, NULL, cap, -1, corners)
+    free = falcons_free(s)
+    if m.spots_free != free:
+        m.spots_free = free
+        m.spots = falcon_spots(s, corners, free) if free else 0
+    n = card_kinds_held(s, s.current) * m.spots
+    return n if n < cap else cap
+
+
+cdef void _view_corners(GameState* s, SeatView* sv, FalconCorners* fc) noexcept nogil:
+    """falcon_corners of the seat's city, found from its view: only a tile whose east, north and north-east
+    neighbours are tiles is a corner's south-west cell (not every cell of the bounding box). Sorted into
+    falcon_corners' order (north row first, then west to east), so draws match the list."""
+    cdef uint8_t* g = sv.g
+    cdef CityGrid* c = s.city[s.current]
+    cdef int j, p, types, i, key
+    cdef uint16_t cell
+    cdef uint8_t ty
+    fc.n = 0
+    for j in range(sv.v.ntile):
+        p = sv.v.tile_cell[j]
+        if not (g[p + 1] & g[p + PG] & g[p + PG + 1] & MIR_TILE):
+            continue
+        types = _corner_types_at(c, _cidx(c, (p & (PG - 1)) - PG_OFF, (p >> 7) - PG_OFF))
+        if types > 0 and fc.n < CORNERS_MAX:
+            fc.cell[fc.n] = <uint16_t>pg_packed(p)
+            fc.types[fc.n] = <uint8_t>types
+            fc.n += 1
+    for j in range(1, fc.n):                    # insertion sort by (y descending, x ascending)
+        cell = fc.cell[j]
+        ty = fc.types[j]
+        key = ((255 - (cell >> 8)) << 8) | (cell & 255)
+        i = j - 1
+        while i >= 0 and (((255 - (fc.cell[i] >> 8)) << 8) | (fc.cell[i] & 255)) > key:
+            fc.cell[i + 1] = fc.cell[i]
+            fc.types[i + 1] = fc.types[i]
+            i -= 1
+        fc.cell[i + 1] = cell
+        fc.types[i + 1] = ty
+
+
+cdef inline FalconCorners* _corners(GameState* s, SeatView* sv, SeatMemo* m) noexcept nogil:
     if m == NULL:
         return NULL
     if m.corners.n < 0:
-        falcon_corners(s.city[s.current], &m.corners)
+        _view_corners(s, sv, &m.corners)
     return &m.corners
 
 
-cdef void _count_camp_cells(GameState* s, SeatMemo* m) noexcept nogil:
-    """m.camp_cells for the camp tiles the seat to act may put into its city now (from the reserve in the
-    action phase, else the pending ones), in one scan of the city."""
-    cdef int b, t, j, k = 0
-    cdef int which[NCAMPS]
-    cdef int bastions[NCAMPS]
-    cdef int counts[NCAMPS]
-    for b in range(NCAMPS):
-        t = CAMP_FIRST + b
-        if m.camp_cells[b] < 0 and (mask_has(s.reserve[s.current], t) if s.phase == PH_ACTION
-                                    else _pending_index(s, t) >= 0):
-            which[k] = b
-            bastions[k] = TILE_WALLS[t]
-            k += 1
-    camp_place_counts(s.city[s.current], bastions, k, counts)
-    for j in range(k):
-        m.camp_cells[which[j]] = <int16_t>counts[j]
-
-
-cdef int _cells_count(GameState* s, CityView* v, SeatMemo* m, int t) noexcept nogil:
-    """Cells where tile t may be built / placed: a camp's by the camp rules, a building's from the view."""
+cdef int _cells_count(GameState* s, SeatView* sv, int t) noexcept nogil:
+    """Cells where tile t may be built / placed: a building's from the view; a camp's a superset's count, the
+    view's (tile, side) pairs (_camp_cell_draw)."""
     if TILE_KIND[t] == KIND_CAMP:
-        if m.camp_cells[t - CAMP_FIRST] < 0:
-            _count_camp_cells(s, m)
-        return m.camp_cells[t - CAMP_FIRST]
-    return v.front_count[_walls(s, t)]
+        return 4 * sv.v.ntile
+    return sv.v.front_count[_walls(s, t)]
 
 
-cdef int _kth_cell_of(GameState* s, CityView* v, CityGrid* c, int kind, int t, int k) noexcept nogil:
-    """The k-th of _cells_count's cells as an action code of `kind`."""
-    cdef int cells[CITY_MAX_CELLS]
+cdef int _camp_cell_draw(GameState* s, SeatView* sv, int kind, int t, int k) noexcept nogil:
+    """The k-th (tile, side) pair of the view: the cell beside that tile there, as a `kind` code of camp t if
+    the camp may go there and the pair is the cell's first (its lowest tile side, N E S W), else DRAW_AGAIN.
+    A camp's cells touch some tile, so each legal one has exactly one pair: drawing pairs is uniform."""
+    cdef uint8_t* g = sv.g
+    cdef CityGrid* c = s.city[s.current]
+    cdef int d = k & 3, q = sv.v.tile_cell[k >> 2] + PG_STEP[d], pm, b = TILE_WALLS[t]
+    if g[q] & MIR_TILE:
+        return DRAW_AGAIN
+    pm = _pm(g, q)                          # the tile drawn is on side (d + 2) & 3 of cell q
+    if __builtin_ctzll(pm) != ((d + 2) & 3) or (b & pm) != _need(g, q):
+        return DRAW_AGAIN                   # (the mirror shows a camp's bastions as walls, as occ does)
+    if _camp_check_at(c, _cidx(c, (q & (PG - 1)) - PG_OFF, (q >> 7) - PG_OFF), b) != CITY_OK:
+        return DRAW_AGAIN
+    return code_cell(kind, t, pg_packed(q))
+
+
+cdef int _kth_cell_of(GameState* s, SeatView* sv, int kind, int t, int k) noexcept nogil:
+    """The k-th of _cells_count's cells as an action code of `kind` (a camp's: or DRAW_AGAIN)."""
     if TILE_KIND[t] == KIND_CAMP:
-        camp_place_cells(c, TILE_WALLS[t], cells)
-        return code_cell(kind, t, cells[k])
-    return _kth_cell(s, v, kind, t, k)
+        return _camp_cell_draw(s, sv, kind, t, k)
+    return _kth_cell(s, &sv.v, kind, t, k)
 
 
-cdef int _camp_swap_fits(CityGrid* c, CityView* v, int t, int k) noexcept nogil:
-    """The tiles (not the fountain) whose neighbours fit camp t's sides: a superset of camp t's swaps. k < 0:
-    their number; else the k-th as a swap code."""
-    cdef int j, p, i, n = 0
+cdef int _camp_swap_draw(CityGrid* c, CityView* v, int t, int k) noexcept nogil:
+    """Camp t swapped with the k-th tile of the view but the fountain (a superset of camp t's swaps: ntile - 1
+    of them): the swap code if the tile's neighbours fit the camp's sides, else DRAW_AGAIN (check_action
+    decides the rest)."""
+    cdef int j, p, i
     for j in range(v.ntile):
         if v.tile_id[j] == FOUNTAIN:
             continue
-        p = v.tile_cell[j]
-        i = _cidx(c, (p & (PG - 1)) - PG_OFF, (p >> 7) - PG_OFF)
-        if camp_sides_match(c.occ, i, c.w, TILE_WALLS[t]) and _camp_sides(c, i, TILE_WALLS[t]) == CITY_OK:
-            if n == k:
+        if k == 0:
+            p = v.tile_cell[j]
+            i = _cidx(c, (p & (PG - 1)) - PG_OFF, (p >> 7) - PG_OFF)
+            if camp_sides_match(c.occ, i, c.w, TILE_WALLS[t]) and _camp_sides(c, i, TILE_WALLS[t]) == CITY_OK:
                 return code_cell(A_SWAP, t, pg_packed(p))
-            n += 1
-    return n if k < 0 else -1
+            return DRAW_AGAIN
+        k -= 1
+    return DRAW_AGAIN
 
 
 cdef int _kth_any_removal(CityView* v, int k) noexcept nogil:
@@ -147,20 +193,21 @@ cdef int _kth_any_removal(CityView* v, int k) noexcept nogil:
     return -1
 
 
-cdef int _rebuild(GameState* s, CityView* v, SeatMemo* mm, int k) noexcept nogil:
+cdef int _rebuild(GameState* s, SeatView* sv, int k) noexcept nogil:
     """The seat's builds, removes and swaps in gen_rebuild's order. k < 0: their number (with camps in the city
     a superset's); else the k-th (DRAW_AGAIN when a superset's draw is illegal)."""
+    cdef CityView* v = &sv.v
     cdef CityGrid* c = s.city[s.current]
     cdef bint camps = c.ncamps > 0
     cdef uint8_t tiles[128]
     cdef int nt = mask_list(s.reserve[s.current], tiles), i, t, m, n = 0
     for i in range(nt):
         t = tiles[i]
-        m = _cells_count(s, v, mm, t)
+        m = _cells_count(s, sv, t)
         if 0 <= k < n + m:
-            return _checked(s, _kth_cell_of(s, v, c, A_BUILD, t, k - n), camps and TILE_KIND[t] != KIND_CAMP)
+            return _checked(s, _kth_cell_of(s, sv, A_BUILD, t, k - n), camps and TILE_KIND[t] != KIND_CAMP)
         n += m
-    m = v.ntile - 1 if camps else v.nremove
+    m = v.ntile - 1 if camps else view_removals(v)
     if 0 <= k < n + m:
         if camps:
             return _checked(s, _kth_any_removal(v, k - n), 1)
@@ -169,11 +216,9 @@ cdef int _rebuild(GameState* s, CityView* v, SeatMemo* mm, int k) noexcept nogil
     for i in range(nt):
         t = tiles[i]
         if TILE_KIND[t] == KIND_CAMP:
-            if mm.camp_fits[t - CAMP_FIRST] < 0:
-                mm.camp_fits[t - CAMP_FIRST] = <int16_t>_camp_swap_fits(c, v, t, -1)
-            m = mm.camp_fits[t - CAMP_FIRST]
+            m = v.ntile - 1
             if 0 <= k < n + m:
-                return _checked(s, _camp_swap_fits(c, v, t, k - n), 1)
+                return _checked(s, _camp_swap_draw(c, v, t, k - n), 1)
         else:
             m = v.swap_count[_walls(s, t)]
             if 0 <= k < n + m:
@@ -182,17 +227,18 @@ cdef int _rebuild(GameState* s, CityView* v, SeatMemo* mm, int k) noexcept nogil
     return n if k < 0 else -1
 
 
-cdef int _place_kth(GameState* s, CityView* v, SeatMemo* mm, int k) noexcept nogil:
+cdef int _place_kth(GameState* s, SeatView* sv, int k) noexcept nogil:
     """Placements in gen_place's order (per pending tile: cells, reserve, Dirk). k < 0: their number (with
     camps in the city a superset's); else the k-th (DRAW_AGAIN when a superset's draw is illegal)."""
+    cdef CityView* v = &sv.v
     cdef CityGrid* c = s.city[s.current]
     cdef bint dirk = (s.options & OPT_DIRK) and s.phase == PH_PLACE
     cdef int i, t, m, n = 0
     for i in range(s.npending):
         t = s.pending[i]
-        m = _cells_count(s, v, mm, t)
+        m = _cells_count(s, sv, t)
         if 0 <= k < n + m:
-            return _checked(s, _kth_cell_of(s, v, c, A_PLACE, t, k - n),
+            return _checked(s, _kth_cell_of(s, sv, A_PLACE, t, k - n),
                             c.ncamps > 0 and TILE_KIND[t] != KIND_CAMP)
         n += m
         if k == n:
@@ -212,13 +258,14 @@ cdef void draw_plan(GameState* s, GenCache* gc, Draw* d) noexcept nogil:
     cdef int falcons_at = -1, seat = s.current
     d.at = d.nf = d.nr = 0
     d.fcap = MAX_LEGAL - 1
-    d.v = NULL
+    d.sv = NULL
     d.m = NULL
     if s.phase == PH_ACTION or s.phase == PH_PLACE or s.phase == PH_FINAL or s.phase == PH_FALCONS:
         if s.phase != PH_ACTION or _has_rebuild(s):
-            d.v = seat_view(&gc.seat[seat], s.city[seat])
+            seat_view(&gc.seat[seat], s.city[seat])
+            d.sv = &gc.seat[seat]
             d.m = _memo(gc, seat)
-    d.corners = _corners(s, d.m) if falcon_may_start(s) and s.hand_n[seat] else NULL
+    d.corners = _corners(s, d.sv, d.m) if falcon_may_start(s) and s.hand_n[seat] else NULL
     if s.phase == PH_ACTION:
         d.n = gen_take(s, buf)
         d.n += gen_buy(s, buf + d.n, gc.buy[seat])
@@ -227,16 +274,16 @@ cdef void draw_plan(GameState* s, GenCache* gc, Draw* d) noexcept nogil:
         if falcons_at >= 0:
             d.at += falcons_at
             d.fcap = MAX_LEGAL // 2 - falcons_at
-            d.nf = falcon_buys(s, NULL, d.fcap, -1, d.corners)
+            d.nf = _falcon_count(s, d.m, d.corners, d.fcap)
         else:
             d.at = d.n
-        if d.v != NULL:
-            d.nr = _rebuild(s, d.v, d.m, -1)
+        if d.sv != NULL:
+            d.nr = _rebuild(s, d.sv, -1)
     elif s.phase == PH_PLACE or s.phase == PH_FINAL:
         d.n = 0
-        d.nr = _place_kth(s, d.v, d.m, -1)
+        d.nr = _place_kth(s, d.sv, -1)
     elif s.phase == PH_FALCONS:            # gen_module_phase's list there: the falcons, then "done"
-        d.nf = falcon_buys(s, NULL, d.fcap, -1, d.corners)
+        d.nf = _falcon_count(s, d.m, d.corners, d.fcap)
         buf[0] = A_DONE
         d.n = 1
     else:
@@ -257,5 +304,5 @@ cdef int draw_pick(GameState* s, GenCache* gc, Draw* d, int k) noexcept nogil:
         return gc.legal[d.at + k]
     k -= d.n - d.at
     if s.phase == PH_ACTION:
-        return _rebuild(s, d.v, d.m, k)
-    return _place_kth(s, d.v, d.m, k)
+        return _rebuild(s, d.sv, k)
+    return _place_kth(s, d.sv, k)

@@ -14,14 +14,19 @@
 cdef bint exact_payable(GameState* s, int seat, int cur, int cost) noexcept nogil:
     """The seat can pay exactly cost in currency cur: cards adding up to cost, or (Change) to cost less at most
     the coins it holds (a subset sum over <= 27 cards)."""
-    cdef uint64_t reach = 1
-    cdef int v, k, coins = s.coins[seat][cur]       # coins (Change) fill any of the last `coins` points
+    cdef uint64_t reach = 1, w
+    cdef uint8_t* h = &s.hand[seat][cur * NVALUES]      # cards of values 1..9
+    cdef int v, k, held, coins = s.coins[seat][cur]       # coins (Change) fill any of the last `coins` points
     if coins > cost:
         coins = cost
     if cost <= 0 or cost > 63 or s.cur_sum[seat][cur] + coins < cost:
         return 0
-    for v in range(1, 10):
-        for k in range(s.hand[seat][cur * NVALUES + v - 1]):
+    memcpy(&w, h, 8)
+    held = byte_flags(bytes_nonzero(w)) | (h[8] != 0) << 8      # the values held (bit v - 1)
+    while held:
+        v = __builtin_ctzll(held) + 1
+        held &= held - 1
+        for k in range(h[v - 1]):
             reach |= reach << v
     return ((reach >> (cost - coins)) & ((<uint64_t>2 << coins) - 1)) != 0
 
