@@ -438,6 +438,7 @@ cdef struct SeatMemo:
     # while version equals the seat's SeatView.version
     uint32_t version
     FalconCorners corners             # corners.n < 0: not found yet
+    int open_sides                    # the view's tiles' sides with no tile beside them (-1: not yet)
     int spots_free                    # the supply (falcon bits) `spots` was counted for; -1: none
     int spots                         # falcon_spots for it
 
@@ -469,7 +470,9 @@ cdef inline void gen_cache_touch(GenCache* gc, int seat, int code) noexcept nogi
     cdef int kind = code & 15
     cdef SeatView* sv
     if kind == A_EXT:
-        gc.seat[seat].npend = -1     # a wall card may change the walls of a city tile: rebuild the view
+        if (code >> 4) & 15 == SUB_WALL:
+            gc.seat[seat].npend = -1     # a wall card may change the walls of a city tile: rebuild the view
+                                         # (the Residents' kinds move figures, never tiles or walls)
     elif kind == A_PLACE or kind == A_BUILD or kind == A_REMOVE or kind == A_SWAP:
         sv = &gc.seat[seat]
         if sv.state == SV_VALID and 0 <= sv.npend < VIEW_PENDING:

@@ -12,7 +12,7 @@
 # Camps: the CityView knows walls, not the camp rules (a camp is a tile whose bastions count as walls there).
 # With camps in the seat's city its builds, placements and swaps of buildings are a superset of the legal ones
 # (the camp rules only forbid more) and its tiles but the fountain a superset of the removals. A camp tile
-# draws from supersets too: its cells from the view's (tile, side) pairs, each legal cell once
+# draws from supersets too: its cells from the view's open (tile, side) pairs, each legal cell once
 # (_camp_cell_draw), its swaps from the tiles but the fountain. Counting a camp's legal cells exactly cost a
 # scan of the city after every change of it; a draw tests one cell. A draw that may be illegal is kept only
 # if it passes the camp rules (check_action, or the camp's own cell test), else the whole draw is repeated:
@@ -75,6 +75,7 @@ cdef SeatMemo* _memo(GenCache* gc, int seat) noexcept nogil:
         m.version = gc.seat[seat].version
         m.corners.n = -1
         m.spots_free = -1
+        m.open_sides = -1
     return m
 
 
@@ -132,29 +133,45 @@ cdef inline FalconCorners* _corners(GameState* s, SeatView* sv, SeatMemo* m) noe
     return &m.corners
 
 
-cdef int _cells_count(GameState* s, SeatView* sv, int t) noexcept nogil:
+cdef int _cells_count(GameState* s, SeatView* sv, SeatMemo* m, int t) noexcept nogil:
     """Cells where tile t may be built / placed: a building's from the view; a camp's a superset's count, the
-    view's (tile, side) pairs (_camp_cell_draw)."""
+    view's open (tile, side) pairs (_camp_cell_draw), counted once per city."""
+    cdef int j
     if TILE_KIND[t] == KIND_CAMP:
-        return 4 * sv.v.ntile
+        if m.open_sides < 0:
+            m.open_sides = 0
+            for j in range(sv.v.ntile):
+                m.open_sides += 4 - POP4[sv.v.tile_key[j] & 15]
+        return m.open_sides
     return sv.v.front_count[_walls(s, t)]
 
 
 cdef int _camp_cell_draw(GameState* s, SeatView* sv, int kind, int t, int k) noexcept nogil:
-    """The k-th (tile, side) pair of the view: the cell beside that tile there, as a `kind` code of camp t if
-    the camp may go there and the pair is the cell's first (its lowest tile side, N E S W), else DRAW_AGAIN.
-    A camp's cells touch some tile, so each legal one has exactly one pair: drawing pairs is uniform."""
+    """The k-th open (tile, side) pair of the view (no tile on that side): the cell there, as a `kind` code of
+    camp t if the camp may go there and the pair is the cell's first (its lowest tile side, N E S W), else
+    DRAW_AGAIN. A camp's cells touch some tile, so each legal one has exactly one pair: drawing pairs is
+    uniform."""
+    cdef CityView* v = &sv.v
     cdef uint8_t* g = sv.g
     cdef CityGrid* c = s.city[s.current]
-    cdef int d = k & 3, q = sv.v.tile_cell[k >> 2] + PG_STEP[d], pm, b = TILE_WALLS[t]
-    if g[q] & MIR_TILE:
-        return DRAW_AGAIN
-    pm = _pm(g, q)                          # the tile drawn is on side (d + 2) & 3 of cell q
-    if __builtin_ctzll(pm) != ((d + 2) & 3) or (b & pm) != _need(g, q):
-        return DRAW_AGAIN                   # (the mirror shows a camp's bastions as walls, as occ does)
-    if _camp_check_at(c, _cidx(c, (q & (PG - 1)) - PG_OFF, (q >> 7) - PG_OFF), b) != CITY_OK:
-        return DRAW_AGAIN
-    return code_cell(kind, t, pg_packed(q))
+    cdef int j, d, q, pm, b = TILE_WALLS[t], free
+    for j in range(v.ntile):
+        free = ~v.tile_key[j] & 15                 # the tile's sides with no tile beside them
+        if k >= POP4[free]:
+            k -= POP4[free]
+            continue
+        while k:
+            free &= free - 1
+            k -= 1
+        d = __builtin_ctzll(free)
+        q = v.tile_cell[j] + PG_STEP[d]
+        pm = _pm(g, q)                              # the tile drawn is on side (d + 2) & 3 of cell q
+        if __builtin_ctzll(pm) != ((d + 2) & 3) or (b & pm) != _need(g, q):
+            return DRAW_AGAIN                       # (the mirror shows a camp's bastions as walls, as occ does)
+        if _camp_check_at(c, _cidx(c, (q & (PG - 1)) - PG_OFF, (q >> 7) - PG_OFF), b) != CITY_OK:
+            return DRAW_AGAIN
+        return code_cell(kind, t, pg_packed(q))
+    return DRAW_AGAIN
 
 
 cdef int _kth_cell_of(GameState* s, SeatView* sv, int kind, int t, int k) noexcept nogil:
@@ -193,7 +210,7 @@ cdef int _kth_any_removal(CityView* v, int k) noexcept nogil:
     return -1
 
 
-cdef int _rebuild(GameState* s, SeatView* sv, int k) noexcept nogil:
+cdef int _rebuild(GameState* s, SeatView* sv, SeatMemo* mm, int k) noexcept nogil:
     """The seat's builds, removes and swaps in gen_rebuild's order. k < 0: their number (with camps in the city
     a superset's); else the k-th (DRAW_AGAIN when a superset's draw is illegal)."""
     cdef CityView* v = &sv.v
@@ -203,7 +220,7 @@ cdef int _rebuild(GameState* s, SeatView* sv, int k) noexcept nogil:
     cdef int nt = mask_list(s.reserve[s.current], tiles), i, t, m, n = 0
     for i in range(nt):
         t = tiles[i]
-        m = _cells_count(s, sv, t)
+        m = _cells_count(s, sv, mm, t)
         if 0 <= k < n + m:
             return _checked(s, _kth_cell_of(s, sv, A_BUILD, t, k - n), camps and TILE_KIND[t] != KIND_CAMP)
         n += m
@@ -227,7 +244,7 @@ cdef int _rebuild(GameState* s, SeatView* sv, int k) noexcept nogil:
     return n if k < 0 else -1
 
 
-cdef int _place_kth(GameState* s, SeatView* sv, int k) noexcept nogil:
+cdef int _place_kth(GameState* s, SeatView* sv, SeatMemo* mm, int k) noexcept nogil:
     """Placements in gen_place's order (per pending tile: cells, reserve, Dirk). k < 0: their number (with
     camps in the city a superset's); else the k-th (DRAW_AGAIN when a superset's draw is illegal)."""
     cdef CityView* v = &sv.v
@@ -236,7 +253,7 @@ cdef int _place_kth(GameState* s, SeatView* sv, int k) noexcept nogil:
     cdef int i, t, m, n = 0
     for i in range(s.npending):
         t = s.pending[i]
-        m = _cells_count(s, sv, t)
+        m = _cells_count(s, sv, mm, t)
         if 0 <= k < n + m:
             return _checked(s, _kth_cell_of(s, sv, A_PLACE, t, k - n),
                             c.ncamps > 0 and TILE_KIND[t] != KIND_CAMP)
@@ -278,10 +295,10 @@ cdef void draw_plan(GameState* s, GenCache* gc, Draw* d) noexcept nogil:
         else:
             d.at = d.n
         if d.sv != NULL:
-            d.nr = _rebuild(s, d.sv, -1)
+            d.nr = _rebuild(s, d.sv, d.m, -1)
     elif s.phase == PH_PLACE or s.phase == PH_FINAL:
         d.n = 0
-        d.nr = _place_kth(s, d.sv, -1)
+        d.nr = _place_kth(s, d.sv, d.m, -1)
     elif s.phase == PH_FALCONS:            # gen_module_phase's list there: the falcons, then "done"
         d.nf = _falcon_count(s, d.m, d.corners, d.fcap)
         buf[0] = A_DONE
@@ -304,5 +321,5 @@ cdef int draw_pick(GameState* s, GenCache* gc, Draw* d, int k) noexcept nogil:
         return gc.legal[d.at + k]
     k -= d.n - d.at
     if s.phase == PH_ACTION:
-        return _rebuild(s, d.sv, k)
-    return _place_kth(s, d.sv, k)
+        return _rebuild(s, d.sv, d.m, k)
+    return _place_kth(s, d.sv, d.m, k)
