@@ -11,16 +11,22 @@
 # may end the game: the final distribution starts after the vizier's seat) and the order restarts.
 
 
-cdef bint exact_payable(GameState* s, int seat, int cur, int cost) noexcept nogil:
+cdef inline bint exact_payable(GameState* s, int seat, int cur, int cost) noexcept nogil:
     """The seat can pay exactly cost in currency cur: cards adding up to cost, or (Change) to cost less at most
-    the coins it holds (a subset sum over <= 27 cards)."""
-    cdef uint64_t reach = 1, w
-    cdef uint8_t* h = &s.hand[seat][cur * NVALUES]      # cards of values 1..9
-    cdef int v, k, held, coins = s.coins[seat][cur]       # coins (Change) fill any of the last `coins` points
+    the coins it holds (a subset sum over <= 27 cards). Inline: most calls end at the sum test."""
+    cdef int coins = s.coins[seat][cur]       # coins (Change) fill any of the last `coins` points
     if coins > cost:
         coins = cost
     if cost <= 0 or cost > 63 or s.cur_sum[seat][cur] + coins < cost:
         return 0
+    return _cards_reach(s, seat, cur, cost, coins)
+
+
+cdef bint _cards_reach(GameState* s, int seat, int cur, int cost, int coins) noexcept nogil:
+    """Some subset of the seat's cards of cur adds up to cost - coins .. cost."""
+    cdef uint64_t reach = 1, w
+    cdef uint8_t* h = &s.hand[seat][cur * NVALUES]      # cards of values 1..9
+    cdef int v, k, held
     memcpy(&w, h, 8)
     held = byte_flags(bytes_nonzero(w)) | (h[8] != 0) << 8      # the values held (bit v - 1)
     while held:
