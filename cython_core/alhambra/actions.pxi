@@ -293,6 +293,7 @@ cdef struct BuyMemo:
     uint32_t key                      # 1 << 31 | cost << 18 | the seat's card counts of the currency (2 bits each)
     int n
     int codes[128]                    # minimal payments (<= 104)
+    ExactMemo exact                   # exact payments (Change's coins, bazaars, the vizier: modules/change.pxi)
 
 
 cdef int gen_buy(GameState* s, int* out, BuyMemo* memo) noexcept nogil:
@@ -307,7 +308,8 @@ cdef int gen_buy(GameState* s, int* out, BuyMemo* memo) noexcept nogil:
             continue
         cost = TILE_COST[s.market[k]]
         if s.coins[seat][k]:        # payments with coins (Change): exactly the cost, cards for the rest
-            n += gen_exact_coins(s, seat, k, cost, A_BUY | (k << 4), 6, 1, NULL if out == NULL else out + n)
+            n += gen_exact_coins(s, seat, k, cost, A_BUY | (k << 4), 6, 1, NULL if out == NULL else out + n,
+                                 NULL if memo == NULL else &memo[k].exact)
         if s.cur_sum[seat][k] < cost:
             continue
         rem[0] = 0
@@ -407,7 +409,7 @@ cdef int gen_legal_cached(GameState* s, GenCache* gc, int* out) noexcept nogil:
         n = gen_take(s, out)
         n += gen_buy(s, out + n, NULL if gc == NULL else gc.buy[s.current])
         if s.options & MODULE_BITS:
-            n += gen_action_modules(s, out + n, NULL)
+            n += gen_action_modules(s, out + n, NULL, NULL if gc == NULL else gc.buy[s.current])
         if _has_rebuild(s):
             if gc == NULL:
                 local = <SeatView*>calloc(1, sizeof(SeatView))

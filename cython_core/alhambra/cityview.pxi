@@ -463,6 +463,7 @@ cdef void gen_cache_reset(GenCache* gc) noexcept nogil:
             gc.seat[i].state = SV_STALE
         for k in range(NCUR):
             gc.buy[i][k].key = 0
+            gc.buy[i][k].exact.rest = 0
 
 
 cdef inline void gen_cache_touch(GenCache* gc, int seat, int code) noexcept nogil:

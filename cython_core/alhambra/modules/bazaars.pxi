@@ -12,8 +12,9 @@ cdef inline int bazaar_price(GameState* s, int t) noexcept nogil:
     return 0 if s.market[k] == NO_TILE else TILE_COST[s.market[k]]
 
 
-cdef int gen_bazaar_buys(GameState* s, int seat, int* out) noexcept nogil:
-    """Exact payments for every waiting bazaar that has a price (out may be NULL: count only)."""
+cdef int gen_bazaar_buys(GameState* s, int seat, int* out, BuyMemo* memo) noexcept nogil:
+    """Exact payments for every waiting bazaar that has a price (out may be NULL: count only). memo: NULL, or
+    the seat's BuyMemo (a bazaar costs what its currency's market slot costs: the same exact payments)."""
     cdef int n = 0, b, t, price
     for b in range(NBAZAARS):
         if (s.bazaar_wait >> b) & 1:
@@ -21,7 +22,8 @@ cdef int gen_bazaar_buys(GameState* s, int seat, int* out) noexcept nogil:
             price = bazaar_price(s, t)
             if price:
                 n += gen_exact_coins(s, seat, BAZAAR_CUR[t], price, A_BAZAAR | (b << 4), 7, 0,
-                                     NULL if out == NULL else out + n)
+                                     NULL if out == NULL else out + n,
+                                     NULL if memo == NULL else &memo[BAZAAR_CUR[t]].exact)
     return n
 
 

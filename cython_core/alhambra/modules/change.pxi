@@ -56,10 +56,57 @@ cdef int pay_with(GameState* s, int seat, int cur, int code, int shift) noexcept
     return pay_cards(s, seat, cur, (code >> shift) & 0x3FFFF) + coins
 
 
+cdef enum:
+    EXACT_MEMO = 128          # exact payments an ExactMemo remembers (more: not remembered)
+
+
+cdef struct ExactMemo:
+    # One seat's exact payments in one currency (coins too), kept in a GenCache while its cards, its coins and
+    # the cost stay: the buy with coins, the bazaar and the vizier of a currency all ask for the same cost.
+    uint64_t cards            # the seat's card counts of values 1..8 of the currency (one byte each)
+    int rest                  # ... of value 9, | cost << 8 | coins << 16 | 1 << 30 (0: empty)
+    int n                     # fields remembered; -1: more than EXACT_MEMO
+    int field[EXACT_MEMO]     # coins << 18 | card field, in gen_exact_coins' order from 0 coins
+
+
 cdef int gen_exact_coins(GameState* s, int seat, int cur, int cost, int base, int shift, int first,
-                         int* out) noexcept nogil:
+                         int* out, ExactMemo* memo) noexcept nogil:
     """Every exact payment of cost with c = first.. coins of cur (up to those held) and cards for the rest, as
-    base | coins << (shift + 18) | card field << shift; out may be NULL (count only)."""
+    base | coins << (shift + 18) | card field << shift; out may be NULL (count only). memo: NULL, or the
+    seat's ExactMemo for cur (found again only when the cards, coins or cost changed)."""
+    cdef int n = 0, i, rest
+    cdef uint64_t cards
+    cdef uint8_t* h = &s.hand[seat][cur * NVALUES]
+    if memo == NULL:
+        return _exact_coins(s, seat, cur, cost, base, shift, first, out)
+    memcpy(&cards, h, 8)
+    rest = h[8] | (cost << 8) | (s.coins[seat][cur] << 16) | (1 << 30)
+    if memo.cards != cards or memo.rest != rest:
+        memo.cards = cards
+        memo.rest = rest
+        _exact_remember(s, seat, cur, cost, memo)
+    if memo.n < 0:
+        return _exact_coins(s, seat, cur, cost, base, shift, first, out)
+    for i in range(memo.n):
+        if memo.field[i] >> 18 >= first:
+            if out != NULL:
+                out[n] = base | (memo.field[i] << shift)
+            n += 1
+    return n
+
+
+cdef void _exact_remember(GameState* s, int seat, int cur, int cost, ExactMemo* memo) noexcept nogil:
+    cdef int fields[16 * EXACT_MEMO]          # (<= 14 coin counts x <= 128 card payments)
+    memo.n = _exact_coins(s, seat, cur, cost, 0, 0, 0, fields)
+    if memo.n > EXACT_MEMO:
+        memo.n = -1
+    else:
+        memcpy(memo.field, fields, memo.n * sizeof(int))
+
+
+cdef int _exact_coins(GameState* s, int seat, int cur, int cost, int base, int shift, int first,
+                      int* out) noexcept nogil:
+    """gen_exact_coins without a memo."""
     cdef int n = 0, c, most = s.coins[seat][cur]
     if most > cost:
         most = cost

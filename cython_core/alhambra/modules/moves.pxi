@@ -14,14 +14,14 @@ cdef inline bint tile_in_game(GameState* s, int t) noexcept nogil:
     return TILE_KIND[t] == KIND_BUILDING
 
 
-cdef int gen_action_modules(GameState* s, int* out, int* falcons_at) noexcept nogil:
+cdef int gen_action_modules(GameState* s, int* out, int* falcons_at, BuyMemo* memo) noexcept nogil:
     """The modules' actions in the action phase, after take and buy: bazaars, wake, falcons. falcons_at: NULL,
     or where the random player (modules/sample.pxi), who counts the falcon purchases, is told their position
     in the list instead of getting them listed. A new module's action kind listed here is drawn by the random
     player with no further change."""
     cdef int n = 0
     if s.options & OPT_BAZAARS:
-        n += gen_bazaar_buys(s, s.current, out + n)
+        n += gen_bazaar_buys(s, s.current, out + n, memo)
     if s.options & OPT_VIZIER and not (s.vizier_awake >> s.current) & 1:
         out[n] = A_WAKE
         n += 1
@@ -185,7 +185,7 @@ cdef int gen_legal_camps(GameState* s, GenCache* gc, int* out) noexcept nogil:
     if s.phase == PH_ACTION:
         n = gen_take(s, out)
         n += gen_buy(s, out + n, NULL if gc == NULL else gc.buy[s.current])
-        n += gen_action_modules(s, out + n, NULL)
+        n += gen_action_modules(s, out + n, NULL, NULL if gc == NULL else gc.buy[s.current])
         nt = mask_list(s.reserve[s.current], tiles)
         for i in range(nt):
             m = _cells_for(c, tiles[i], tile_walls_now(s, tiles[i]), cells)

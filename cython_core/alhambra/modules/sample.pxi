@@ -287,7 +287,7 @@ cdef void draw_plan(GameState* s, GenCache* gc, Draw* d) noexcept nogil:
         d.n = gen_take(s, buf)
         d.n += gen_buy(s, buf + d.n, gc.buy[seat])
         d.at = d.n
-        d.n += gen_action_modules(s, buf + d.n, &falcons_at)
+        d.n += gen_action_modules(s, buf + d.n, &falcons_at, gc.buy[seat])
         if falcons_at >= 0:
             d.at += falcons_at
             d.fcap = MAX_LEGAL // 2 - falcons_at

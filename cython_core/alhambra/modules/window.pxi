@@ -71,8 +71,8 @@ cdef int gen_vizier(GameState* s, int seat, int* out) noexcept nogil:
     for k in range(NCUR):
         if s.market[k] != NO_TILE:
             n += gen_exact_coins(s, seat, k, TILE_COST[s.market[k]], A_BUY | (k << 4), 6, 0,
-                                 NULL if out == NULL else out + n)
-    n += gen_bazaar_buys(s, seat, NULL if out == NULL else out + n)
+                                 NULL if out == NULL else out + n, NULL)
+    n += gen_bazaar_buys(s, seat, NULL if out == NULL else out + n, NULL)
     return n
 
 
