@@ -129,41 +129,44 @@ def report(seconds: float = 1.0, players=(2, 3, 4, 5, 6), options: dict | None =
     Random games of the dice games follow; ``game`` picks one game only (a dice game: its random games)."""
     if game in ("dice", "alcazaba"):
         return "\n".join(dice_lines(game, seconds, players))
-    lines = ["random games (uniform over the generated legal actions, setup included), CPU time:"]
+    lines = ["random games (uniform over the legal actions, setup included), CPU time:"]
+    if options:
+        lines.append(f"  with modules: {options_text(options)}")
     for row in run(seconds, players):
-        lines.append(f"  {row['players']} players: {row['games_per_s']:8.0f} games/s"
-                     f"  {row['actions_per_game']:6.1f} actions/game  ({row['games']} games)")
+        lines.append(_games_line(f"{row['players']} players:", row))
         if options:
             mod = games_per_second(row["players"], seconds, options=options)
-            name = f"{row['players']} players + {options_text(options)}"
-            lines.append(f"  {name}: {mod['games_per_s']:8.0f} games/s"
-                         f"  {mod['actions_per_game']:6.1f} actions/game  ({mod['games']} games)"
-                         f"  {mod['games_per_s'] / row['games_per_s']:5.1%} of the base game")
+            lines.append(_games_line("  with modules:", mod)
+                         + f"  {mod['games_per_s'] / row['games_per_s']:5.1%}")
+    if options:
+        lines.append("  (the last column: the modules' games/s as a share of the base game's)")
     for dice_game in () if game == "alhambra" else ("dice", "alcazaba"):  # in the same run: ratios count
         lines += dice_lines(dice_game, seconds, players)
     early, late = sample_states(4, 200, options=options)
     for name, states in (("early", early), ("late", late)):
         g = generation_ns(states, seconds / 2)
-        lines.append(f"legal actions, 4 players, {name}: {g['c_ns']:7.0f} ns (C)  {g['python_ns']:7.0f} ns "
-                     f"(legal_actions())  {g['actions']:5.1f} actions")
+        lines.append(f"legal actions, 4 players, {name + ':':6} {g['c_ns']:6.0f} ns (C) "
+                     f"{g['python_ns']:7.0f} ns (Python) {g['actions']:5.1f} actions")
     a = apply_ns(4)
-    lines.append(f"apply, 4 players: {a['c_ns']:5.0f} ns (C, unchecked)  {a['python_ns']:6.0f} ns "
-                 f"(State.apply, checked, no history)")
+    lines.append(f"apply, 4 players: {a['c_ns']:5.0f} ns (C, unchecked) {a['python_ns']:6.0f} ns "
+                 f"(State.apply, checked)")
     for name, states in (("early", early), ("late", late)):
         c = clone_ns(states[len(states) // 2], seconds / 4)
-        lines.append(f"clone, 4 players, {name}: {c['c_ns']:5.0f} ns (C copy)  {c['python_ns']:5.0f} ns "
-                     f"(State.clone())")
+        lines.append(f"clone, 4 players, {name + ':':6} {c['c_ns']:5.0f} ns (C copy) "
+                     f"{c['python_ns']:6.0f} ns (State.clone())")
     return "\n".join(lines)
 
 
 def dice_lines(game: str, seconds: float, players) -> list[str]:
     """Random games per second of a dice game, per player count."""
-    lines = [f"random {game} games, CPU time:"]
-    for n in players:
-        row = games_per_second(n, seconds, game=game)
-        lines.append(f"  {n} players: {row['games_per_s']:8.0f} games/s"
-                     f"  {row['actions_per_game']:6.1f} actions/game  ({row['games']} games)")
-    return lines
+    return [f"random {game} games, CPU time:"] + [
+        _games_line(f"{n} players:", games_per_second(n, seconds, game=game)) for n in players]
+
+
+def _games_line(label: str, row: dict) -> str:
+    """One row of random games, within 80 columns with a share column after it."""
+    return (f"  {label:15} {row['games_per_s']:7.0f} games/s {row['actions_per_game']:6.1f} actions/game"
+            f" ({row['games']} games)")
 
 
 @click.command("bench")

@@ -208,5 +208,11 @@ def test_bench_command_runs():
     result = CliRunner().invoke(main, ["bench", "--seconds", "0.02", "--players", "4"])
     assert result.exit_code == 0, result.output
     assert "4 players:" in result.output and "games/s" in result.output and "clone" in result.output
+    with_modules = CliRunner().invoke(main, ["bench", "--seconds", "0.02", "--players", "2,6",
+                                             "--options", "all"])
+    assert with_modules.exit_code == 0, with_modules.output
+    rows = with_modules.output.splitlines()
+    assert sum("with modules:" in row and row.rstrip().endswith("%") for row in rows) == 2  # share per count
+    assert max(len(row) for row in rows) <= 80, max(rows, key=len)  # a terminal's width
     bad = CliRunner().invoke(main, ["bench", "--players", "9"])
     assert bad.exit_code != 0 and "2 to 6" in bad.output
