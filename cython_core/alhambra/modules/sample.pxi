@@ -27,6 +27,13 @@
 cdef enum:
     SAMPLE_TRIES = 32         # rejected draws (camps) before the full list is made
     DRAW_AGAIN = -2           # a draw from a superset that check_action refused
+    SEGS_MAX = 3 * 128 + 1    # city-action segments of a draw: <= 2 per reserve tile + removals, 3 per pending
+    SEG_BUILD = 0
+    SEG_REMOVE = 1
+    SEG_SWAP = 2
+    SEG_PLACE = 3
+    SEG_RESERVE = 4
+    SEG_DIRK = 5
 
 
 cdef struct Draw:
@@ -39,6 +46,10 @@ cdef struct Draw:
     SeatView* sv              # the seat's view, and its memo (NULL when not needed)
     SeatMemo* m
     FalconCorners* corners
+    int nseg                  # the counted city actions' segments (per tile and kind), in the list's order
+    int seg_end[SEGS_MAX]     # cumulative counts: segment i holds seg_end[i - 1] .. seg_end[i] - 1
+    uint8_t seg_kind[SEGS_MAX]
+    uint8_t seg_tile[SEGS_MAX]
 
 
 cdef int sample_legal_modules(GameState* s, GenCache* gc, Rng* r) noexcept nogil:
@@ -210,62 +221,70 @@ cdef int _kth_any_removal(CityView* v, int k) noexcept nogil:
     return -1
 
 
-cdef int _rebuild(GameState* s, SeatView* sv, SeatMemo* mm, int k) noexcept nogil:
-    """The seat's builds, removes and swaps in gen_rebuild's order. k < 0: their number (with camps in the city
-    a superset's); else the k-th (DRAW_AGAIN when a superset's draw is illegal)."""
-    cdef CityView* v = &sv.v
-    cdef CityGrid* c = s.city[s.current]
-    cdef bint camps = c.ncamps > 0
+cdef inline int _segment(Draw* d, int kind, int t, int n, int m) noexcept nogil:
+    """Append a segment of m city actions after the n counted so far; returns n + m."""
+    if m > 0 and d.nseg < SEGS_MAX:
+        d.seg_kind[d.nseg] = <uint8_t>kind
+        d.seg_tile[d.nseg] = <uint8_t>t
+        d.seg_end[d.nseg] = n + m
+        d.nseg += 1
+        return n + m
+    return n
+
+
+cdef int _rebuild_segments(GameState* s, Draw* d) noexcept nogil:
+    """The seat's builds, removes and swaps as segments in gen_rebuild's order (with camps in the city a
+    superset's); returns their number."""
+    cdef CityView* v = &d.sv.v
     cdef uint8_t tiles[128]
-    cdef int nt = mask_list(s.reserve[s.current], tiles), i, t, m, n = 0
+    cdef int nt = mask_list(s.reserve[s.current], tiles), i, t, n = 0
+    for i in range(nt):
+        n = _segment(d, SEG_BUILD, tiles[i], n, _cells_count(s, d.sv, d.m, tiles[i]))
+    n = _segment(d, SEG_REMOVE, 0, n, v.ntile - 1 if s.city[s.current].ncamps > 0 else view_removals(v))
     for i in range(nt):
         t = tiles[i]
-        m = _cells_count(s, sv, mm, t)
-        if 0 <= k < n + m:
-            return _checked(s, _kth_cell_of(s, sv, A_BUILD, t, k - n), camps and TILE_KIND[t] != KIND_CAMP)
-        n += m
-    m = v.ntile - 1 if camps else view_removals(v)
-    if 0 <= k < n + m:
-        if camps:
-            return _checked(s, _kth_any_removal(v, k - n), 1)
-        return code_cell(A_REMOVE, v.remove_tile[k - n], pg_packed(v.remove_cell[k - n]))
-    n += m
-    for i in range(nt):
-        t = tiles[i]
-        if TILE_KIND[t] == KIND_CAMP:
-            m = v.ntile - 1
-            if 0 <= k < n + m:
-                return _checked(s, _camp_swap_draw(c, v, t, k - n), 1)
-        else:
-            m = v.swap_count[_walls(s, t)]
-            if 0 <= k < n + m:
-                return _checked(s, _kth_swap(v, t, _walls(s, t), k - n), camps)
-        n += m
-    return n if k < 0 else -1
+        n = _segment(d, SEG_SWAP, t, n, v.ntile - 1 if TILE_KIND[t] == KIND_CAMP else v.swap_count[_walls(s, t)])
+    return n
 
 
-cdef int _place_kth(GameState* s, SeatView* sv, SeatMemo* mm, int k) noexcept nogil:
-    """Placements in gen_place's order (per pending tile: cells, reserve, Dirk). k < 0: their number (with
-    camps in the city a superset's); else the k-th (DRAW_AGAIN when a superset's draw is illegal)."""
-    cdef CityView* v = &sv.v
-    cdef CityGrid* c = s.city[s.current]
+cdef int _place_segments(GameState* s, Draw* d) noexcept nogil:
+    """Placements as segments in gen_place's order (per pending tile: cells, reserve, Dirk; with camps in the
+    city a superset's); returns their number."""
     cdef bint dirk = (s.options & OPT_DIRK) and s.phase == PH_PLACE
-    cdef int i, t, m, n = 0
+    cdef int i, t, n = 0
     for i in range(s.npending):
         t = s.pending[i]
-        m = _cells_count(s, sv, mm, t)
-        if 0 <= k < n + m:
-            return _checked(s, _kth_cell_of(s, sv, A_PLACE, t, k - n),
-                            c.ncamps > 0 and TILE_KIND[t] != KIND_CAMP)
-        n += m
-        if k == n:
-            return A_PLACE_RESERVE | (t << 4)
-        n += 1
+        n = _segment(d, SEG_PLACE, t, n, _cells_count(s, d.sv, d.m, t))
+        n = _segment(d, SEG_RESERVE, t, n, 1)
         if dirk:
-            if k == n:
-                return A_PLACE_DIRK | (t << 4)
-            n += 1
-    return n if k < 0 else -1
+            n = _segment(d, SEG_DIRK, t, n, 1)
+    return n
+
+
+cdef int _segment_pick(GameState* s, Draw* d, int k) noexcept nogil:
+    """The k-th counted city action: a code, or DRAW_AGAIN when a superset's draw is illegal."""
+    cdef CityView* v = &d.sv.v
+    cdef CityGrid* c = s.city[s.current]
+    cdef bint camps = c.ncamps > 0
+    cdef int i = 0, t, kind
+    while i < d.nseg - 1 and k >= d.seg_end[i]:
+        i += 1
+    if i > 0:
+        k -= d.seg_end[i - 1]
+    t = d.seg_tile[i]
+    kind = d.seg_kind[i]
+    if kind == SEG_BUILD or kind == SEG_PLACE:
+        return _checked(s, _kth_cell_of(s, d.sv, A_BUILD if kind == SEG_BUILD else A_PLACE, t, k),
+                        camps and TILE_KIND[t] != KIND_CAMP)
+    if kind == SEG_REMOVE:
+        if camps:
+            return _checked(s, _kth_any_removal(v, k), 1)
+        return code_cell(A_REMOVE, v.remove_tile[k], pg_packed(v.remove_cell[k]))
+    if kind == SEG_SWAP:
+        if TILE_KIND[t] == KIND_CAMP:
+            return _checked(s, _camp_swap_draw(c, v, t, k), 1)
+        return _checked(s, _kth_swap(v, t, _walls(s, t), k), camps)
+    return (A_PLACE_RESERVE if kind == SEG_RESERVE else A_PLACE_DIRK) | (t << 4)
 
 
 cdef void draw_plan(GameState* s, GenCache* gc, Draw* d) noexcept nogil:
@@ -277,6 +296,7 @@ cdef void draw_plan(GameState* s, GenCache* gc, Draw* d) noexcept nogil:
     d.fcap = MAX_LEGAL - 1
     d.sv = NULL
     d.m = NULL
+    d.nseg = 0
     if s.phase == PH_ACTION or s.phase == PH_PLACE or s.phase == PH_FINAL or s.phase == PH_FALCONS:
         if s.phase != PH_ACTION or _has_rebuild(s):
             seat_view(&gc.seat[seat], s.city[seat])
@@ -295,10 +315,10 @@ cdef void draw_plan(GameState* s, GenCache* gc, Draw* d) noexcept nogil:
         else:
             d.at = d.n
         if d.sv != NULL:
-            d.nr = _rebuild(s, d.sv, d.m, -1)
+            d.nr = _rebuild_segments(s, d)
     elif s.phase == PH_PLACE or s.phase == PH_FINAL:
         d.n = 0
-        d.nr = _place_kth(s, d.sv, d.m, -1)
+        d.nr = _place_segments(s, d)
     elif s.phase == PH_FALCONS:            # gen_module_phase's list there: the falcons, then "done"
         d.nf = _falcon_count(s, d.m, d.corners, d.fcap)
         buf[0] = A_DONE
@@ -319,7 +339,4 @@ cdef int draw_pick(GameState* s, GenCache* gc, Draw* d, int k) noexcept nogil:
     k -= d.nf
     if k < d.n - d.at:
         return gc.legal[d.at + k]
-    k -= d.n - d.at
-    if s.phase == PH_ACTION:
-        return _rebuild(s, d.sv, d.m, k)
-    return _place_kth(s, d.sv, d.m, k)
+    return _segment_pick(s, d, k - (d.n - d.at))
