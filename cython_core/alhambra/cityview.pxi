@@ -124,6 +124,11 @@ cdef inline int pg_index(int x, int y) noexcept nogil:
     return (y + PG_OFF) * PG + x + PG_OFF
 
 
+cdef inline int pg_cidx(CityGrid* c, int gi) noexcept nogil:
+    """Mirror index -> the city's storage index of the same cell."""
+    return _cidx(c, (gi & (PG - 1)) - PG_OFF, (gi >> 7) - PG_OFF)
+
+
 cdef inline int pg_packed(int gi) noexcept nogil:
     """Mirror index -> packed cell (x + 128) | (y + 128) << 8."""
     return ((gi & (PG - 1)) + 128 - PG_OFF) | (((gi >> 7) + 128 - PG_OFF) << 8)

@@ -99,7 +99,7 @@ cdef int _falcon_count(GameState* s, SeatMemo* m, FalconCorners* corners, int ca
     free = falcons_free(s)
     if m.spots_free != free:
         m.spots_free = free
-        m.spots = falcon_spots(s, corners, free) if free else 0
+        m.spots = falcon_spots(s, corners, free)
     n = card_kinds_held(s, s.current) * m.spots
     return n if n < cap else cap
 
@@ -118,7 +118,7 @@ cdef void _view_corners(GameState* s, SeatView* sv, FalconCorners* fc) noexcept 
         p = sv.v.tile_cell[j]
         if not (g[p + 1] & g[p + PG] & g[p + PG + 1] & MIR_TILE):
             continue
-        types = _corner_types_at(c, _cidx(c, (p & (PG - 1)) - PG_OFF, (p >> 7) - PG_OFF))
+        types = _corner_types_at(c, pg_cidx(c, p))
         if types > 0 and fc.n < CORNERS_MAX:
             fc.cell[fc.n] = <uint16_t>pg_packed(p)
             fc.types[fc.n] = <uint8_t>types
@@ -179,7 +179,7 @@ cdef int _camp_cell_draw(GameState* s, SeatView* sv, int kind, int t, int k) noe
         pm = _pm(g, q)                              # the tile drawn is on side (d + 2) & 3 of cell q
         if __builtin_ctzll(pm) != ((d + 2) & 3) or (b & pm) != _need(g, q):
             return DRAW_AGAIN                       # (the mirror shows a camp's bastions as walls, as occ does)
-        if _camp_check_at(c, _cidx(c, (q & (PG - 1)) - PG_OFF, (q >> 7) - PG_OFF), b) != CITY_OK:
+        if _camp_check_at(c, pg_cidx(c, q), b) != CITY_OK:
             return DRAW_AGAIN
         return code_cell(kind, t, pg_packed(q))
     return DRAW_AGAIN
@@ -192,33 +192,34 @@ cdef int _kth_cell_of(GameState* s, SeatView* sv, int kind, int t, int k) noexce
     return _kth_cell(s, &sv.v, kind, t, k)
 
 
+cdef int _kth_tile(CityView* v, int k) noexcept nogil:
+    """The view's index of its k-th tile but the fountain (-1: fewer)."""
+    cdef int j
+    for j in range(v.ntile):
+        if v.tile_id[j] != FOUNTAIN:
+            if k == 0:
+                return j
+            k -= 1
+    return -1
+
+
 cdef int _camp_swap_draw(CityGrid* c, CityView* v, int t, int k) noexcept nogil:
     """Camp t swapped with the k-th tile of the view but the fountain (a superset of camp t's swaps: ntile - 1
     of them): the swap code if the tile's neighbours fit the camp's sides, else DRAW_AGAIN (check_action
     decides the rest)."""
-    cdef int j, p, i
-    for j in range(v.ntile):
-        if v.tile_id[j] == FOUNTAIN:
-            continue
-        if k == 0:
-            p = v.tile_cell[j]
-            i = _cidx(c, (p & (PG - 1)) - PG_OFF, (p >> 7) - PG_OFF)
-            if camp_sides_match(c.occ, i, c.w, TILE_WALLS[t]) and _camp_sides(c, i, TILE_WALLS[t]) == CITY_OK:
-                return code_cell(A_SWAP, t, pg_packed(p))
-            return DRAW_AGAIN
-        k -= 1
+    cdef int j = _kth_tile(v, k), i
+    if j < 0:
+        return DRAW_AGAIN
+    i = pg_cidx(c, v.tile_cell[j])
+    if camp_sides_match(c.occ, i, c.w, TILE_WALLS[t]) and _camp_sides(c, i, TILE_WALLS[t]) == CITY_OK:
+        return code_cell(A_SWAP, t, pg_packed(v.tile_cell[j]))
     return DRAW_AGAIN
 
 
 cdef int _kth_any_removal(CityView* v, int k) noexcept nogil:
     """The k-th tile of the view but the fountain, as a remove code."""
-    cdef int j
-    for j in range(v.ntile):
-        if v.tile_id[j] != FOUNTAIN:
-            if k == 0:
-                return code_cell(A_REMOVE, v.tile_id[j], pg_packed(v.tile_cell[j]))
-            k -= 1
-    return -1
+    cdef int j = _kth_tile(v, k)
+    return -1 if j < 0 else code_cell(A_REMOVE, v.tile_id[j], pg_packed(v.tile_cell[j]))
 
 
 cdef inline int _segment(Draw* d, int kind, int t, int n, int m) noexcept nogil:
