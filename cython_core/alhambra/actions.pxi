@@ -424,7 +424,7 @@ cdef int gen_legal_cached(GameState* s, GenCache* gc, int* out) noexcept nogil:
         v = _view(s, gc, local)
         n = gen_place(s, v, out)
     else:
-        n = gen_module_phase(s, out)
+        n = gen_module_phase(s, out, NULL if gc == NULL else gc.buy[s.current])
     if local != NULL:
         free(local)
     return n

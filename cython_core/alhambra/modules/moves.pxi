@@ -34,11 +34,12 @@ cdef int gen_action_modules(GameState* s, int* out, int* falcons_at, BuyMemo* me
     return n
 
 
-cdef int gen_module_phase(GameState* s, int* out) noexcept nogil:
-    """The legal actions of the phases "interrupt", "falcons", "resident", "disc" and "figures"."""
+cdef int gen_module_phase(GameState* s, int* out, BuyMemo* memo) noexcept nogil:
+    """The legal actions of the phases "interrupt", "falcons", "resident", "disc" and "figures". memo: NULL,
+    or the seat's BuyMemo of a GenCache (the vizier's exact payments)."""
     cdef int n = 0
     if s.phase == PH_INTERRUPT:
-        n = gen_vizier(s, s.current, out)
+        n = gen_vizier(s, s.current, out, memo)
         n += gen_thief(s, s.current, out + n)
     elif s.phase == PH_RESIDENT:
         n = gen_residents(s, out)
@@ -221,7 +222,7 @@ cdef int gen_legal_camps(GameState* s, GenCache* gc, int* out) noexcept nogil:
                 out[n] = A_PLACE_DIRK | (t << 4)
                 n += 1
         return n
-    return gen_module_phase(s, out)
+    return gen_module_phase(s, out, NULL if gc == NULL else gc.buy[s.current])
 
 
 # ---------------------------------------------------------------- text forms of the Thief and the Residents

@@ -11,8 +11,9 @@
 #
 # Camps: the CityView knows walls, not the camp rules (a camp is a tile whose bastions count as walls there).
 # With camps in the seat's city its builds, placements and swaps of buildings are a superset of the legal ones
-# (the camp rules only forbid more) and its tiles but the fountain a superset of the removals. A camp tile
-# draws from supersets too: its cells from the view's open (tile, side) pairs, each legal cell once
+# (the camp rules only forbid more) and its tiles but the fountain a superset of the removals. A building's
+# cell needs one more test there, camp_green_facing (_kth_cell_of). A camp tile draws from supersets too: its
+# cells from the view's (tile, side) pairs where a wall faces one of its bastions, each legal cell once
 # (_camp_cell_draw), its swaps from the tiles but the fountain. Counting a camp's legal cells exactly cost a
 # scan of the city after every change of it; a draw tests one cell. A draw that may be illegal is kept only
 # if it passes the camp rules (check_action, or the camp's own cell test), else the whole draw is repeated:
@@ -26,7 +27,7 @@
 
 cdef enum:
     SAMPLE_TRIES = 32         # rejected draws (camps) before the full list is made
-    DRAW_AGAIN = -2           # a draw from a superset that check_action refused
+    DRAW_AGAIN = -2           # a draw from a superset that the camp rules refused
     SEGS_MAX = 3 * 128 + 1    # city-action segments of a draw: <= 2 per reserve tile + removals, 3 per pending
     SEG_BUILD = 0
     SEG_REMOVE = 1
@@ -86,7 +87,7 @@ cdef SeatMemo* _memo(GenCache* gc, int seat) noexcept nogil:
         m.version = gc.seat[seat].version
         m.corners.n = -1
         m.spots_free = -1
-        m.open_sides = -1
+        m.camp_known = 0
     return m
 
 
@@ -144,40 +145,48 @@ cdef inline FalconCorners* _corners(GameState* s, SeatView* sv, SeatMemo* m) noe
     return &m.corners
 
 
+cdef inline int _camp_pair_sides(CityView* v, uint8_t* g, int j, int b) noexcept nogil:
+    """The sides of view tile j that a camp with bastions b could lean on: a wall (on the mirror: a camp's
+    bastions too) with no tile beside it, facing a bastion of the camp (the camp's side (d + 2) & 3)."""
+    return g[v.tile_cell[j]] & ~v.tile_key[j] & ((b << 2) | (b >> 2)) & 15
+
+
 cdef int _cells_count(GameState* s, SeatView* sv, SeatMemo* m, int t) noexcept nogil:
     """Cells where tile t may be built / placed: a building's from the view; a camp's a superset's count, the
-    view's open (tile, side) pairs (_camp_cell_draw), counted once per city."""
-    cdef int j
+    (tile, side) pairs it could lean on (_camp_cell_draw), counted once per city and bastion sides."""
+    cdef int j, b
     if TILE_KIND[t] == KIND_CAMP:
-        if m.open_sides < 0:
-            m.open_sides = 0
+        b = TILE_WALLS[t]
+        if not (m.camp_known >> b) & 1:
+            m.camp_known |= 1 << b
+            m.camp_pairs[b] = 0
             for j in range(sv.v.ntile):
-                m.open_sides += 4 - POP4[sv.v.tile_key[j] & 15]
-        return m.open_sides
+                m.camp_pairs[b] += POP4[_camp_pair_sides(&sv.v, sv.g, j, b)]
+        return m.camp_pairs[b]
     return sv.v.front_count[_walls(s, t)]
 
 
 cdef int _camp_cell_draw(GameState* s, SeatView* sv, int kind, int t, int k) noexcept nogil:
-    """The k-th open (tile, side) pair of the view (no tile on that side): the cell there, as a `kind` code of
-    camp t if the camp may go there and the pair is the cell's first (its lowest tile side, N E S W), else
-    DRAW_AGAIN. A camp's cells touch some tile, so each legal one has exactly one pair: drawing pairs is
-    uniform."""
+    """The k-th (tile, side) pair camp t could lean on (_camp_pair_sides): the cell there, as a `kind` code of
+    camp t if the camp may go there and the pair is the cell's first (its lowest side with a bastion on a
+    wall, N E S W), else DRAW_AGAIN. A legal camp cell has a bastion on a building's wall (RULES §9.2), so it
+    has exactly one first pair: drawing pairs is uniform over the legal cells."""
     cdef CityView* v = &sv.v
     cdef uint8_t* g = sv.g
     cdef CityGrid* c = s.city[s.current]
-    cdef int j, d, q, pm, b = TILE_WALLS[t], free
+    cdef int j, d, q, need, b = TILE_WALLS[t], sides
     for j in range(v.ntile):
-        free = ~v.tile_key[j] & 15                 # the tile's sides with no tile beside them
-        if k >= POP4[free]:
-            k -= POP4[free]
+        sides = _camp_pair_sides(v, g, j, b)
+        if k >= POP4[sides]:
+            k -= POP4[sides]
             continue
         while k:
-            free &= free - 1
+            sides &= sides - 1
             k -= 1
-        d = __builtin_ctzll(free)
+        d = __builtin_ctzll(sides)
         q = v.tile_cell[j] + PG_STEP[d]
-        pm = _pm(g, q)                              # the tile drawn is on side (d + 2) & 3 of cell q
-        if __builtin_ctzll(pm) != ((d + 2) & 3) or (b & pm) != _need(g, q):
+        need = _need(g, q)                          # the tile drawn is on side (d + 2) & 3 of cell q
+        if (b & _pm(g, q)) != need or __builtin_ctzll(need) != ((d + 2) & 3):
             return DRAW_AGAIN                       # (the mirror shows a camp's bastions as walls, as occ does)
         if _camp_check_at(c, pg_cidx(c, q), b) != CITY_OK:
             return DRAW_AGAIN
@@ -186,10 +195,20 @@ cdef int _camp_cell_draw(GameState* s, SeatView* sv, int kind, int t, int k) noe
 
 
 cdef int _kth_cell_of(GameState* s, SeatView* sv, int kind, int t, int k) noexcept nogil:
-    """The k-th of _cells_count's cells as an action code of `kind` (a camp's: or DRAW_AGAIN)."""
+    """The k-th of _cells_count's cells as an action code of `kind`, or DRAW_AGAIN: a camp's cell that is not
+    legal, or a building's cell where a camp shows a plain side. (That is the one camp rule a building's cell
+    must pass beyond the view's: _check_place_at's camp_green_facing. Camps' bastions are walls in the grid,
+    so the view already matches them; camps count as tiles for the holes.)"""
+    cdef CityGrid* c = s.city[s.current]
+    cdef int code, i
     if TILE_KIND[t] == KIND_CAMP:
         return _camp_cell_draw(s, sv, kind, t, k)
-    return _kth_cell(s, &sv.v, kind, t, k)
+    code = _kth_cell(s, &sv.v, kind, t, k)
+    if c.ncamps and code >= 0:
+        i = _cidx(c, cell_x(code), cell_y(code))
+        if camp_green_facing(c.occ[i + c.w], c.occ[i + 1], c.occ[i - c.w], c.occ[i - 1]):
+            return DRAW_AGAIN
+    return code
 
 
 cdef int _kth_tile(CityView* v, int k) noexcept nogil:
@@ -275,8 +294,7 @@ cdef int _segment_pick(GameState* s, Draw* d, int k) noexcept nogil:
     t = d.seg_tile[i]
     kind = d.seg_kind[i]
     if kind == SEG_BUILD or kind == SEG_PLACE:
-        return _checked(s, _kth_cell_of(s, d.sv, A_BUILD if kind == SEG_BUILD else A_PLACE, t, k),
-                        camps and TILE_KIND[t] != KIND_CAMP)
+        return _kth_cell_of(s, d.sv, A_BUILD if kind == SEG_BUILD else A_PLACE, t, k)
     if kind == SEG_REMOVE:
         if camps:
             return _checked(s, _kth_any_removal(v, k), 1)
@@ -325,7 +343,7 @@ cdef void draw_plan(GameState* s, GenCache* gc, Draw* d) noexcept nogil:
         buf[0] = A_DONE
         d.n = 1
     else:
-        d.n = gen_module_phase(s, buf)
+        d.n = gen_module_phase(s, buf, gc.buy[seat])
         d.at = d.n
     d.total = d.n + d.nf + d.nr
 

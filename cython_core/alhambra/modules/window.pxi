@@ -37,12 +37,30 @@ cdef bint _cards_reach(GameState* s, int seat, int cur, int cost, int coins) noe
     return ((reach >> (cost - coins)) & ((<uint64_t>2 << coins) - 1)) != 0
 
 
+cdef int _exact_rec(int* cnt, int* rem, int v, int left, int pay, int base, int shift, int* out,
+                    int n) noexcept nogil:
+    """The payments of exactly `left` more from the cards of values v..1 (values from 9 down, fewer of a value
+    first: the order of the minimal payments _buy_rec lists, which the exact ones are among)."""
+    cdef int k, most
+    if left == 0:
+        if out != NULL:
+            out[n] = base | (pay << shift)
+        return n + 1
+    if v == 0 or rem[v] < left:
+        return n
+    most = left // v
+    if most > cnt[v]:
+        most = cnt[v]
+    for k in range(most + 1):
+        n = _exact_rec(cnt, rem, v - 1, left - k * v, pay | (k << (2 * (v - 1))), base, shift, out, n)
+    return n
+
+
 cdef int gen_exact(GameState* s, int seat, int cur, int cost, int base, int shift, int* out) noexcept nogil:
     """Every exact payment of cost in currency cur, as base | (payment field << shift); out may be NULL."""
-    cdef int buf[128]
     cdef int cnt[10]
     cdef int rem[10]
-    cdef int v, i, m, n = 0, pay, total
+    cdef int v
     if not exact_payable(s, seat, cur, cost):
         return 0
     rem[0] = 0
@@ -50,40 +68,39 @@ cdef int gen_exact(GameState* s, int seat, int cur, int cost, int base, int shif
     for v in range(1, 10):
         cnt[v] = s.hand[seat][cur * NVALUES + v - 1]
         rem[v] = rem[v - 1] + v * cnt[v]
-    m = _buy_rec(cnt, rem, 9, 0, cost, 0, 0, buf, 0)     # minimal payments; the exact ones are among them
-    for i in range(m):
-        pay = buf[i] >> 6
-        total = 0
-        for v in range(1, 10):
-            total += v * pay_count(pay, v)
-        if total == cost:
-            if out != NULL:
-                out[n] = base | (pay << shift)
-            n += 1
-    return n
+    return _exact_rec(cnt, rem, 9, cost, 0, base, shift, out, 0)
 
 
-cdef int gen_vizier(GameState* s, int seat, int* out) noexcept nogil:
-    """The seat's vizier buys: exact payments for every market slot, then for every waiting bazaar."""
+cdef int gen_vizier(GameState* s, int seat, int* out, BuyMemo* memo) noexcept nogil:
+    """The seat's vizier buys: exact payments for every market slot, then for every waiting bazaar. memo: NULL,
+    or the seat's BuyMemo (one per currency: the exact payments remembered, shared with buys and bazaars)."""
     cdef int n = 0, k
     if not (s.vizier_awake >> seat) & 1:
         return 0
     for k in range(NCUR):
         if s.market[k] != NO_TILE:
             n += gen_exact_coins(s, seat, k, TILE_COST[s.market[k]], A_BUY | (k << 4), 6, 0,
-                                 NULL if out == NULL else out + n, NULL)
-    n += gen_bazaar_buys(s, seat, NULL if out == NULL else out + n, NULL)
+                                 NULL if out == NULL else out + n, NULL if memo == NULL else &memo[k].exact)
+    n += gen_bazaar_buys(s, seat, NULL if out == NULL else out + n, memo)
     return n
 
 
-cdef bint window_can_act(GameState* s, int seat) noexcept nogil:
-    """The seat has something usable in the window (so it is asked)."""
+cdef inline void _market_costs(GameState* s, int* cost) noexcept nogil:
+    """Each market slot's cost, 255 for an empty slot (above exact_payable's 63: never payable)."""
+    cdef int k
+    for k in range(NCUR):
+        cost[k] = 255 if s.market[k] == NO_TILE else TILE_COST[s.market[k]]
+
+
+cdef bint window_can_act(GameState* s, int seat, int* cost) noexcept nogil:
+    """The seat has something usable in the window (so it is asked); cost: _market_costs (read once per
+    window_advance, which asks every seat after every turn)."""
     cdef int k
     if s.options & OPT_THIEF and thief_may_be_asked(s, seat):
         return 1                 # (modules/thief.pxi: decided by public facts only)
     if s.options & OPT_VIZIER and (s.vizier_awake >> seat) & 1:
         for k in range(NCUR):
-            if s.market[k] != NO_TILE and exact_payable(s, seat, k, TILE_COST[s.market[k]]):
+            if exact_payable(s, seat, k, cost[k]):
                 return 1         # (a bazaar costs what a market tile costs: no other case can be payable)
     return 0
 
@@ -91,9 +108,11 @@ cdef bint window_can_act(GameState* s, int seat) noexcept nogil:
 cdef void window_advance(GameState* s) noexcept nogil:
     """Ask the next seat in the order that can act; close the window when none is left."""
     cdef int seat, n = s.num_players
+    cdef int cost[NCUR]
+    _market_costs(s, cost)
     while s.win_k < n:
         seat = (s.win_first + s.win_k) % n
-        if window_can_act(s, seat):
+        if window_can_act(s, seat, cost):
             s.current = <uint8_t>seat
             s.phase = PH_INTERRUPT
             return
