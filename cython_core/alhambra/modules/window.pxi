@@ -85,21 +85,45 @@ cdef int gen_vizier(GameState* s, int seat, int* out, BuyMemo* memo) noexcept no
     return n
 
 
-cdef inline void _market_costs(GameState* s, int* cost) noexcept nogil:
-    """Each market slot's cost, 255 for an empty slot (above exact_payable's 63: never payable)."""
+cdef enum:
+    LANE_TOPS = 0x8000800080008000ULL     # the top bit of each 16-bit lane
+
+
+cdef inline uint64_t _lanes16(uint32_t x) noexcept nogil:
+    """Four bytes -> four 16-bit lanes (byte k in lane k)."""
+    cdef uint64_t y = x
+    y = (y | (y << 16)) & 0x0000FFFF0000FFFFULL
+    return (y | (y << 8)) & 0x00FF00FF00FF00FFULL
+
+
+cdef inline uint64_t _market_costs(GameState* s, int* cost) noexcept nogil:
+    """Each market slot's cost into cost, 255 for an empty slot (above exact_payable's 63: never payable);
+    returns them as 16-bit lanes."""
     cdef int k
+    cdef uint64_t lanes = 0
     for k in range(NCUR):
         cost[k] = 255 if s.market[k] == NO_TILE else TILE_COST[s.market[k]]
+        lanes |= <uint64_t>cost[k] << (16 * k)
+    return lanes
 
 
-cdef bint window_can_act(GameState* s, int seat, int* cost) noexcept nogil:
-    """The seat has something usable in the window (so it is asked); cost: _market_costs (read once per
-    window_advance, which asks every seat after every turn)."""
+cdef bint window_can_act(GameState* s, int seat, int* cost, uint64_t cost_lanes) noexcept nogil:
+    """The seat has something usable in the window (so it is asked); cost, cost_lanes: _market_costs (read
+    once per window_advance, which asks every seat after every turn)."""
+    cdef uint32_t cards, coins
+    cdef uint64_t enough
     cdef int k
     if s.options & OPT_THIEF and thief_may_be_asked(s, seat):
         return 1                 # (modules/thief.pxi: decided by public facts only)
     if s.options & OPT_VIZIER and (s.vizier_awake >> seat) & 1:
-        for k in range(NCUR):
+        memcpy(&cards, s.cur_sum[seat], 4)
+        memcpy(&coins, s.coins[seat], 4)
+        # the slots whose cost the seat's cards and coins reach, all four at once (a byte holds at most
+        # 135 + 6: no carry); exact_payable decides those
+        enough = ((_lanes16(cards + coins) | LANE_TOPS) - cost_lanes) & LANE_TOPS
+        while enough:
+            k = __builtin_ctzll(enough) >> 4
+            enough &= enough - 1
             if exact_payable(s, seat, k, cost[k]):
                 return 1         # (a bazaar costs what a market tile costs: no other case can be payable)
     return 0
@@ -109,10 +133,10 @@ cdef void window_advance(GameState* s) noexcept nogil:
     """Ask the next seat in the order that can act; close the window when none is left."""
     cdef int seat, n = s.num_players
     cdef int cost[NCUR]
-    _market_costs(s, cost)
+    cdef uint64_t cost_lanes = _market_costs(s, cost)
     while s.win_k < n:
         seat = (s.win_first + s.win_k) % n
-        if window_can_act(s, seat, cost):
+        if window_can_act(s, seat, cost, cost_lanes):
             s.current = <uint8_t>seat
             s.phase = PH_INTERRUPT
             return
