@@ -15,15 +15,16 @@ cdef inline int bazaar_price(GameState* s, int t) noexcept nogil:
 cdef int gen_bazaar_buys(GameState* s, int seat, int* out, BuyMemo* memo) noexcept nogil:
     """Exact payments for every waiting bazaar that has a price (out may be NULL: count only). memo: NULL, or
     the seat's BuyMemo (a bazaar costs what its currency's market slot costs: the same exact payments)."""
-    cdef int n = 0, b, t, price
-    for b in range(NBAZAARS):
-        if (s.bazaar_wait >> b) & 1:
-            t = BAZAAR_FIRST + b
-            price = bazaar_price(s, t)
-            if price:
-                n += gen_exact_coins(s, seat, BAZAAR_CUR[t], price, A_BAZAAR | (b << 4), 7, 0,
-                                     NULL if out == NULL else out + n,
-                                     NULL if memo == NULL else &memo[BAZAAR_CUR[t]].exact)
+    cdef int n = 0, b, t, price, wait = s.bazaar_wait
+    while wait:
+        b = __builtin_ctzll(wait)
+        wait &= wait - 1
+        t = BAZAAR_FIRST + b
+        price = bazaar_price(s, t)
+        if price:
+            n += gen_exact_coins(s, seat, BAZAAR_CUR[t], price, A_BAZAAR | (b << 4), 7, 0,
+                                 NULL if out == NULL else out + n,
+                                 NULL if memo == NULL else &memo[BAZAAR_CUR[t]].exact)
     return n
 
 

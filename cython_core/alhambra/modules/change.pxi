@@ -66,6 +66,7 @@ cdef struct ExactMemo:
     uint64_t cards            # the seat's card counts of values 1..8 of the currency (one byte each)
     int rest                  # ... of value 9, | cost << 8 | coins << 16 | 1 << 30 (0: empty)
     int n                     # fields remembered; -1: more than EXACT_MEMO
+    int n0                    # of those, the ones with no coin (they come first)
     int field[EXACT_MEMO]     # coins << 18 | card field, in gen_exact_coins' order from 0 coins
 
 
@@ -87,7 +88,7 @@ cdef int gen_exact_coins(GameState* s, int seat, int cur, int cost, int base, in
         _exact_remember(s, seat, cur, cost, memo)
     if memo.n < 0:
         return _exact_coins(s, seat, cur, cost, base, shift, first, out)
-    for i in range(memo.n):
+    for i in range(memo.n0 if first > 0 else 0, memo.n):
         if memo.field[i] >> 18 >= first:
             if out != NULL:
                 out[n] = base | (memo.field[i] << shift)
@@ -97,11 +98,16 @@ cdef int gen_exact_coins(GameState* s, int seat, int cur, int cost, int base, in
 
 cdef void _exact_remember(GameState* s, int seat, int cur, int cost, ExactMemo* memo) noexcept nogil:
     cdef int fields[16 * EXACT_MEMO]          # (<= 14 coin counts x <= 128 card payments)
+    cdef int i
     memo.n = _exact_coins(s, seat, cur, cost, 0, 0, 0, fields)
     if memo.n > EXACT_MEMO:
         memo.n = -1
     else:
         memcpy(memo.field, fields, memo.n * sizeof(int))
+        memo.n0 = 0
+        for i in range(memo.n):
+            if fields[i] >> 18 == 0:
+                memo.n0 += 1
 
 
 cdef int _exact_coins(GameState* s, int seat, int cur, int cost, int base, int shift, int first,

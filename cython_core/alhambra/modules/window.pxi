@@ -135,7 +135,9 @@ cdef void window_advance(GameState* s) noexcept nogil:
     cdef int cost[NCUR]
     cdef uint64_t cost_lanes = _market_costs(s, cost)
     while s.win_k < n:
-        seat = (s.win_first + s.win_k) % n
+        seat = s.win_first + s.win_k
+        if seat >= n:
+            seat -= n
         if window_can_act(s, seat, cost, cost_lanes):
             s.current = <uint8_t>seat
             s.phase = PH_INTERRUPT
