@@ -38,12 +38,17 @@ cdef inline int thief_count(GameState* s, int seat) noexcept nogil:
     return s.thief[seat][0] + s.thief[seat][1] + s.thief[seat][2] + s.thief[seat][3]
 
 
+cdef inline uint32_t _four(uint8_t* p) noexcept nogil:
+    cdef uint32_t w
+    memcpy(&w, p, 4)
+    return w
+
+
 cdef inline bint thief_may_be_asked(GameState* s, int seat) noexcept nogil:
     """The window asks the seat because of its thieves: it holds one, it is not the seat who is next, and the
-    display is not empty (all public)."""
-    return (seat != s.win_first and thief_count(s, seat) > 0
-            and (s.display[0] != NO_CARD or s.display[1] != NO_CARD or s.display[2] != NO_CARD
-                 or s.display[3] != NO_CARD))
+    display is not empty (all public). (Four counts or cards read as one word.)"""
+    return (seat != s.win_first and _four(s.thief[seat]) != 0
+            and _four(s.display) != <uint32_t>NO_CARD * 0x01010101U)
 
 
 cdef int gen_thief(GameState* s, int seat, int* out) noexcept nogil:

@@ -134,15 +134,18 @@ cdef void window_advance(GameState* s) noexcept nogil:
     cdef int seat, n = s.num_players
     cdef int cost[NCUR]
     cdef uint64_t cost_lanes = _market_costs(s, cost)
+    seat = s.win_first + s.win_k
+    if seat >= n:
+        seat -= n
     while s.win_k < n:
-        seat = s.win_first + s.win_k
-        if seat >= n:
-            seat -= n
         if window_can_act(s, seat, cost, cost_lanes):
             s.current = <uint8_t>seat
             s.phase = PH_INTERRUPT
             return
         s.win_k += 1
+        seat += 1
+        if seat == n:
+            seat = 0
     s.in_window = 0
     s.current = s.win_first
     s.phase = PH_ACTION
