@@ -112,17 +112,26 @@ cdef void _exact_remember(GameState* s, int seat, int cur, int cost, ExactMemo* 
 
 cdef int _exact_coins(GameState* s, int seat, int cur, int cost, int base, int shift, int first,
                       int* out) noexcept nogil:
-    """gen_exact_coins without a memo."""
-    cdef int n = 0, c, most = s.coins[seat][cur]
+    """gen_exact_coins without a memo: per coin count, the exact card payments of the rest (_exact_rec; the
+    sums the cards reach found once)."""
+    cdef int n = 0, c, v, most = s.coins[seat][cur]
+    cdef int cnt[10]
+    cdef int rem[10]
+    cdef uint64_t reach
+    if not exact_payable(s, seat, cur, cost):
+        return 0
     if most > cost:
         most = cost
+    reach = reach_mask(s, seat, cur)
+    rem[0] = 0
+    cnt[0] = 0
+    for v in range(1, 10):
+        cnt[v] = s.hand[seat][cur * NVALUES + v - 1]
+        rem[v] = rem[v - 1] + v * cnt[v]
     for c in range(first, most + 1):
-        if c == cost:
-            if out != NULL:
-                out[n] = base | (c << (shift + 18))
-            n += 1
-        else:
-            n += gen_exact(s, seat, cur, cost - c, base | (c << (shift + 18)), shift, NULL if out == NULL else out + n)
+        if (reach >> (cost - c)) & 1:             # (bit 0: no card, the coins alone)
+            n = _exact_rec(cnt, rem, 9, cost - c, 0, base | (c << (shift + 18)), shift,
+                           out, n)
     return n
 
 

@@ -24,6 +24,11 @@ cdef inline bint exact_payable(GameState* s, int seat, int cur, int cost) noexce
 
 cdef bint _cards_reach(GameState* s, int seat, int cur, int cost, int coins) noexcept nogil:
     """Some subset of the seat's cards of cur adds up to cost - coins .. cost."""
+    return ((reach_mask(s, seat, cur) >> (cost - coins)) & ((<uint64_t>2 << coins) - 1)) != 0
+
+
+cdef uint64_t reach_mask(GameState* s, int seat, int cur) noexcept nogil:
+    """Bit t: some subset of the seat's cards of cur adds up to t (t < 64)."""
     cdef uint64_t reach = 1, w
     cdef uint8_t* h = &s.hand[seat][cur * NVALUES]      # cards of values 1..9
     cdef int v, k, held
@@ -34,7 +39,7 @@ cdef bint _cards_reach(GameState* s, int seat, int cur, int cost, int coins) noe
         held &= held - 1
         for k in range(h[v - 1]):
             reach |= reach << v
-    return ((reach >> (cost - coins)) & ((<uint64_t>2 << coins) - 1)) != 0
+    return reach
 
 
 cdef int _exact_rec(int* cnt, int* rem, int v, int left, int pay, int base, int shift, int* out,
@@ -54,21 +59,6 @@ cdef int _exact_rec(int* cnt, int* rem, int v, int left, int pay, int base, int 
     for k in range(most + 1):
         n = _exact_rec(cnt, rem, v - 1, left - k * v, pay | (k << (2 * (v - 1))), base, shift, out, n)
     return n
-
-
-cdef int gen_exact(GameState* s, int seat, int cur, int cost, int base, int shift, int* out) noexcept nogil:
-    """Every exact payment of cost in currency cur, as base | (payment field << shift); out may be NULL."""
-    cdef int cnt[10]
-    cdef int rem[10]
-    cdef int v
-    if not exact_payable(s, seat, cur, cost):
-        return 0
-    rem[0] = 0
-    cnt[0] = 0
-    for v in range(1, 10):
-        cnt[v] = s.hand[seat][cur * NVALUES + v - 1]
-        rem[v] = rem[v - 1] + v * cnt[v]
-    return _exact_rec(cnt, rem, 9, cost, 0, base, shift, out, 0)
 
 
 cdef int gen_vizier(GameState* s, int seat, int* out, BuyMemo* memo) noexcept nogil:
