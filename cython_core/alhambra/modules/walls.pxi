@@ -70,35 +70,32 @@ cdef int check_ext(GameState* s, int code) noexcept nogil:
 
 
 cdef int gen_walls(GameState* s, int* out) noexcept nogil:
-    """Every legal wall card action of the seat to act: face-up card x own tile (city, fountain, reserve)."""
+    """Every legal wall card action of the seat to act: face-up card x own tile (its reserve, then its city
+    north row first, west to east, fountain included; camps never)."""
     cdef uint8_t tiles[128]
-    cdef int cells[CITY_MAX_CELLS]
-    cdef int ctiles[CITY_MAX_CELLS]
-    cdef int cx[128]
-    cdef int cy[128]
-    cdef int seat = s.current, n = 0, w, i, k, nr, nt, nc, t
+    cdef int seat = s.current, n = 0, w, i, nr, x, y, j, t, up = s.wall_up
     cdef CityGrid* c = s.city[seat]
-    if not s.wall_up:
+    if not up:
         return 0
-    nr = nt = mask_list(s.reserve[seat], tiles)          # the reserve, then the city tiles with their cells
-    nc = city_list(c, cells, ctiles)
-    for k in range(nc):
-        if nt < 128:
-            tiles[nt] = <uint8_t>ctiles[k]
-            cx[nt] = (cells[k] & 255) - 128
-            cy[nt] = (cells[k] >> 8) - 128
-            nt += 1
-    for w in range(NWALL_CARDS):
-        if not (s.wall_up >> w) & 1:
-            continue
-        for i in range(nt):
+    nr = mask_list(s.reserve[seat], tiles)
+    while up:
+        w = __builtin_ctzll(up)
+        up &= up - 1
+        for i in range(nr):
             t = tiles[i]
-            if t != FOUNTAIN and TILE_KIND[t] == KIND_CAMP:
-                continue
-            if _wall_check_at(s, seat, w, t, 0 if i < nr else 1, cx[i] if i >= nr else 0,
-                              cy[i] if i >= nr else 0) == E_OK:
+            if TILE_KIND[t] != KIND_CAMP and _wall_check_at(s, seat, w, t, 0, 0, 0) == E_OK:
                 out[n] = A_EXT | (SUB_WALL << 4) | (w << 8) | (t << 11)
                 n += 1
+        for y in range(c.y1, c.y0 - 1, -1):
+            j = _cidx(c, c.x0, y)
+            for x in range(c.x0, c.x1 + 1):
+                if c.occ[j]:
+                    t = c.tid[j]
+                    if ((t == FOUNTAIN or TILE_KIND[t] != KIND_CAMP)
+                            and _wall_check_at(s, seat, w, t, 1, x, y) == E_OK):
+                        out[n] = A_EXT | (SUB_WALL << 4) | (w << 8) | (t << 11)
+                        n += 1
+                j += 1
     return n
 
 
