@@ -97,10 +97,14 @@ cdef int _falcon_count(GameState* s, SeatMemo* m, FalconCorners* corners, int ca
     cdef int free, n
     if corners == NULL or not falcon_may_start(s) or s.hand_n[s.current] == 0:
         return falcon_buys(s, NULL, cap, -1, corners)
+    if corners.n == 0:
+        return 0                  # no corner of four tiles: no purchase, whatever the supply and the cards
     free = falcons_free(s)
     if m.spots_free != free:
         m.spots_free = free
         m.spots = falcon_spots(s, corners, free)
+    if m.spots == 0:
+        return 0
     n = card_kinds_held(s, s.current) * m.spots
     return n if n < cap else cap
 
