@@ -120,8 +120,10 @@ cdef void _view_corners(GameState* s, SeatView* sv, FalconCorners* fc) noexcept 
     cdef uint8_t ty
     fc.n = 0
     for j in range(sv.v.ntile):
+        if (sv.v.tile_key[j] & 3) != 3:            # (its N and E neighbours: the key's present sides)
+            continue
         p = sv.v.tile_cell[j]
-        if not (g[p + 1] & g[p + PG] & g[p + PG + 1] & MIR_TILE):
+        if not (g[p + PG + 1] & MIR_TILE):
             continue
         types = _corner_types_at(c, pg_cidx(c, p))
         if types > 0 and fc.n < CORNERS_MAX:
