@@ -308,8 +308,8 @@ cdef int gen_buy(GameState* s, int* out, BuyMemo* memo) noexcept nogil:
             continue
         cost = TILE_COST[s.market[k]]
         if s.coins[seat][k]:        # payments with coins (Change): exactly the cost, cards for the rest
-            n += gen_exact_coins(s, seat, k, cost, A_BUY | (k << 4), 6, 1, NULL if out == NULL else out + n,
-                                 NULL if memo == NULL else &memo[k].exact)
+            n += gen_coin_buys(s, seat, k, cost, NULL if out == NULL else out + n,
+                               NULL if memo == NULL else &memo[k].exact)
         if s.cur_sum[seat][k] < cost:
             continue
         rem[0] = 0

@@ -443,8 +443,8 @@ cdef struct SeatMemo:
     # while version equals the seat's SeatView.version
     uint32_t version
     FalconCorners corners             # corners.n < 0: not found yet
-    uint16_t camp_known               # bit b: camp_pairs[b] is counted
-    int camp_pairs[16]                # per camp bastion sides b: the (tile, side) pairs it could lean on
+    int open_walls[4]                 # per side d: the view's tiles with a wall there and no tile beside it
+                                      # (open_walls[0] < 0: not counted yet)
     int spots_free                    # the supply (falcon bits) `spots` was counted for; -1: none
     int spots                         # falcon_spots for it
 

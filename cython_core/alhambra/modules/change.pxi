@@ -70,11 +70,12 @@ cdef struct ExactMemo:
     int field[EXACT_MEMO]     # coins << 18 | card field, in gen_exact_coins' order from 0 coins
 
 
-cdef int gen_exact_coins(GameState* s, int seat, int cur, int cost, int base, int shift, int first,
-                         int* out, ExactMemo* memo) noexcept nogil:
+cdef inline int gen_exact_coins(GameState* s, int seat, int cur, int cost, int base, int shift, int first,
+                                int* out, ExactMemo* memo) noexcept nogil:
     """Every exact payment of cost with c = first.. coins of cur (up to those held) and cards for the rest, as
     base | coins << (shift + 18) | card field << shift; out may be NULL (count only). memo: NULL, or the
-    seat's ExactMemo for cur (found again only when the cards, coins or cost changed)."""
+    seat's ExactMemo for cur (found again only when the cards, coins or cost changed). Inline: a buy, a
+    bazaar and the vizier ask it for every slot, and the memo mostly answers."""
     cdef int n = 0, i, rest
     cdef uint64_t cards
     cdef uint8_t* h = &s.hand[seat][cur * NVALUES]
@@ -94,6 +95,16 @@ cdef int gen_exact_coins(GameState* s, int seat, int cur, int cost, int base, in
                 out[n] = base | (memo.field[i] << shift)
             n += 1
     return n
+
+
+cdef int _coin_buys(GameState* s, int seat, int k, int cost, int* out, ExactMemo* memo) noexcept nogil:
+    return gen_exact_coins(s, seat, k, cost, A_BUY | (k << 4), 6, 1, out, memo)
+
+
+# gen_buy's payments of slot k with at least one coin (Change), called through a pointer: the compiler would
+# inline a function called once, and gen_buy, which every base game runs, would grow by it.
+cdef int (*gen_coin_buys)(GameState*, int, int, int, int*, ExactMemo*) noexcept nogil
+gen_coin_buys = _coin_buys
 
 
 cdef void _exact_remember(GameState* s, int seat, int cur, int cost, ExactMemo* memo) noexcept nogil:

@@ -87,7 +87,7 @@ cdef SeatMemo* _memo(GenCache* gc, int seat) noexcept nogil:
         m.version = gc.seat[seat].version
         m.corners.n = -1
         m.spots_free = -1
-        m.camp_known = 0
+        m.open_walls[0] = -1
     return m
 
 
@@ -159,16 +159,20 @@ cdef inline int _camp_pair_sides(CityView* v, uint8_t* g, int j, int b) noexcept
 
 cdef int _cells_count(GameState* s, SeatView* sv, SeatMemo* m, int t) noexcept nogil:
     """Cells where tile t may be built / placed: a building's from the view; a camp's a superset's count, the
-    (tile, side) pairs it could lean on (_camp_cell_draw), counted once per city and bastion sides."""
-    cdef int j, b
+    (tile, side) pairs it could lean on (_camp_cell_draw): the open walls per side, counted once per city."""
+    cdef int j, d, sides, n = 0
     if TILE_KIND[t] == KIND_CAMP:
-        b = TILE_WALLS[t]
-        if not (m.camp_known >> b) & 1:
-            m.camp_known |= 1 << b
-            m.camp_pairs[b] = 0
+        if m.open_walls[0] < 0:
+            memset(m.open_walls, 0, sizeof(m.open_walls))
             for j in range(sv.v.ntile):
-                m.camp_pairs[b] += POP4[_camp_pair_sides(&sv.v, sv.g, j, b)]
-        return m.camp_pairs[b]
+                sides = _camp_pair_sides(&sv.v, sv.g, j, 15)
+                while sides:
+                    m.open_walls[__builtin_ctzll(sides)] += 1
+                    sides &= sides - 1
+        for d in range(4):                      # a bastion on side d leans on walls on side (d + 2) & 3
+            if (TILE_WALLS[t] >> d) & 1:
+                n += m.open_walls[(d + 2) & 3]
+        return n
     return sv.v.front_count[_walls(s, t)]
 
 
