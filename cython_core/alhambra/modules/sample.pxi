@@ -296,7 +296,7 @@ cdef int _segment_pick(GameState* s, Draw* d, int k) noexcept nogil:
     cdef CityView* v = &d.sv.v
     cdef CityGrid* c = s.city[s.current]
     cdef bint camps = c.ncamps > 0
-    cdef int i = 0, t, kind
+    cdef int i = 0, t, kind, code
     while i < d.nseg - 1 and k >= d.seg_end[i]:
         i += 1
     if i > 0:
@@ -312,7 +312,11 @@ cdef int _segment_pick(GameState* s, Draw* d, int k) noexcept nogil:
     if kind == SEG_SWAP:
         if TILE_KIND[t] == KIND_CAMP:
             return _checked(s, _camp_swap_draw(c, v, t, k), 1)
-        return _checked(s, _kth_swap(v, t, _walls(s, t), k), camps)
+        code = _kth_swap(v, t, _walls(s, t), k)
+        # a building for a building: _check_swap_at's side rule, the view's (camps' bastions are walls there,
+        # and no camp shows a plain side to a building); a building for a camp: the whole city is tried
+        return _checked(s, code, camps and code >= 0
+                        and c.occ[_cidx(c, cell_x(code), cell_y(code))] & CELL_CAMP)
     return (A_PLACE_RESERVE if kind == SEG_RESERVE else A_PLACE_DIRK) | (t << 4)
 
 
