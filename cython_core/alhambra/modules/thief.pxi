@@ -44,11 +44,16 @@ cdef inline uint32_t _four(uint8_t* p) noexcept nogil:
     return w
 
 
-cdef inline bint thief_may_be_asked(GameState* s, int seat) noexcept nogil:
-    """The window asks the seat because of its thieves: it holds one, it is not the seat who is next, and the
-    display is not empty (all public). (Four counts or cards read as one word.)"""
-    return (seat != s.win_first and _four(s.thief[seat]) != 0
-            and _four(s.display) != <uint32_t>NO_CARD * 0x01010101U)
+cdef inline int thief_seats(GameState* s) noexcept nogil:
+    """The seats (bits) the window asks because of their thieves: each holds one and is not the seat who is
+    next, and the display is not empty (all public). (Four counts or cards read as one word.)"""
+    cdef int seat, seats = 0
+    if _four(s.display) == <uint32_t>NO_CARD * 0x01010101U:
+        return 0
+    for seat in range(s.num_players):
+        if _four(s.thief[seat]) != 0:
+            seats |= 1 << seat
+    return seats & ~(1 << s.win_first)
 
 
 cdef int gen_thief(GameState* s, int seat, int* out) noexcept nogil:

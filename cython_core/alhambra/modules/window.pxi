@@ -5,7 +5,7 @@
 # usable decides (use one thing, or "done"); seats with nothing usable are skipped without a decision.
 # After any use the order restarts from its top. The window closes when the order runs out.
 #
-# What a seat may use is window_can_act's business: the Vizier (buy one market tile or waiting bazaar,
+# What a seat may use is window_advance's business: the Vizier (buy one market tile or waiting bazaar,
 # paying exactly, and place it at once) and the Thief (modules/thief.pxi: take one display card).
 # A vizier's tile is placed in PH_PLACE with in_window set; when it is placed the market is refilled (which
 # may end the game: the final distribution starts after the vizier's seat) and the order restarts.
@@ -97,38 +97,41 @@ cdef inline uint64_t _market_costs(GameState* s, int* cost) noexcept nogil:
     return lanes
 
 
-cdef bint window_can_act(GameState* s, int seat, int* cost, uint64_t cost_lanes) noexcept nogil:
-    """The seat has something usable in the window (so it is asked); cost, cost_lanes: _market_costs (read
-    once per window_advance, which asks every seat after every turn)."""
+cdef bint vizier_can_buy(GameState* s, int seat, int* cost, uint64_t cost_lanes) noexcept nogil:
+    """The seat (its vizier awake) can pay some market slot exactly; cost, cost_lanes: _market_costs (read
+    once per window_advance, which asks every seat after every turn). A bazaar costs what a market tile
+    costs: no other case can be payable."""
     cdef uint32_t cards, coins
     cdef uint64_t enough
     cdef int k
-    if s.options & OPT_THIEF and thief_may_be_asked(s, seat):
-        return 1                 # (modules/thief.pxi: decided by public facts only)
-    if s.options & OPT_VIZIER and (s.vizier_awake >> seat) & 1:
-        memcpy(&cards, s.cur_sum[seat], 4)
-        memcpy(&coins, s.coins[seat], 4)
-        # the slots whose cost the seat's cards and coins reach, all four at once (a byte holds at most
-        # 135 + 6: no carry); exact_payable decides those
-        enough = ((_lanes16(cards + coins) | LANE_TOPS) - cost_lanes) & LANE_TOPS
-        while enough:
-            k = __builtin_ctzll(enough) >> 4
-            enough &= enough - 1
-            if exact_payable(s, seat, k, cost[k]):
-                return 1         # (a bazaar costs what a market tile costs: no other case can be payable)
+    memcpy(&cards, s.cur_sum[seat], 4)
+    memcpy(&coins, s.coins[seat], 4)
+    # the slots whose cost the seat's cards and coins reach, all four at once (a byte holds at most 135 + 6:
+    # no carry); exact_payable decides those
+    enough = ((_lanes16(cards + coins) | LANE_TOPS) - cost_lanes) & LANE_TOPS
+    while enough:
+        k = __builtin_ctzll(enough) >> 4
+        enough &= enough - 1
+        if exact_payable(s, seat, k, cost[k]):
+            return 1
     return 0
 
 
 cdef void window_advance(GameState* s) noexcept nogil:
-    """Ask the next seat in the order that can act; close the window when none is left."""
+    """Ask the next seat in the order that can act (its thieves, modules/thief.pxi, or its awake vizier able
+    to pay); close the window when none is left."""
     cdef int seat, n = s.num_players
     cdef int cost[NCUR]
-    cdef uint64_t cost_lanes = _market_costs(s, cost)
+    cdef uint64_t cost_lanes = 0
+    cdef int thieves = thief_seats(s) if s.options & OPT_THIEF else 0
+    cdef int viziers = s.vizier_awake if s.options & OPT_VIZIER else 0
+    if viziers:
+        cost_lanes = _market_costs(s, cost)
     seat = s.win_first + s.win_k
     if seat >= n:
         seat -= n
-    while s.win_k < n:
-        if window_can_act(s, seat, cost, cost_lanes):
+    while s.win_k < n and (thieves | viziers):
+        if (thieves >> seat) & 1 or ((viziers >> seat) & 1 and vizier_can_buy(s, seat, cost, cost_lanes)):
             s.current = <uint8_t>seat
             s.phase = PH_INTERRUPT
             return
@@ -136,6 +139,7 @@ cdef void window_advance(GameState* s) noexcept nogil:
         seat += 1
         if seat == n:
             seat = 0
+    s.win_k = <uint8_t>n                   # (the order ran out, also when nobody could act at all)
     s.in_window = 0
     s.current = s.win_first
     s.phase = PH_ACTION
