@@ -252,8 +252,9 @@ cdef int _kth_any_removal(CityView* v, int k) noexcept nogil:
 
 
 cdef inline int _segment(Draw* d, int kind, int t, int n, int m) noexcept nogil:
-    """Append a segment of m city actions after the n counted so far; returns n + m."""
-    if m > 0 and d.nseg < SEGS_MAX:
+    """Append a segment of m city actions after the n counted so far; returns n + m. (At most 2 per reserve
+    tile + 1, or 3 per pending tile: SEGS_MAX holds them.)"""
+    if m > 0:
         d.seg_kind[d.nseg] = <uint8_t>kind
         d.seg_tile[d.nseg] = <uint8_t>t
         d.seg_end[d.nseg] = n + m
@@ -267,13 +268,20 @@ cdef int _rebuild_segments(GameState* s, Draw* d) noexcept nogil:
     superset's); returns their number."""
     cdef CityView* v = &d.sv.v
     cdef uint8_t tiles[128]
-    cdef int nt = mask_list(s.reserve[s.current], tiles), i, t, n = 0
-    for i in range(nt):
-        n = _segment(d, SEG_BUILD, tiles[i], n, _cells_count(s, d.sv, d.m, tiles[i]))
-    n = _segment(d, SEG_REMOVE, 0, n, v.ntile - 1 if s.city[s.current].ncamps > 0 else view_removals(v))
+    cdef int swaps[128]
+    cdef int nt = mask_list(s.reserve[s.current], tiles), i, t, w, n = 0
     for i in range(nt):
         t = tiles[i]
-        n = _segment(d, SEG_SWAP, t, n, v.ntile - 1 if TILE_KIND[t] == KIND_CAMP else v.swap_count[_walls(s, t)])
+        if TILE_KIND[t] == KIND_CAMP:
+            n = _segment(d, SEG_BUILD, t, n, _cells_count(s, d.sv, d.m, t))
+            swaps[i] = v.ntile - 1
+        else:
+            w = _walls(s, t)
+            n = _segment(d, SEG_BUILD, t, n, v.front_count[w])
+            swaps[i] = v.swap_count[w]
+    n = _segment(d, SEG_REMOVE, 0, n, v.ntile - 1 if s.city[s.current].ncamps > 0 else view_removals(v))
+    for i in range(nt):
+        n = _segment(d, SEG_SWAP, tiles[i], n, swaps[i])
     return n
 
 
@@ -296,9 +304,13 @@ cdef int _segment_pick(GameState* s, Draw* d, int k) noexcept nogil:
     cdef CityView* v = &d.sv.v
     cdef CityGrid* c = s.city[s.current]
     cdef bint camps = c.ncamps > 0
-    cdef int i = 0, t, kind, code
-    while i < d.nseg - 1 and k >= d.seg_end[i]:
-        i += 1
+    cdef int i = 0, hi = d.nseg - 1, mid, t, kind, code
+    while i < hi:                               # the first segment ending after k
+        mid = (i + hi) >> 1
+        if k >= d.seg_end[mid]:
+            i = mid + 1
+        else:
+            hi = mid
     if i > 0:
         k -= d.seg_end[i - 1]
     t = d.seg_tile[i]
