@@ -151,6 +151,11 @@ cdef inline FalconCorners* _corners(GameState* s, SeatView* sv, SeatMemo* m) noe
     return &m.corners
 
 
+cdef uint32_t SIDE_BYTES[16]          # side bits -> 1 in byte d for each side d: four counts in one add
+for _sides in range(16):
+    SIDE_BYTES[_sides] = sum(1 << (8 * _d) for _d in range(4) if (_sides >> _d) & 1)
+
+
 cdef inline int _camp_pair_sides(CityView* v, uint8_t* g, int j, int b) noexcept nogil:
     """The sides of view tile j that a camp with bastions b could lean on: a wall (on the mirror: a camp's
     bastions too) with no tile beside it, facing a bastion of the camp (the camp's side (d + 2) & 3)."""
@@ -160,18 +165,16 @@ cdef inline int _camp_pair_sides(CityView* v, uint8_t* g, int j, int b) noexcept
 cdef int _cells_count(GameState* s, SeatView* sv, SeatMemo* m, int t) noexcept nogil:
     """Cells where tile t may be built / placed: a building's from the view; a camp's a superset's count, the
     (tile, side) pairs it could lean on (_camp_cell_draw): the open walls per side, counted once per city."""
-    cdef int j, d, sides, n = 0
+    cdef int j, d, n = 0
+    cdef uint32_t per_side = 0
     if TILE_KIND[t] == KIND_CAMP:
         if m.open_walls[0] < 0:
-            memset(m.open_walls, 0, sizeof(m.open_walls))
-            for j in range(sv.v.ntile):
-                sides = _camp_pair_sides(&sv.v, sv.g, j, 15)
-                while sides:
-                    m.open_walls[__builtin_ctzll(sides)] += 1
-                    sides &= sides - 1
+            for j in range(sv.v.ntile):          # a byte per side (< 256 tiles: no carry), no branch per side
+                per_side += SIDE_BYTES[_camp_pair_sides(&sv.v, sv.g, j, 15)]
+            for d in range(4):
+                m.open_walls[d] = (per_side >> (8 * d)) & 255
         for d in range(4):                      # a bastion on side d leans on walls on side (d + 2) & 3
-            if (TILE_WALLS[t] >> d) & 1:
-                n += m.open_walls[(d + 2) & 3]
+            n += m.open_walls[(d + 2) & 3] * ((TILE_WALLS[t] >> d) & 1)
         return n
     return sv.v.front_count[_walls(s, t)]
 
@@ -252,15 +255,14 @@ cdef int _kth_any_removal(CityView* v, int k) noexcept nogil:
 
 
 cdef inline int _segment(Draw* d, int kind, int t, int n, int m) noexcept nogil:
-    """Append a segment of m city actions after the n counted so far; returns n + m. (At most 2 per reserve
-    tile + 1, or 3 per pending tile: SEGS_MAX holds them.)"""
-    if m > 0:
-        d.seg_kind[d.nseg] = <uint8_t>kind
-        d.seg_tile[d.nseg] = <uint8_t>t
-        d.seg_end[d.nseg] = n + m
-        d.nseg += 1
-        return n + m
-    return n
+    """Append a segment of m city actions after the n counted so far (none if m is 0: written anyway, not
+    kept, so that no branch depends on the count); returns n + m. (At most 2 per reserve tile + 1, or 3 per
+    pending tile: SEGS_MAX holds them.)"""
+    d.seg_kind[d.nseg] = <uint8_t>kind
+    d.seg_tile[d.nseg] = <uint8_t>t
+    d.seg_end[d.nseg] = n + m
+    d.nseg += m > 0
+    return n + m
 
 
 cdef int _rebuild_segments(GameState* s, Draw* d) noexcept nogil:
@@ -304,13 +306,11 @@ cdef int _segment_pick(GameState* s, Draw* d, int k) noexcept nogil:
     cdef CityView* v = &d.sv.v
     cdef CityGrid* c = s.city[s.current]
     cdef bint camps = c.ncamps > 0
-    cdef int i = 0, hi = d.nseg - 1, mid, t, kind, code
-    while i < hi:                               # the first segment ending after k
-        mid = (i + hi) >> 1
-        if k >= d.seg_end[mid]:
-            i = mid + 1
-        else:
-            hi = mid
+    cdef int i = 0, n = d.nseg, half, t, kind, code
+    while n > 1:                                # the first segment ending after k, by bisection without
+        half = n >> 1                           # a branch on the data (a mispredicted branch costs more
+        i = i + half if d.seg_end[i + half - 1] <= k else i     # than the few steps)
+        n -= half
     if i > 0:
         k -= d.seg_end[i - 1]
     t = d.seg_tile[i]
