@@ -39,11 +39,10 @@ cdef int corner_types(CityGrid* c, int x, int y) noexcept nogil:
 
 
 cdef inline bint corner_taken(GameState* s, int seat, int packed) noexcept nogil:
-    cdef int f
-    for f in range(NFALCONS):
-        if s.falcon_owner[f] == seat and s.falcon_cell[f] == packed:
-            return 1
-    return 0
+    cdef int f, taken = 0
+    for f in range(NFALCONS):                   # (no branch on the data: fifteen short tests)
+        taken |= (s.falcon_owner[f] == seat) & (s.falcon_cell[f] == packed)
+    return taken
 
 
 cdef inline bint falcon_may_start(GameState* s) noexcept nogil:

@@ -115,16 +115,17 @@ cdef void _view_corners(GameState* s, SeatView* sv, FalconCorners* fc) noexcept 
     falcon_corners' order (north row first, then west to east), so draws match the list."""
     cdef uint8_t* g = sv.g
     cdef CityGrid* c = s.city[s.current]
-    cdef int j, p, types, i, key
+    cdef int j, p, types, i, key, ncand = 0
+    cdef uint16_t cand[GC_TILES]
     cdef uint16_t cell
     cdef uint8_t ty
     fc.n = 0
-    for j in range(sv.v.ntile):
-        if (sv.v.tile_key[j] & 3) != 3:            # (its N and E neighbours: the key's present sides)
-            continue
-        p = sv.v.tile_cell[j]
-        if not (g[p + PG + 1] & MIR_TILE):
-            continue
+    for j in range(sv.v.ntile):                 # the candidates, without a branch per tile: N and E
+        p = sv.v.tile_cell[j]                   # neighbours from its key's present sides, then the NE cell
+        cand[ncand] = <uint16_t>p
+        ncand += ((sv.v.tile_key[j] & 3) == 3) & ((g[p + PG + 1] & MIR_TILE) != 0)
+    for j in range(ncand):
+        p = cand[j]
         types = _corner_types_at(c, pg_cidx(c, p))
         if types > 0 and fc.n < CORNERS_MAX:
             fc.cell[fc.n] = <uint16_t>pg_packed(p)
