@@ -951,7 +951,7 @@ cdef int _parse_action(GameState* s, str text) except -1:
         if not 1 <= w <= NWALL_CARDS:
             raise ValueError(f"wall: no wall card {w} (wall cards are 1-{NWALL_CARDS})")
         t = FOUNTAIN if args[1] in ("fountain", "0") else _parse_tile(args[1])
-        return A_EXT | (SUB_WALL << 4) | ((w - 1) << 8) | (t << 11)
+        return wall_code(w - 1, t)
     if verb == "remove":
         if len(args) != 1:
             raise ValueError("remove: name the cell, e.g. 'remove 1,-2'")

@@ -75,6 +75,13 @@ cdef inline uint64_t bytes_nonzero(uint64_t x) noexcept nogil:
     return (((x & 0x7F7F7F7F7F7F7F7FULL) + 0x7F7F7F7F7F7F7F7FULL) | x) & 0x8080808080808080ULL
 
 
+cdef inline uint32_t four_bytes(uint8_t* p) noexcept nogil:
+    """Four bytes (a seat's per-currency counts, the display) as one word, byte k in bits 8k..8k+7."""
+    cdef uint32_t w
+    memcpy(&w, p, 4)
+    return w
+
+
 cdef inline int byte_flags(uint64_t high) noexcept nogil:
     """bytes_nonzero's answer as 8 bits, bit j for byte j."""
     return <int>((high * 0x0002040810204081ULL) >> 56)

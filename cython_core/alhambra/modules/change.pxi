@@ -129,11 +129,11 @@ cdef int _exact_coins(GameState* s, int seat, int cur, int cost, int base, int s
     cdef int cnt[10]
     cdef int rem[10]
     cdef uint64_t reach
-    if not exact_payable(s, seat, cur, cost):
-        return 0
     if most > cost:
         most = cost
-    reach = reach_mask(s, seat, cur)
+    if not sums_may_pay(s, seat, cur, cost, most):
+        return 0
+    reach = reach_mask(s, seat, cur)          # (once: each coin count below tests its bit)
     rem[0] = 0
     cnt[0] = 0
     for v in range(1, 10):

@@ -38,20 +38,14 @@ cdef inline int thief_count(GameState* s, int seat) noexcept nogil:
     return s.thief[seat][0] + s.thief[seat][1] + s.thief[seat][2] + s.thief[seat][3]
 
 
-cdef inline uint32_t _four(uint8_t* p) noexcept nogil:
-    cdef uint32_t w
-    memcpy(&w, p, 4)
-    return w
-
-
 cdef inline int thief_seats(GameState* s) noexcept nogil:
     """The seats (bits) the window asks because of their thieves: each holds one and is not the seat who is
     next, and the display is not empty (all public). (Four counts or cards read as one word.)"""
     cdef int seat, seats = 0
-    if _four(s.display) == <uint32_t>NO_CARD * 0x01010101U:
+    if four_bytes(s.display) == <uint32_t>NO_CARD * 0x01010101U:
         return 0
     for seat in range(s.num_players):
-        if _four(s.thief[seat]) != 0:
+        if four_bytes(s.thief[seat]) != 0:
             seats |= 1 << seat
     return seats & ~(1 << s.win_first)
 

@@ -10,6 +10,11 @@
 # the card's sides, and - in the city - every one of those sides faces an empty cell (a piece against a
 # neighbour would break the matching-sides rule; against an empty cell the city stays valid).
 
+cdef inline int wall_code(int card, int t) noexcept nogil:
+    """The action code of wall card `card` (0..7) on tile t (FOUNTAIN: the seat's fountain)."""
+    return A_EXT | (SUB_WALL << 4) | (card << 8) | (t << 11)
+
+
 cdef int _wall_target(GameState* s, int seat, int t, int* x, int* y) noexcept nogil:
     """Where the seat's tile t lies: 1 in the city (x, y set), 0 in the reserve, -1 not the seat's."""
     if t == FOUNTAIN:
@@ -24,17 +29,17 @@ cdef int _wall_target(GameState* s, int seat, int t, int* x, int* y) noexcept no
 cdef int wall_check_on(GameState* s, int seat, int card, int t) noexcept nogil:
     """E_OK if face-up wall card `card` may go on the seat's tile t, else the E_* reason."""
     cdef int x = 0, y = 0, where
-    if t != FOUNTAIN and TILE_KIND[t] == KIND_CAMP:
-        return E_WALL_CAMP
     where = _wall_target(s, seat, t, &x, &y)      # (sets x, y: before they are read)
     return _wall_check_at(s, seat, card, t, where, x, y)
 
 
 cdef int _wall_check_at(GameState* s, int seat, int card, int t, int where, int x, int y) noexcept nogil:
-    """wall_check_on for a tile that is no camp, known to lie in the reserve (where 0), at (x, y) of the city
-    (where 1) or nowhere of the seat's (where -1)."""
+    """wall_check_on for a tile known to lie in the reserve (where 0), at (x, y) of the city (where 1) or
+    nowhere of the seat's (where -1)."""
     cdef int sides = WALL_CARD_SIDES[card], walls, prior, d
     cdef CityGrid* c = s.city[seat]
+    if t != FOUNTAIN and TILE_KIND[t] == KIND_CAMP:
+        return E_WALL_CAMP                        # (a camp has bastions, not walls: whoever owns it)
     if where < 0:
         return E_WALL_NOT_OWN
     if t == FOUNTAIN:
@@ -83,17 +88,16 @@ cdef int gen_walls(GameState* s, int* out) noexcept nogil:
         up &= up - 1
         for i in range(nr):
             t = tiles[i]
-            if TILE_KIND[t] != KIND_CAMP and _wall_check_at(s, seat, w, t, 0, 0, 0) == E_OK:
-                out[n] = A_EXT | (SUB_WALL << 4) | (w << 8) | (t << 11)
+            if _wall_check_at(s, seat, w, t, 0, 0, 0) == E_OK:
+                out[n] = wall_code(w, t)
                 n += 1
         for y in range(c.y1, c.y0 - 1, -1):
             j = _cidx(c, c.x0, y)
             for x in range(c.x0, c.x1 + 1):
                 if c.occ[j]:
                     t = c.tid[j]
-                    if ((t == FOUNTAIN or TILE_KIND[t] != KIND_CAMP)
-                            and _wall_check_at(s, seat, w, t, 1, x, y) == E_OK):
-                        out[n] = A_EXT | (SUB_WALL << 4) | (w << 8) | (t << 11)
+                    if _wall_check_at(s, seat, w, t, 1, x, y) == E_OK:
+                        out[n] = wall_code(w, t)
                         n += 1
                 j += 1
     return n

@@ -17,9 +17,15 @@ cdef inline bint exact_payable(GameState* s, int seat, int cur, int cost) noexce
     cdef int coins = s.coins[seat][cur]       # coins (Change) fill any of the last `coins` points
     if coins > cost:
         coins = cost
-    if cost <= 0 or cost > 63 or s.cur_sum[seat][cur] + coins < cost:
+    if not sums_may_pay(s, seat, cur, cost, coins):
         return 0
     return _cards_reach(s, seat, cur, cost, coins)
+
+
+cdef inline bint sums_may_pay(GameState* s, int seat, int cur, int cost, int coins) noexcept nogil:
+    """The cost is payable at all (1..63) and the seat's cards of cur and `coins` coins add up to it at least
+    (short of that no exact payment exists; with it, reach_mask decides)."""
+    return 0 < cost <= 63 and s.cur_sum[seat][cur] + coins >= cost
 
 
 cdef bint _cards_reach(GameState* s, int seat, int cur, int cost, int coins) noexcept nogil:
@@ -101,14 +107,12 @@ cdef bint vizier_can_buy(GameState* s, int seat, int* cost, uint64_t cost_lanes)
     """The seat (its vizier awake) can pay some market slot exactly; cost, cost_lanes: _market_costs (read
     once per window_advance, which asks every seat after every turn). A bazaar costs what a market tile
     costs: no other case can be payable."""
-    cdef uint32_t cards, coins
     cdef uint64_t enough
     cdef int k
-    memcpy(&cards, s.cur_sum[seat], 4)
-    memcpy(&coins, s.coins[seat], 4)
     # the slots whose cost the seat's cards and coins reach, all four at once (a byte holds at most 135 + 6:
     # no carry); exact_payable decides those
-    enough = ((_lanes16(cards + coins) | LANE_TOPS) - cost_lanes) & LANE_TOPS
+    enough = ((_lanes16(four_bytes(s.cur_sum[seat]) + four_bytes(s.coins[seat])) | LANE_TOPS) - cost_lanes)
+    enough &= LANE_TOPS
     while enough:
         k = __builtin_ctzll(enough) >> 4
         enough &= enough - 1
