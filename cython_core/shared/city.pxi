@@ -203,6 +203,25 @@ cdef inline int _cidx(CityGrid* c, int x, int y) noexcept nogil:
     return (y + c.oy) * c.w + x + c.ox
 
 
+cdef enum:
+    LANES_TILE = 0x1010101010101010ULL        # CELL_TILE in each byte of a city_eight word
+    LANES_ONE = 0x0101010101010101ULL         # 1 in each byte
+    LANES_TOP = 0x8080808080808080ULL         # bit 7 of each byte (bytes_nonzero's flags)
+
+
+cdef inline uint64_t city_eight(uint8_t* p) noexcept nogil:
+    """Eight occ bytes from p as one word (cell k of the row in byte k): row scans without a branch per cell.
+    A read up to 7 cells past a row's bounding box stays in the storage (the margin, the next row, tid)."""
+    cdef uint64_t w
+    memcpy(&w, p, 8)
+    return w
+
+
+cdef inline uint64_t lanes_upto(int n) noexcept nogil:
+    """Bit 7 of bytes 0..n - 1 (all eight for n >= 8): the cells of a city_eight word inside the box."""
+    return LANES_TOP if n >= 8 else ((1ULL << (8 * n)) - 1) & LANES_TOP
+
+
 cdef inline int city_pack(int x, int y) noexcept nogil:
     return (x + 128) | ((y + 128) << 8)
 

@@ -58,16 +58,26 @@ cdef struct FalconCorners:
 
 cdef void falcon_corners(CityGrid* c, FalconCorners* fc) noexcept nogil:
     """The corners of city c a falcon may sit on as far as the city decides (the falcons' own types and the
-    supply are falcon_buys' business)."""
-    cdef int x, y, types
+    supply are falcon_buys' business). The box's rows eight corners at a time: where four tiles meet is
+    found without a branch per cell."""
+    cdef int x, y, j, lane, types
+    cdef uint64_t four
+    cdef uint8_t* occ = c.occ
     fc.n = 0
     for y in range(c.y1 - 1, c.y0 - 1, -1):
-        for x in range(c.x0, c.x1):
-            types = _corner_types_at(c, _cidx(c, x, y))     # inside the bounding box
-            if types > 0 and fc.n < CORNERS_MAX:
-                fc.cell[fc.n] = <uint16_t>city_pack(x, y)
-                fc.types[fc.n] = <uint8_t>types
-                fc.n += 1
+        j = _cidx(c, c.x0, y)
+        for x in range(c.x0, c.x1, 8):
+            four = ((city_eight(occ + j) & city_eight(occ + j + 1) & city_eight(occ + j + c.w)
+                     & city_eight(occ + j + c.w + 1) & LANES_TILE) << 3) & lanes_upto(c.x1 - x)
+            while four:
+                lane = __builtin_ctzll(four) >> 3
+                four &= four - 1
+                types = _corner_types_at(c, j + lane)
+                if types > 0 and fc.n < CORNERS_MAX:
+                    fc.cell[fc.n] = <uint16_t>city_pack(x + lane, y)
+                    fc.types[fc.n] = <uint8_t>types
+                    fc.n += 1
+            j += 8
 
 
 cdef uint16_t FALCON_FITS[1 << NTYPES]     # per set of type bits: the falcons whose two types are both in it

@@ -109,46 +109,12 @@ cdef int _falcon_count(GameState* s, SeatMemo* m, FalconCorners* corners, int ca
     return n if n < cap else cap
 
 
-cdef void _view_corners(GameState* s, SeatView* sv, FalconCorners* fc) noexcept nogil:
-    """falcon_corners of the seat's city, found from its view: only a tile whose east, north and north-east
-    neighbours are tiles is a corner's south-west cell (not every cell of the bounding box). Sorted into
-    falcon_corners' order (north row first, then west to east), so draws match the list."""
-    cdef uint8_t* g = sv.g
-    cdef CityGrid* c = s.city[s.current]
-    cdef int j, p, types, i, key, ncand = 0
-    cdef uint16_t cand[GC_TILES]
-    cdef uint16_t cell
-    cdef uint8_t ty
-    fc.n = 0
-    for j in range(sv.v.ntile):                 # the candidates, without a branch per tile: N and E
-        p = sv.v.tile_cell[j]                   # neighbours from its key's present sides, then the NE cell
-        cand[ncand] = <uint16_t>p
-        ncand += ((sv.v.tile_key[j] & 3) == 3) & ((g[p + PG + 1] & MIR_TILE) != 0)
-    for j in range(ncand):
-        p = cand[j]
-        types = _corner_types_at(c, pg_cidx(c, p))
-        if types > 0 and fc.n < CORNERS_MAX:
-            fc.cell[fc.n] = <uint16_t>pg_packed(p)
-            fc.types[fc.n] = <uint8_t>types
-            fc.n += 1
-    for j in range(1, fc.n):                    # insertion sort by (y descending, x ascending)
-        cell = fc.cell[j]
-        ty = fc.types[j]
-        key = ((255 - (cell >> 8)) << 8) | (cell & 255)
-        i = j - 1
-        while i >= 0 and (((255 - (fc.cell[i] >> 8)) << 8) | (fc.cell[i] & 255)) > key:
-            fc.cell[i + 1] = fc.cell[i]
-            fc.types[i + 1] = fc.types[i]
-            i -= 1
-        fc.cell[i + 1] = cell
-        fc.types[i + 1] = ty
-
-
-cdef inline FalconCorners* _corners(GameState* s, SeatView* sv, SeatMemo* m) noexcept nogil:
+cdef inline FalconCorners* _corners(GameState* s, SeatMemo* m) noexcept nogil:
+    """The seat's falcon_corners, found once per version of its city."""
     if m == NULL:
         return NULL
     if m.corners.n < 0:
-        _view_corners(s, sv, &m.corners)
+        falcon_corners(s.city[s.current], &m.corners)
     return &m.corners
 
 
@@ -348,7 +314,7 @@ cdef void draw_plan(GameState* s, GenCache* gc, Draw* d) noexcept nogil:
             seat_view(&gc.seat[seat], s.city[seat])
             d.sv = &gc.seat[seat]
             d.m = _memo(gc, seat)
-    d.corners = _corners(s, d.sv, d.m) if falcon_may_start(s) and s.hand_n[seat] else NULL
+    d.corners = _corners(s, d.m) if falcon_may_start(s) and s.hand_n[seat] else NULL
     if s.phase == PH_ACTION:
         d.n = gen_take(s, buf)
         d.n += gen_buy(s, buf + d.n, gc.buy[seat])
