@@ -28,13 +28,7 @@
 cdef enum:
     SAMPLE_TRIES = 32         # rejected draws (camps) before the full list is made
     DRAW_AGAIN = -2           # a draw from a superset that the camp rules refused
-    SEGS_MAX = 3 * 128 + 1    # city-action segments of a draw: <= 2 per reserve tile + removals, 3 per pending
-    SEG_BUILD = 0
-    SEG_REMOVE = 1
-    SEG_SWAP = 2
-    SEG_PLACE = 3
-    SEG_RESERVE = 4
-    SEG_DIRK = 5
+    DRAW_TILES = 128          # reserve / pending tiles a draw counts actions for (tile ids are < 128)
 
 
 cdef struct Draw:
@@ -42,15 +36,19 @@ cdef struct Draw:
     int at                    # where the counted falcon purchases stand in the list
     int nf                    # falcon purchases (counted)
     int fcap                  # their cap (as in the list)
-    int nr                    # builds / removes / swaps, or placements (counted; with camps a superset's count)
+    int nr                    # the counted city actions (with camps a superset's count)
     int total
     SeatView* sv              # the seat's view, and its memo (NULL when not needed)
     SeatMemo* m
     FalconCorners* corners
-    int nseg                  # the counted city actions' segments (per tile and kind), in the list's order
-    int seg_end[SEGS_MAX]     # cumulative counts: segment i holds seg_end[i - 1] .. seg_end[i] - 1
-    uint8_t seg_kind[SEGS_MAX]
-    uint8_t seg_tile[SEGS_MAX]
+    # The counted city actions, per tile in the list's order: builds then swaps of each reserve tile (the
+    # removals between them), or each pending tile's placements (cells, reserve, Dirk).
+    bint place
+    int nt                    # tiles
+    int nbuild, nremove       # builds (placements) in all, removals
+    uint8_t tile[DRAW_TILES]
+    int end[DRAW_TILES]       # cumulative builds (placements) up to tile i: tile i's are end[i - 1] .. end[i] - 1
+    int swap_end[DRAW_TILES]  # cumulative swaps, likewise (counted from the first swap)
 
 
 cdef int sample_legal_modules(GameState* s, GenCache* gc, Rng* r) noexcept nogil:
@@ -221,82 +219,105 @@ cdef int _kth_any_removal(CityView* v, int k) noexcept nogil:
     return -1 if j < 0 else code_cell(A_REMOVE, v.tile_id[j], pg_packed(v.tile_cell[j]))
 
 
-cdef inline int _segment(Draw* d, int kind, int t, int n, int m) noexcept nogil:
-    """Append a segment of m city actions after the n counted so far (none if m is 0: written anyway, not
-    kept, so that no branch depends on the count); returns n + m. (At most 2 per reserve tile + 1, or 3 per
-    pending tile: SEGS_MAX holds them.)"""
-    d.seg_kind[d.nseg] = <uint8_t>kind
-    d.seg_tile[d.nseg] = <uint8_t>t
-    d.seg_end[d.nseg] = n + m
-    d.nseg += m > 0
-    return n + m
-
-
-cdef int _rebuild_segments(GameState* s, Draw* d) noexcept nogil:
-    """The seat's builds, removes and swaps as segments in gen_rebuild's order (with camps in the city a
-    superset's); returns their number."""
-    cdef CityView* v = &d.sv.v
-    cdef uint8_t tiles[128]
-    cdef int swaps[128]
-    cdef int nt = mask_list(s.reserve[s.current], tiles), i, t, w, n = 0
-    for i in range(nt):
-        t = tiles[i]
-        if TILE_KIND[t] == KIND_CAMP:
-            n = _segment(d, SEG_BUILD, t, n, _cells_count(s, d.sv, d.m, t))
-            swaps[i] = v.ntile - 1
-        else:
-            w = _walls(s, t)
-            n = _segment(d, SEG_BUILD, t, n, v.front_count[w])
-            swaps[i] = v.swap_count[w]
-    n = _segment(d, SEG_REMOVE, 0, n, v.ntile - 1 if s.city[s.current].ncamps > 0 else view_removals(v))
-    for i in range(nt):
-        n = _segment(d, SEG_SWAP, tiles[i], n, swaps[i])
+cdef inline int _camp_cells(SeatMemo* m, int t) noexcept nogil:
+    """_cells_count of camp t, its memo filled (open_walls)."""
+    cdef int d, n = 0
+    for d in range(4):                          # a bastion on side d leans on walls on side (d + 2) & 3
+        n += m.open_walls[(d + 2) & 3] * ((TILE_WALLS[t] >> d) & 1)
     return n
 
 
+cdef int _rebuild_segments(GameState* s, Draw* d) noexcept nogil:
+    """The seat's builds, removes and swaps in gen_rebuild's order, counted per reserve tile (with camps in
+    the city a superset's); returns their number. One pass over the reserve without a branch per tile."""
+    cdef CityView* v = &d.sv.v
+    cdef uint64_t* res = s.reserve[s.current]
+    cdef uint64_t b
+    cdef int i = 0, word, t, w, camp, cells, nb = 0, ns = 0
+    if res[0] & (<uint64_t>((1 << NCAMPS) - 1) << CAMP_FIRST):      # (camps are 55..62: the first word)
+        _cells_count(s, d.sv, d.m, CAMP_FIRST)  # (fills the memo's open walls, which _camp_cells reads)
+    for word in range(MASK_WORDS):
+        b = res[word]
+        while b:
+            t = word * 64 + __builtin_ctzll(b)
+            b &= b - 1
+            w = _walls(s, t)
+            camp = TILE_KIND[t] == KIND_CAMP
+            cells = v.front_count[w]
+            cells += camp * (_camp_cells(d.m, t) - cells)      # (read for every tile, kept for camps)
+            nb += cells
+            ns += v.swap_count[w] + camp * (v.ntile - 1 - v.swap_count[w])
+            d.tile[i] = <uint8_t>t
+            d.end[i] = nb
+            d.swap_end[i] = ns
+            i += 1
+    d.place = 0
+    d.nt = i
+    d.nbuild = nb
+    d.nremove = v.ntile - 1 if s.city[s.current].ncamps > 0 else view_removals(v)
+    return nb + d.nremove + ns
+
+
 cdef int _place_segments(GameState* s, Draw* d) noexcept nogil:
-    """Placements as segments in gen_place's order (per pending tile: cells, reserve, Dirk; with camps in the
-    city a superset's); returns their number."""
+    """Placements in gen_place's order, counted per pending tile (cells, reserve, Dirk; with camps in the city
+    a superset's); returns their number."""
     cdef bint dirk = (s.options & OPT_DIRK) and s.phase == PH_PLACE
     cdef int i, t, n = 0
     for i in range(s.npending):
         t = s.pending[i]
-        n = _segment(d, SEG_PLACE, t, n, _cells_count(s, d.sv, d.m, t))
-        n = _segment(d, SEG_RESERVE, t, n, 1)
-        if dirk:
-            n = _segment(d, SEG_DIRK, t, n, 1)
+        n += _cells_count(s, d.sv, d.m, t) + 1 + dirk
+        d.tile[i] = <uint8_t>t
+        d.end[i] = n
+    d.place = 1
+    d.nt = s.npending
+    d.nbuild = n
+    d.nremove = 0
     return n
+
+
+cdef inline int _tile_at(int* end, int n, int* k) noexcept nogil:
+    """The first i < n with end[i] > k (end ascending, k < end[n - 1]), k made relative to tile i's first; by
+    bisection without a branch on the data (a mispredicted branch costs more than the few steps)."""
+    cdef int i = 0, half
+    while n > 1:
+        half = n >> 1
+        i = i + half if end[i + half - 1] <= k[0] else i
+        n -= half
+    if i > 0:
+        k[0] -= end[i - 1]
+    return i
 
 
 cdef int _segment_pick(GameState* s, Draw* d, int k) noexcept nogil:
     """The k-th counted city action: a code, or DRAW_AGAIN when a superset's draw is illegal."""
     cdef CityView* v = &d.sv.v
     cdef CityGrid* c = s.city[s.current]
-    cdef bint camps = c.ncamps > 0
-    cdef int i = 0, n = d.nseg, half, t, kind, code
-    while n > 1:                                # the first segment ending after k, by bisection without
-        half = n >> 1                           # a branch on the data (a mispredicted branch costs more
-        i = i + half if d.seg_end[i + half - 1] <= k else i     # than the few steps)
-        n -= half
-    if i > 0:
-        k -= d.seg_end[i - 1]
-    t = d.seg_tile[i]
-    kind = d.seg_kind[i]
-    if kind == SEG_BUILD or kind == SEG_PLACE:
-        return _kth_cell_of(s, d.sv, A_BUILD if kind == SEG_BUILD else A_PLACE, t, k)
-    if kind == SEG_REMOVE:
+    cdef bint camps = c.ncamps > 0, dirk
+    cdef int i, t, code, cells
+    if k < d.nbuild:
+        i = _tile_at(d.end, d.nt, &k)
+        t = d.tile[i]
+        if not d.place:
+            return _kth_cell_of(s, d.sv, A_BUILD, t, k)
+        dirk = (s.options & OPT_DIRK) and s.phase == PH_PLACE
+        cells = d.end[i] - (d.end[i - 1] if i > 0 else 0) - 1 - dirk
+        if k < cells:
+            return _kth_cell_of(s, d.sv, A_PLACE, t, k)
+        return (A_PLACE_RESERVE if k == cells else A_PLACE_DIRK) | (t << 4)
+    k -= d.nbuild
+    if k < d.nremove:
         if camps:
             return _checked(s, _kth_any_removal(v, k), 1)
         return code_cell(A_REMOVE, v.remove_tile[k], pg_packed(v.remove_cell[k]))
-    if kind == SEG_SWAP:
-        if TILE_KIND[t] == KIND_CAMP:
-            return _checked(s, _camp_swap_draw(c, v, t, k), 1)
-        code = _kth_swap(v, t, _walls(s, t), k)
-        # a building for a building: _check_swap_at's side rule, the view's (camps' bastions are walls there,
-        # and no camp shows a plain side to a building); a building for a camp: the whole city is tried
-        return _checked(s, code, camps and code >= 0
-                        and c.occ[_cidx(c, cell_x(code), cell_y(code))] & CELL_CAMP)
-    return (A_PLACE_RESERVE if kind == SEG_RESERVE else A_PLACE_DIRK) | (t << 4)
+    k -= d.nremove
+    i = _tile_at(d.swap_end, d.nt, &k)
+    t = d.tile[i]
+    if TILE_KIND[t] == KIND_CAMP:
+        return _checked(s, _camp_swap_draw(c, v, t, k), 1)
+    code = _kth_swap(v, t, _walls(s, t), k)
+    # a building for a building: _check_swap_at's side rule, the view's (camps' bastions are walls there,
+    # and no camp shows a plain side to a building); a building for a camp: the whole city is tried
+    return _checked(s, code, camps and code >= 0 and c.occ[_cidx(c, cell_x(code), cell_y(code))] & CELL_CAMP)
 
 
 cdef void draw_plan(GameState* s, GenCache* gc, Draw* d) noexcept nogil:
@@ -308,7 +329,8 @@ cdef void draw_plan(GameState* s, GenCache* gc, Draw* d) noexcept nogil:
     d.fcap = MAX_LEGAL - 1
     d.sv = NULL
     d.m = NULL
-    d.nseg = 0
+    d.nt = d.nbuild = d.nremove = 0
+    d.place = 0
     if s.phase == PH_ACTION or s.phase == PH_PLACE or s.phase == PH_FINAL or s.phase == PH_FALCONS:
         if s.phase != PH_ACTION or _has_rebuild(s):
             seat_view(&gc.seat[seat], s.city[seat])
