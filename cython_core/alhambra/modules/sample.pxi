@@ -47,7 +47,8 @@ cdef struct Draw:
     int nt                    # tiles
     int nbuild, nremove       # builds (placements) in all, removals
     uint8_t tile[DRAW_TILES]
-    int end[DRAW_TILES]       # cumulative builds (placements) up to tile i: tile i's are end[i - 1] .. end[i] - 1
+    int end[DRAW_TILES]       # cumulative builds (placements) up to tile i: tile i's are end[i - 1] ..
+                              # end[i] - 1
     int swap_end[DRAW_TILES]  # cumulative swaps, likewise (counted from the first swap)
 
 
@@ -127,10 +128,18 @@ cdef inline int _camp_pair_sides(CityView* v, uint8_t* g, int j, int b) noexcept
     return g[v.tile_cell[j]] & ~v.tile_key[j] & ((b << 2) | (b >> 2)) & 15
 
 
+cdef inline int _camp_cells(SeatMemo* m, int t) noexcept nogil:
+    """_cells_count of camp t, its memo filled (open_walls)."""
+    cdef int d, n = 0
+    for d in range(4):                          # a bastion on side d leans on walls on side (d + 2) & 3
+        n += m.open_walls[(d + 2) & 3] * ((TILE_WALLS[t] >> d) & 1)
+    return n
+
+
 cdef int _cells_count(GameState* s, SeatView* sv, SeatMemo* m, int t) noexcept nogil:
     """Cells where tile t may be built / placed: a building's from the view; a camp's a superset's count, the
     (tile, side) pairs it could lean on (_camp_cell_draw): the open walls per side, counted once per city."""
-    cdef int j, d, n = 0
+    cdef int j, d
     cdef uint32_t per_side = 0
     if TILE_KIND[t] == KIND_CAMP:
         if m.open_walls[0] < 0:
@@ -138,9 +147,7 @@ cdef int _cells_count(GameState* s, SeatView* sv, SeatMemo* m, int t) noexcept n
                 per_side += SIDE_BYTES[_camp_pair_sides(&sv.v, sv.g, j, 15)]
             for d in range(4):
                 m.open_walls[d] = (per_side >> (8 * d)) & 255
-        for d in range(4):                      # a bastion on side d leans on walls on side (d + 2) & 3
-            n += m.open_walls[(d + 2) & 3] * ((TILE_WALLS[t] >> d) & 1)
-        return n
+        return _camp_cells(m, t)
     return sv.v.front_count[_walls(s, t)]
 
 
@@ -217,14 +224,6 @@ cdef int _kth_any_removal(CityView* v, int k) noexcept nogil:
     """The k-th tile of the view but the fountain, as a remove code."""
     cdef int j = _kth_tile(v, k)
     return -1 if j < 0 else code_cell(A_REMOVE, v.tile_id[j], pg_packed(v.tile_cell[j]))
-
-
-cdef inline int _camp_cells(SeatMemo* m, int t) noexcept nogil:
-    """_cells_count of camp t, its memo filled (open_walls)."""
-    cdef int d, n = 0
-    for d in range(4):                          # a bastion on side d leans on walls on side (d + 2) & 3
-        n += m.open_walls[(d + 2) & 3] * ((TILE_WALLS[t] >> d) & 1)
-    return n
 
 
 cdef int _rebuild_segments(GameState* s, Draw* d) noexcept nogil:

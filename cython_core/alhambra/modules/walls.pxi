@@ -93,7 +93,8 @@ cdef int gen_walls(GameState* s, int* out) noexcept nogil:
         for i in range(nr):                  # no camp, no pieces of another card, no wall on the sides
             t = tiles[i]
             out[n] = wall_code(w, t)
-            n += (TILE_KIND[t] != KIND_CAMP) & (s.card_walls[t] == 0) & ((tile_walls_now(s, t) & sides) == 0)
+            n += ((TILE_KIND[t] != KIND_CAMP) & (s.card_walls[t] == 0)
+                  & ((tile_walls_now(s, t) & sides) == 0))
         # the city eight cells at a time, without a branch per cell (a mispredicted branch per cell cost
         # more than the tests): a tile, no camp, no wall and no tile beside on the card's sides
         side_lanes = <uint64_t>sides * LANES_ONE
