@@ -64,6 +64,7 @@ cdef struct SeatView:
 
 # MASKS_MATCH[pm | need << 4]: wall masks m with (m & pm) == need
 cdef uint16_t MASKS_MATCH[256]
+cdef uint64_t MATCH_LANES[256][2]    # the same as sixteen bytes in two words: 1 in byte m for each mask m
 # RING_SAFE[empty8]: the 8 cells around a cell in the order N NE E SE S SW W NW (bit i: position i empty).
 # Filling the cell cannot enclose anything when its empty side neighbours (positions 0, 2, 4, 6) are all
 # joined to each other through consecutive empty ring positions.
@@ -82,6 +83,11 @@ cdef void _init_view_tables() noexcept nogil:
                 if (m & pm) == need:
                     bits |= 1 << m
             MASKS_MATCH[pm | (need << 4)] = bits
+            MATCH_LANES[pm | (need << 4)][0] = 0
+            MATCH_LANES[pm | (need << 4)][1] = 0
+            for m in range(16):
+                if (bits >> m) & 1:
+                    MATCH_LANES[pm | (need << 4)][m >> 3] |= (<uint64_t>1) << (8 * (m & 7))
     for e in range(256):
         if e == 255:
             RING_SAFE[e] = 1
@@ -151,10 +157,17 @@ cdef inline int _empty8(uint8_t* g, int p) noexcept nogil:
 
 
 cdef inline void _count_add(uint8_t* counts, int key, int delta) noexcept nogil:
-    cdef int masks = MASKS_MATCH[key]
-    while masks:
-        counts[__builtin_ctzll(masks)] += delta
-        masks &= masks - 1
+    """counts[m] += delta (1 or -1) for every wall mask m that key allows: the sixteen byte counters as two
+    words (each stays within 0..GC_PLACE: no carry between bytes), without a loop over the masks."""
+    cdef uint64_t w[2]
+    memcpy(w, counts, 16)
+    if delta > 0:
+        w[0] += MATCH_LANES[key][0]
+        w[1] += MATCH_LANES[key][1]
+    else:
+        w[0] -= MATCH_LANES[key][0]
+        w[1] -= MATCH_LANES[key][1]
+    memcpy(counts, w, 16)
 
 
 # ---------------------------------------------------------------- list entries
