@@ -53,6 +53,8 @@ cdef struct CityView:
     uint8_t remove_tile[GC_TILES]
     uint8_t front_count[16]           # frontier cells allowing wall mask m
     uint8_t swap_count[16]            # tiles (not the fountain) a tile with walls m may replace
+    uint8_t at[PG * PG]               # mirror index -> its entry in tile_cell (a tile) or front_cell (a frontier
+                                      # cell): dropping an entry needs no search (read only at listed cells)
 
 cdef struct SeatView:
     int state                         # SV_*
@@ -176,20 +178,20 @@ cdef inline void _front_add(CityView* v, uint8_t* g, int p, int key) noexcept no
     if v.nfront < GC_PLACE:
         v.front_cell[v.nfront] = <uint16_t>p
         v.front_key[v.nfront] = <uint8_t>key
+        v.at[p] = <uint8_t>v.nfront
         v.nfront += 1
         g[p] |= MIR_FRONT
         _count_add(v.front_count, key, 1)
 
 
 cdef inline void _front_drop(CityView* v, uint8_t* g, int p) noexcept nogil:
-    cdef int j
-    for j in range(v.nfront):
-        if v.front_cell[j] == p:
-            _count_add(v.front_count, v.front_key[j], -1)
-            v.nfront -= 1
-            v.front_cell[j] = v.front_cell[v.nfront]
-            v.front_key[j] = v.front_key[v.nfront]
-            break
+    cdef int j = v.at[p]
+    if j < v.nfront and v.front_cell[j] == p:
+        _count_add(v.front_count, v.front_key[j], -1)
+        v.nfront -= 1
+        v.front_cell[j] = v.front_cell[v.nfront]
+        v.front_key[j] = v.front_key[v.nfront]
+        v.at[v.front_cell[j]] = <uint8_t>j
     g[p] &= ~MIR_FRONT
 
 
@@ -211,6 +213,7 @@ cdef inline void _tile_add(CityView* v, uint8_t* g, int p, int tile) noexcept no
     v.tile_key[i] = <uint8_t>key
     v.tile_links[i] = <uint8_t>(pm & ~need & ~g[p] & 15)
     v.tile_id[i] = <uint8_t>tile
+    v.at[p] = <uint8_t>i
     v.ntile = i + 1
     v.deg2 += POP4[v.tile_links[i]]
     if tile != FOUNTAIN:
@@ -219,20 +222,20 @@ cdef inline void _tile_add(CityView* v, uint8_t* g, int p, int tile) noexcept no
 
 cdef inline int _tile_drop(CityView* v, int p) noexcept nogil:
     """Remove the tile entry at mirror index p if there is one; returns its tile id or -1."""
-    cdef int j, t
-    for j in range(v.ntile):
-        if v.tile_cell[j] == p:
-            t = v.tile_id[j]
-            v.deg2 -= POP4[v.tile_links[j]]
-            if t != FOUNTAIN:
-                _count_add(v.swap_count, v.tile_key[j], -1)
-            v.ntile -= 1
-            v.tile_cell[j] = v.tile_cell[v.ntile]
-            v.tile_key[j] = v.tile_key[v.ntile]
-            v.tile_links[j] = v.tile_links[v.ntile]
-            v.tile_id[j] = v.tile_id[v.ntile]
-            return t
-    return -1
+    cdef int j = v.at[p], t
+    if j >= v.ntile or v.tile_cell[j] != p:
+        return -1
+    t = v.tile_id[j]
+    v.deg2 -= POP4[v.tile_links[j]]
+    if t != FOUNTAIN:
+        _count_add(v.swap_count, v.tile_key[j], -1)
+    v.ntile -= 1
+    v.tile_cell[j] = v.tile_cell[v.ntile]
+    v.tile_key[j] = v.tile_key[v.ntile]
+    v.tile_links[j] = v.tile_links[v.ntile]
+    v.tile_id[j] = v.tile_id[v.ntile]
+    v.at[v.tile_cell[j]] = <uint8_t>j
+    return t
 
 
 cdef inline int _cell_ok(CityGrid* c, int p, int need) noexcept nogil:
