@@ -185,6 +185,7 @@ cdef inline int mask_count(uint64_t* m) noexcept nogil:
 cdef extern from *:
     int __builtin_popcountll(unsigned long long) nogil
     int __builtin_ctzll(unsigned long long) nogil
+    int __builtin_clzll(unsigned long long) nogil
 
 
 cdef inline int mask_list(uint64_t* m, uint8_t* out) noexcept nogil:

@@ -40,6 +40,7 @@ cdef enum:
     CITY_GROW = 4            # extra cells each side when the storage is re-made
     CITY_INIT_HALF = 4       # a new grid covers -4..4 in x and y
     CITY_COORD_MAX = 120     # |x|, |y| limit: cells are packed as (x + 128) | ((y + 128) << 8)
+    CITY_CHUNKS = 32         # eight-cell chunks of the widest row (2 * CITY_COORD_MAX + 1 cells)
     CELL_TILE = 0x10         # occ byte of a tile: CELL_TILE | walls
     CELL_CAMP = 0x20         # occ byte of a camp (RULES §9.2): CELL_TILE | CELL_CAMP | bastion sides
     CITY_SCRATCH = 4096      # cells of the stack scratch buffers (bigger grids fall back to malloc)
@@ -359,21 +360,36 @@ cdef void city_put(CityGrid* c, int x, int y, int tile, int walls) noexcept nogi
 
 
 cdef void _city_fit_bbox(CityGrid* c) noexcept nogil:
-    """Shrink the bounding box to the tiles (after a removal on its edge)."""
-    cdef int x, y, bx0 = c.x1, by0 = c.y1, bx1 = c.x0, by1 = c.y0
+    """Shrink the bounding box to the tiles (after a removal on its edge): the box's rows eight cells at a
+    time, the occupied columns OR-ed per chunk, without a branch per cell."""
+    cdef uint64_t cols[CITY_CHUNKS]
+    cdef uint64_t w, row
+    cdef int y, k, j, nch, x0 = c.x0, by0 = c.y1, by1 = c.y0
     if c.ntiles == 0:
         c.x0 = c.y0 = c.x1 = c.y1 = 0
         return
+    nch = (c.x1 - x0) // 8 + 1
+    memset(cols, 0, nch * sizeof(uint64_t))
     for y in range(c.y0, c.y1 + 1):
-        for x in range(c.x0, c.x1 + 1):
-            if c.occ[_cidx(c, x, y)]:
-                bx0 = min(bx0, x)
-                bx1 = max(bx1, x)
-                by0 = min(by0, y)
-                by1 = max(by1, y)
-    c.x0 = bx0
+        j = _cidx(c, x0, y)
+        row = 0
+        for k in range(nch):
+            w = city_eight(c.occ + j + 8 * k)
+            if k == nch - 1:                    # (past x1: the row's margin, then the next row)
+                w &= (lanes_upto(c.x1 - x0 - 8 * k + 1) >> 7) * 0xFF
+            cols[k] |= w
+            row |= w
+        by0 = y if (row != 0) & (y < by0) else by0      # (the first occupied row: y ascends)
+        by1 = y if row != 0 else by1
+    k = 0
+    while cols[k] == 0:                         # (a tile is left: some column holds it)
+        k += 1
+    c.x0 = x0 + 8 * k + (__builtin_ctzll(cols[k]) >> 3)
+    k = nch - 1
+    while cols[k] == 0:
+        k -= 1
+    c.x1 = x0 + 8 * k + ((63 - __builtin_clzll(cols[k])) >> 3)
     c.y0 = by0
-    c.x1 = bx1
     c.y1 = by1
 
 
