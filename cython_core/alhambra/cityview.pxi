@@ -321,20 +321,17 @@ cdef void _view_removals(CityView* v) noexcept nogil:
                         low[w] = low[u]
                     if w != root and low[u] >= disc[w]:
                         cut[w] = 1
-        for i in range(n):
-            if i == root or cut[i] or disc[i] < 0 or (v.tile_key[i] & 15) == 15:
-                continue
+        for i in range(n):                      # (written for every tile, kept when removable: no branch)
             v.remove_cell[v.nremove] = v.tile_cell[i]
             v.remove_tile[v.nremove] = v.tile_id[i]
-            v.nremove += 1
+            v.nremove += (i != root) & (cut[i] == 0) & (disc[i] >= 0) & ((v.tile_key[i] & 15) != 15)
         return
-    # a tree (most cities): the cut vertices are the tiles with two or more links
+    # a tree (most cities): the cut vertices are the tiles with two or more links; not the fountain, not a
+    # cut vertex, and not a tile whose vacated cell would be enclosed
     for i in range(n):
-        if i == root or POP4[v.tile_links[i]] > 1 or (v.tile_key[i] & 15) == 15:
-            continue                # the fountain, a cut vertex, or the vacated cell would be enclosed
         v.remove_cell[v.nremove] = v.tile_cell[i]
         v.remove_tile[v.nremove] = v.tile_id[i]
-        v.nremove += 1
+        v.nremove += (i != root) & (POP4[v.tile_links[i]] <= 1) & ((v.tile_key[i] & 15) != 15)
 
 
 # ---------------------------------------------------------------- full build and update
