@@ -129,17 +129,14 @@ cdef inline int _camp_pair_sides(CityView* v, uint8_t* g, int j, int b) noexcept
 
 
 cdef inline int _camp_cells(SeatMemo* m, int t) noexcept nogil:
-    """_cells_count of camp t, its memo filled (open_walls)."""
-    cdef int d, n = 0
-    for d in range(4):                          # a bastion on side d leans on walls on side (d + 2) & 3
-        n += m.open_walls[(d + 2) & 3] * ((TILE_WALLS[t] >> d) & 1)
-    return n
+    """_cells_count of camp t, its memo filled (camp_cells)."""
+    return m.camp_cells[TILE_WALLS[t]]
 
 
 cdef int _cells_count(GameState* s, SeatView* sv, SeatMemo* m, int t) noexcept nogil:
     """Cells where tile t may be built / placed: a building's from the view; a camp's a superset's count, the
     (tile, side) pairs it could lean on (_camp_cell_draw): the open walls per side, counted once per city."""
-    cdef int j, d
+    cdef int j, d, b
     cdef uint32_t per_side = 0
     if TILE_KIND[t] == KIND_CAMP:
         if m.open_walls[0] < 0:
@@ -147,6 +144,10 @@ cdef int _cells_count(GameState* s, SeatView* sv, SeatMemo* m, int t) noexcept n
                 per_side += SIDE_BYTES[_camp_pair_sides(&sv.v, sv.g, j, 15)]
             for d in range(4):
                 m.open_walls[d] = (per_side >> (8 * d)) & 255
+            for b in range(16):                 # per bastion mask: a bastion on side d leans on walls on
+                m.camp_cells[b] = 0             # side (d + 2) & 3
+                for d in range(4):
+                    m.camp_cells[b] += m.open_walls[(d + 2) & 3] * ((b >> d) & 1)
         return _camp_cells(m, t)
     return sv.v.front_count[_walls(s, t)]
 
