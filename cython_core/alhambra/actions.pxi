@@ -412,7 +412,7 @@ cdef int gen_legal_cached(GameState* s, GenCache* gc, int* out) noexcept nogil:
             n += gen_action_modules(s, out + n, NULL, NULL if gc == NULL else gc.buy[s.current])
         if _has_rebuild(s):
             if gc == NULL:
-                local = <SeatView*>calloc(1, sizeof(SeatView))
+                local = seat_view_new()
             v = _view(s, gc, local)
             n += gen_rebuild(s, v, out + n)
         if n == 0:
@@ -420,7 +420,7 @@ cdef int gen_legal_cached(GameState* s, GenCache* gc, int* out) noexcept nogil:
             n = 1
     elif s.phase == PH_PLACE or s.phase == PH_FINAL:
         if gc == NULL:
-            local = <SeatView*>calloc(1, sizeof(SeatView))
+            local = seat_view_new()
         v = _view(s, gc, local)
         n = gen_place(s, v, out)
     else:

@@ -441,6 +441,18 @@ cdef void view_update(SeatView* sv, CityGrid* c) noexcept nogil:
     v.nremove = -1
 
 
+cdef SeatView* seat_view_new() noexcept nogil:
+    """An empty view (zero mirror, no lists: SV_EMPTY) for one generation, or NULL; free() it. Its at[] is
+    left unset (16 KB not written: it is read only at listed cells, and written when they are listed)."""
+    cdef SeatView* sv = <SeatView*>malloc(sizeof(SeatView))
+    cdef char* at
+    if sv != NULL:
+        at = <char*>sv.v.at
+        memset(sv, 0, at - <char*>sv)
+        memset(at + PG * PG, 0, <char*>sv + sizeof(SeatView) - (at + PG * PG))
+    return sv
+
+
 cdef inline CityView* seat_view(SeatView* sv, CityGrid* c) noexcept nogil:
     if sv.state != SV_VALID or sv.npend < 0:
         view_build(sv, c)

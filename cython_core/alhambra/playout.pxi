@@ -91,7 +91,7 @@ def _bench_replay(State start, list codes, int reps):
 def _bench_views(list states, int reps):
     """reps x a full city-view build for the seat to act in each state (profiling aid)."""
     cdef State st
-    cdef SeatView* sv = <SeatView*>calloc(1, sizeof(SeatView))
+    cdef SeatView* sv = seat_view_new()
     cdef int k, total = 0
     for k in range(reps):
         for st in states:
@@ -116,7 +116,7 @@ def _check_views(State st, seed, int max_actions=100000):
     cdef GameState g
     cdef Rng r
     cdef GenCache* gc = gen_cache_new()
-    cdef SeatView* fresh = <SeatView*>calloc(1, sizeof(SeatView))
+    cdef SeatView* fresh = seat_view_new()
     cdef CityView* v
     cdef int n = 0, code
     state_copy(&g, &st.st)

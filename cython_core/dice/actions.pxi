@@ -118,7 +118,7 @@ cdef inline bint can_rebuild(DiceGame* g) noexcept nogil:
 
 cdef int gen_city(DiceGame* g, bint place, int* out) noexcept nogil:
     """Alcazaba: the base game's placement (place phase) or rebuild (action phase) list for the seat to act."""
-    cdef SeatView* sv = <SeatView*>calloc(1, sizeof(SeatView))
+    cdef SeatView* sv = seat_view_new()
     cdef CityView* v
     cdef int n
     cdef uint8_t cur = g.b.current, ph = g.b.phase
