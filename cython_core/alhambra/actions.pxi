@@ -406,7 +406,7 @@ cdef int gen_legal_cached(GameState* s, GenCache* gc, int* out) noexcept nogil:
     if s.options & OPT_CAMPS:
         return gen_legal_camps(s, gc, out)
     if s.phase == PH_ACTION:
-        n = gen_take(s, out)
+        n = gen_take(s, out) if gc == NULL else gen_take_cached(s, gc, out)
         n += gen_buy(s, out + n, NULL if gc == NULL else gc.buy[s.current])
         if s.options & MODULE_BITS:
             n += gen_action_modules(s, out + n, NULL, NULL if gc == NULL else gc.buy[s.current])
@@ -469,7 +469,7 @@ cdef int sample_legal(GameState* s, GenCache* gc, Rng* r) noexcept nogil:
     if s.options & MODULE_BITS:
         return sample_legal_modules(s, gc, r)      # modules/sample.pxi
     if s.phase == PH_ACTION:
-        ntake = gen_take(s, buf)
+        ntake = gen_take_cached(s, gc, buf)
         nbuy = gen_buy(s, buf + ntake, gc.buy[s.current])
         total = ntake + nbuy
         if _has_rebuild(s):

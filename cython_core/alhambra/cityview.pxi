@@ -480,6 +480,9 @@ cdef struct GenCache:
     SeatView seat[MAX_PLAYERS]
     BuyMemo buy[MAX_PLAYERS][NCUR]
     SeatMemo memo[MAX_PLAYERS]
+    uint64_t take_key                 # 1 << 32 | the display's four bytes gen_take last listed (0: none)
+    int take_n
+    int take[16]                      # its takes (<= 15)
     int legal[MAX_LEGAL]              # sample_legal's list in games with modules
 
 
@@ -497,6 +500,17 @@ cdef void gen_cache_reset(GenCache* gc) noexcept nogil:
         for k in range(NCUR):
             gc.buy[i][k].key = 0
             gc.buy[i][k].exact.rest = 0
+
+
+cdef inline int gen_take_cached(GameState* s, GenCache* gc, int* out) noexcept nogil:
+    """gen_take, remembered per display: its only input, which changes only when cards are taken or dealt
+    (most draws follow a build, a buy or a placement and see the same display)."""
+    cdef uint64_t key = (<uint64_t>1 << 32) | four_bytes(s.display)
+    if gc.take_key != key:
+        gc.take_key = key
+        gc.take_n = gen_take(s, gc.take)
+    memcpy(out, gc.take, gc.take_n * sizeof(int))
+    return gc.take_n
 
 
 cdef inline void gen_cache_touch(GenCache* gc, int seat, int code) noexcept nogil:

@@ -338,7 +338,7 @@ cdef void draw_plan(GameState* s, GenCache* gc, Draw* d) noexcept nogil:
             d.m = _memo(gc, seat)
     d.corners = _corners(s, d.m) if falcon_may_start(s) and s.hand_n[seat] else NULL
     if s.phase == PH_ACTION:
-        d.n = gen_take(s, buf)
+        d.n = gen_take_cached(s, gc, buf)
         d.n += gen_buy(s, buf + d.n, gc.buy[seat])
         d.at = d.n
         d.n += gen_action_modules(s, buf + d.n, &falcons_at, gc.buy[seat])
