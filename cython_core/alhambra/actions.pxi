@@ -290,7 +290,8 @@ cdef int _buy_rec(int* cnt, int* rem, int v, int total, int cost, int pay, int b
 
 
 cdef struct BuyMemo:
-    uint32_t key                      # 1 << 31 | cost << 18 | the seat's card counts of the currency (2 bits each)
+    uint64_t cards                    # the seat's card counts of values 1..8 of the currency (a byte each)
+    int rest                          # ... of value 9 | cost << 8 | 1 << 30 (0: empty)
     int n
     int codes[128]                    # minimal payments (<= 104)
     ExactMemo exact                   # exact payments (Change's coins, bazaars, the vizier: modules/change.pxi)
@@ -298,9 +299,11 @@ cdef struct BuyMemo:
 
 cdef int gen_buy(GameState* s, int* out, BuyMemo* memo) noexcept nogil:
     """Minimal payments for every slot (out may be NULL: count only). memo: NULL, or the seat's 4 BuyMemo
-    (one per slot) of a GenCache: a currency's payments are recomputed only when its cards or cost changed."""
-    cdef int n = 0, k, v, cost, seat = s.current, i, m
-    cdef uint32_t key
+    (one per slot) of a GenCache: a currency's payments are recomputed only when its cards or cost changed
+    (the memo is checked on the hand's nine bytes as they lie)."""
+    cdef int n = 0, k, v, cost, seat = s.current, i, m, rest
+    cdef uint64_t cards
+    cdef uint8_t* h
     cdef int cnt[10]
     cdef int rem[10]
     for k in range(NCUR):
@@ -312,29 +315,29 @@ cdef int gen_buy(GameState* s, int* out, BuyMemo* memo) noexcept nogil:
                                NULL if memo == NULL else &memo[k].exact)
         if s.cur_sum[seat][k] < cost:
             continue
-        rem[0] = 0
-        cnt[0] = 0
-        key = (<uint32_t>1 << 31) | (<uint32_t>cost << 18)
-        for v in range(1, 10):
-            cnt[v] = s.hand[seat][k * NVALUES + v - 1]
-            rem[v] = rem[v - 1] + v * cnt[v]
-            key |= <uint32_t>cnt[v] << (2 * (v - 1))
-        if memo != NULL and memo[k].key == key:
+        h = &s.hand[seat][k * NVALUES]
+        memcpy(&cards, h, 8)
+        rest = h[8] | (cost << 8) | (1 << 30)
+        if memo != NULL and memo[k].cards == cards and memo[k].rest == rest:
             m = memo[k].n
             if out != NULL:
-                for i in range(m):
-                    out[n + i] = memo[k].codes[i]
+                memcpy(out + n, memo[k].codes, m * sizeof(int))
             n += m
             continue
+        rem[0] = 0
+        cnt[0] = 0
+        for v in range(1, 10):
+            cnt[v] = h[v - 1]
+            rem[v] = rem[v - 1] + v * cnt[v]
         if out == NULL:
             n = _buy_rec(cnt, rem, 9, 0, cost, 0, A_BUY | (k << 4), NULL, n)
             continue
         m = _buy_rec(cnt, rem, 9, 0, cost, 0, A_BUY | (k << 4), out + n, 0)
         if memo != NULL and m <= 128:
-            memo[k].key = key
+            memo[k].cards = cards
+            memo[k].rest = rest
             memo[k].n = m
-            for i in range(m):
-                memo[k].codes[i] = out[n + i]
+            memcpy(memo[k].codes, out + n, m * sizeof(int))
         n += m
     return n
 

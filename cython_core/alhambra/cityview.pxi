@@ -498,7 +498,7 @@ cdef void gen_cache_reset(GenCache* gc) noexcept nogil:
         if gc.seat[i].state == SV_VALID:
             gc.seat[i].state = SV_STALE
         for k in range(NCUR):
-            gc.buy[i][k].key = 0
+            gc.buy[i][k].rest = 0
             gc.buy[i][k].exact.rest = 0
 
 
