@@ -21,7 +21,7 @@ cdef int gen_bazaar_buys(GameState* s, int seat, int* out, BuyMemo* memo) noexce
         wait &= wait - 1
         t = BAZAAR_FIRST + b
         price = bazaar_price(s, t)
-        if price:
+        if sums_may_pay(s, seat, BAZAAR_CUR[t], price, s.coins[seat][BAZAAR_CUR[t]]):     # (no price: 0)
             n += gen_exact_coins(s, seat, BAZAAR_CUR[t], price, A_BAZAAR | (b << 4), 7, 0,
                                  NULL if out == NULL else out + n,
                                  NULL if memo == NULL else &memo[BAZAAR_CUR[t]].exact)
