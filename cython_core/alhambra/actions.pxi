@@ -301,7 +301,7 @@ cdef int gen_buy(GameState* s, int* out, BuyMemo* memo) noexcept nogil:
     """Minimal payments for every slot (out may be NULL: count only). memo: NULL, or the seat's 4 BuyMemo
     (one per slot) of a GenCache: a currency's payments are recomputed only when its cards or cost changed
     (the memo is checked on the hand's nine bytes as they lie)."""
-    cdef int n = 0, k, v, cost, seat = s.current, i, m, rest
+    cdef int n = 0, k, v, cost, seat = s.current, m, rest
     cdef uint64_t cards
     cdef uint8_t* h
     cdef int cnt[10]
