@@ -468,10 +468,8 @@ cdef struct SeatMemo:
     # while version equals the seat's SeatView.version
     uint32_t version
     FalconCorners corners             # corners.n < 0: not found yet
-    int open_walls[4]                 # per side d: the view's tiles with a wall there and no tile beside it
-                                      # (open_walls[0] < 0: not counted yet)
-    int camp_cells[16]                # per bastion mask: the (tile, side) pairs a camp could lean on (with
-                                      # open_walls)
+    int camp_cells[16]                # per bastion mask: the (tile, side) pairs a camp could lean on
+                                      # (modules/sample.pxi's _camp_memo; camp_cells[0] < 0: not counted yet)
     int spots_free                    # the supply (falcon bits) `spots` was counted for; -1: none
     int spots                         # falcon_spots for it
 

@@ -44,6 +44,7 @@ cdef struct Draw:
     # The counted city actions, per tile in the list's order: builds then swaps of each reserve tile (the
     # removals between them), or each pending tile's placements (cells, reserve, Dirk).
     bint place
+    bint dirk                 # placements: Dirk takes tiles too (one more action per pending tile)
     int nt                    # tiles
     int nbuild, nremove       # builds (placements) in all, removals
     uint8_t tile[DRAW_TILES]
@@ -86,7 +87,7 @@ cdef SeatMemo* _memo(GenCache* gc, int seat) noexcept nogil:
         m.version = gc.seat[seat].version
         m.corners.n = -1
         m.spots_free = -1
-        m.open_walls[0] = -1
+        m.camp_cells[0] = -1
     return m
 
 
@@ -128,27 +129,27 @@ cdef inline int _camp_pair_sides(CityView* v, uint8_t* g, int j, int b) noexcept
     return g[v.tile_cell[j]] & ~v.tile_key[j] & ((b << 2) | (b >> 2)) & 15
 
 
-cdef inline int _camp_cells(SeatMemo* m, int t) noexcept nogil:
-    """_cells_count of camp t, its memo filled (camp_cells)."""
-    return m.camp_cells[TILE_WALLS[t]]
+cdef void _camp_memo(SeatView* sv, SeatMemo* m) noexcept nogil:
+    """Fill the memo's camp counts if this version of the city has none yet: per bastion mask, the (tile,
+    side) pairs a camp could lean on (_camp_cell_draw)."""
+    cdef int j, d, b
+    cdef uint32_t per_side = 0                  # per side d, a byte: the tiles with a wall there, none beside
+    if m.camp_cells[0] >= 0:
+        return
+    for j in range(sv.v.ntile):                 # (< 256 tiles: no carry), no branch per side
+        per_side += SIDE_BYTES[_camp_pair_sides(&sv.v, sv.g, j, 15)]
+    for b in range(16):                         # a bastion on side d leans on walls on side (d + 2) & 3
+        m.camp_cells[b] = 0
+        for d in range(4):
+            m.camp_cells[b] += ((per_side >> (8 * ((d + 2) & 3))) & 255) * ((b >> d) & 1)
 
 
 cdef int _cells_count(GameState* s, SeatView* sv, SeatMemo* m, int t) noexcept nogil:
     """Cells where tile t may be built / placed: a building's from the view; a camp's a superset's count, the
-    (tile, side) pairs it could lean on (_camp_cell_draw): the open walls per side, counted once per city."""
-    cdef int j, d, b
-    cdef uint32_t per_side = 0
+    (tile, side) pairs it could lean on (_camp_cell_draw), counted once per city (_camp_memo)."""
     if TILE_KIND[t] == KIND_CAMP:
-        if m.open_walls[0] < 0:
-            for j in range(sv.v.ntile):          # a byte per side (< 256 tiles: no carry), no branch per side
-                per_side += SIDE_BYTES[_camp_pair_sides(&sv.v, sv.g, j, 15)]
-            for d in range(4):
-                m.open_walls[d] = (per_side >> (8 * d)) & 255
-            for b in range(16):                 # per bastion mask: a bastion on side d leans on walls on
-                m.camp_cells[b] = 0             # side (d + 2) & 3
-                for d in range(4):
-                    m.camp_cells[b] += m.open_walls[(d + 2) & 3] * ((b >> d) & 1)
-        return _camp_cells(m, t)
+        _camp_memo(sv, m)
+        return m.camp_cells[TILE_WALLS[t]]
     return sv.v.front_count[_walls(s, t)]
 
 
@@ -235,7 +236,7 @@ cdef int _rebuild_segments(GameState* s, Draw* d) noexcept nogil:
     cdef uint64_t b
     cdef int i = 0, word, t, w, camp, cells, nb = 0, ns = 0
     if res[0] & (<uint64_t>((1 << NCAMPS) - 1) << CAMP_FIRST):      # (camps are 55..62: the first word)
-        _cells_count(s, d.sv, d.m, CAMP_FIRST)  # (fills the memo's open walls, which _camp_cells reads)
+        _camp_memo(d.sv, d.m)
     for word in range(MASK_WORDS):
         b = res[word]
         while b:
@@ -244,7 +245,7 @@ cdef int _rebuild_segments(GameState* s, Draw* d) noexcept nogil:
             w = _walls(s, t)
             camp = TILE_KIND[t] == KIND_CAMP
             cells = v.front_count[w]
-            cells += camp * (_camp_cells(d.m, t) - cells)      # (read for every tile, kept for camps)
+            cells += camp * (d.m.camp_cells[TILE_WALLS[t]] - cells)     # (read for every tile, kept for camps)
             nb += cells
             ns += v.swap_count[w] + camp * (v.ntile - 1 - v.swap_count[w])
             d.tile[i] = <uint8_t>t
@@ -261,11 +262,11 @@ cdef int _rebuild_segments(GameState* s, Draw* d) noexcept nogil:
 cdef int _place_segments(GameState* s, Draw* d) noexcept nogil:
     """Placements in gen_place's order, counted per pending tile (cells, reserve, Dirk; with camps in the city
     a superset's); returns their number."""
-    cdef bint dirk = (s.options & OPT_DIRK) and s.phase == PH_PLACE
     cdef int i, t, n = 0
+    d.dirk = (s.options & OPT_DIRK) and s.phase == PH_PLACE
     for i in range(s.npending):
         t = s.pending[i]
-        n += _cells_count(s, d.sv, d.m, t) + 1 + dirk
+        n += _cells_count(s, d.sv, d.m, t) + 1 + d.dirk
         d.tile[i] = <uint8_t>t
         d.end[i] = n
     d.place = 1
@@ -292,15 +293,14 @@ cdef int _segment_pick(GameState* s, Draw* d, int k) noexcept nogil:
     """The k-th counted city action: a code, or DRAW_AGAIN when a superset's draw is illegal."""
     cdef CityView* v = &d.sv.v
     cdef CityGrid* c = s.city[s.current]
-    cdef bint camps = c.ncamps > 0, dirk
+    cdef bint camps = c.ncamps > 0
     cdef int i, t, code, cells
     if k < d.nbuild:
         i = _tile_at(d.end, d.nt, &k)
         t = d.tile[i]
         if not d.place:
             return _kth_cell_of(s, d.sv, A_BUILD, t, k)
-        dirk = (s.options & OPT_DIRK) and s.phase == PH_PLACE
-        cells = d.end[i] - (d.end[i - 1] if i > 0 else 0) - 1 - dirk
+        cells = d.end[i] - (d.end[i - 1] if i > 0 else 0) - 1 - d.dirk
         if k < cells:
             return _kth_cell_of(s, d.sv, A_PLACE, t, k)
         return (A_PLACE_RESERVE if k == cells else A_PLACE_DIRK) | (t << 4)

@@ -76,8 +76,8 @@ cdef int check_ext(GameState* s, int code) noexcept nogil:
 
 cdef int gen_walls(GameState* s, int* out) noexcept nogil:
     """Every legal wall card action of the seat to act: face-up card x own tile (its reserve, then its city
-    north row first, west to east, fountain included; camps never) - _wall_check_at's rules. out needs room
-    for one code more than it gets (a code is written before the test that keeps it)."""
+    north row first, west to east, fountain included; camps never). out needs room for one code more than it
+    gets (a code is written before the test that keeps it)."""
     cdef uint8_t tiles[128]
     cdef int seat = s.current, n = 0, w, i, nr, x, y, j, t, sides, up = s.wall_up, lane
     cdef uint64_t o, touch, keep, side_lanes
@@ -90,13 +90,13 @@ cdef int gen_walls(GameState* s, int* out) noexcept nogil:
         w = __builtin_ctzll(up)
         up &= up - 1
         sides = WALL_CARD_SIDES[w]
-        for i in range(nr):                  # no camp, no pieces of another card, no wall on the sides
-            t = tiles[i]
-            out[n] = wall_code(w, t)
-            n += ((TILE_KIND[t] != KIND_CAMP) & (s.card_walls[t] == 0)
-                  & ((tile_walls_now(s, t) & sides) == 0))
+        for i in range(nr):
+            out[n] = wall_code(w, tiles[i])
+            n += _wall_check_at(s, seat, w, tiles[i], 0, 0, 0) == E_OK
         # the city eight cells at a time, without a branch per cell (a mispredicted branch per cell cost
-        # more than the tests): a tile, no camp, no wall and no tile beside on the card's sides
+        # more than the tests): _wall_check_at's rules for a city cell as word operations - a tile, no camp,
+        # no wall and no tile beside on the card's sides, no pieces of another card (tests/
+        # test_oracle_modules.py holds the list against the brute-force oracle)
         side_lanes = <uint64_t>sides * LANES_ONE
         for y in range(c.y1, c.y0 - 1, -1):
             j = _cidx(c, c.x0, y)
@@ -106,8 +106,8 @@ cdef int gen_walls(GameState* s, int* out) noexcept nogil:
                          | ((city_eight(occ + j + 1) & LANES_TILE) >> 3)
                          | ((city_eight(occ + j - c.w) & LANES_TILE) >> 2)
                          | ((city_eight(occ + j - 1) & LANES_TILE) >> 1))
-                keep = (~bytes_nonzero((o & ((CELL_TILE | CELL_CAMP) * LANES_ONE)) ^ LANES_TILE)   # a tile, no camp
-                        & ~bytes_nonzero((o | touch) & side_lanes) & lanes_upto(c.x1 - x + 1))
+                keep = (~bytes_nonzero((o & ((CELL_TILE | CELL_CAMP) * LANES_ONE)) ^ LANES_TILE)   # a tile,
+                        & ~bytes_nonzero((o | touch) & side_lanes) & lanes_upto(c.x1 - x + 1))   # no camp
                 while keep:                  # (rare: the tiles the card fits)
                     lane = __builtin_ctzll(keep) >> 3
                     keep &= keep - 1
