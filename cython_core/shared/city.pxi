@@ -213,9 +213,7 @@ cdef enum:
 cdef inline uint64_t city_eight(uint8_t* p) noexcept nogil:
     """Eight occ bytes from p as one word (cell k of the row in byte k): row scans without a branch per cell.
     A read up to 7 cells past a row's bounding box stays in the storage (the margin, the next row, tid)."""
-    cdef uint64_t w
-    memcpy(&w, p, 8)
-    return w
+    return eight_bytes(p)
 
 
 cdef inline uint64_t lanes_upto(int n) noexcept nogil:

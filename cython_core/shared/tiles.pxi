@@ -82,6 +82,19 @@ cdef inline uint32_t four_bytes(uint8_t* p) noexcept nogil:
     return w
 
 
+cdef inline uint64_t eight_bytes(uint8_t* p) noexcept nogil:
+    """Eight bytes as one word (byte k in bits 8k..8k+7), read where they lie: a copy on the stack first
+    would make the load wait for the stores (store forwarding fails on a word built from two of them)."""
+    cdef uint64_t w
+    memcpy(&w, p, 8)
+    return w
+
+
+cdef inline int flags_count(uint64_t high) noexcept nogil:
+    """How many flags bytes_nonzero's answer holds."""
+    return <int>(((high >> 7) * 0x0101010101010101ULL) >> 56)
+
+
 cdef inline int byte_flags(uint64_t high) noexcept nogil:
     """bytes_nonzero's answer as 8 bits, bit j for byte j."""
     return <int>((high * 0x0002040810204081ULL) >> 56)

@@ -95,28 +95,20 @@ cdef void _init_falcon_fits() noexcept nogil:
 _init_falcon_fits()
 
 
-cdef enum:
-    NCARD_WORDS = (NCARD_KINDS + 7) // 8
-
-
 cdef inline int falcons_free(GameState* s) noexcept nogil:
-    """The falcons in the supply (owner NO_SEAT: every bit set), as bits, eight owners at a time."""
-    cdef uint64_t w[2]
-    w[1] = 0
-    memcpy(w, s.falcon_owner, NFALCONS)
-    return (byte_flags(bytes_nonzero(~w[0]) ^ 0x8080808080808080ULL)
-            | byte_flags(bytes_nonzero(~w[1]) ^ 0x8080808080808080ULL) << 8) & ((1 << NFALCONS) - 1)
+    """The falcons in the supply (owner NO_SEAT: every bit set), as bits: owners 0..7 and 7..14 as two
+    words."""
+    cdef uint64_t lo = eight_bytes(s.falcon_owner), hi = eight_bytes(s.falcon_owner + NFALCONS - 8)
+    return (byte_flags(bytes_nonzero(~lo) ^ LANES_TOP)
+            | byte_flags(bytes_nonzero(~hi) ^ LANES_TOP) << (NFALCONS - 8)) & ((1 << NFALCONS) - 1)
 
 
 cdef inline int card_kinds_held(GameState* s, int seat) noexcept nogil:
     """How many distinct money cards the seat holds (a falcon is paid with any one card)."""
-    cdef uint64_t w[NCARD_WORDS]
-    cdef int i, n = 0
-    w[NCARD_WORDS - 1] = 0
-    memcpy(w, s.hand[seat], NCARD_KINDS)
-    for i in range(NCARD_WORDS):
-        n += <int>(((bytes_nonzero(w[i]) >> 7) * 0x0101010101010101ULL) >> 56)     # the flags' sum
-    return n
+    cdef uint8_t* h = s.hand[seat]
+    return (flags_count(bytes_nonzero(eight_bytes(h))) + flags_count(bytes_nonzero(eight_bytes(h + 8)))
+            + flags_count(bytes_nonzero(eight_bytes(h + 16))) + flags_count(bytes_nonzero(eight_bytes(h + 24)))
+            + flags_count(bytes_nonzero(four_bytes(h + 32))))
 
 
 cdef inline int falcon_spot(GameState* s, FalconCorners* corners, int i, int free) noexcept nogil:
