@@ -178,6 +178,7 @@ cdef inline int pay_count(int pay, int v) noexcept nogil:
 cdef int pay_cards(GameState* s, int seat, int cur, int pay) noexcept nogil:
     """Move the paid cards to the discard pile; returns the total."""
     cdef int v, cnt, c, total = 0
+    money_changed(s, seat)
     for v in range(1, 10):
         cnt = pay_count(pay, v)
         if cnt:

@@ -124,6 +124,8 @@ cdef struct GameState:
     uint8_t in_window                     # an interrupt window is open (asking, or placing a vizier's tile)
     uint8_t win_first                     # the window's order starts at this seat (the one who is next)
     uint8_t win_k                         # position in that order of the seat being asked
+    uint8_t viz_no                        # a cache, not state (window.pxi): seats that can pay no market slot
+    uint64_t viz_costs                    # exactly while the slots cost viz_costs and their money stays
     # Change and Walls (RULES §9.5, §9.7; modules/change.pxi, modules/walls.pxi)
     uint8_t coins[MAX_PLAYERS][NCUR]      # coins held per seat and currency (public)
     uint8_t coin_bag[NCUR]                # coins in the bag per currency
@@ -203,13 +205,20 @@ cdef inline int mask_list(uint64_t* m, uint8_t* out) noexcept nogil:
 
 # ---------------------------------------------------------------- money and tiles
 
+cdef inline void money_changed(GameState* s, int seat) noexcept nogil:
+    """Every change of a seat's cards or coins calls this: what window.pxi remembers of them is void."""
+    s.viz_no &= ~(1 << seat)
+
+
 cdef inline void hand_add(GameState* s, int seat, int card) noexcept nogil:
+    money_changed(s, seat)
     s.hand[seat][card] += 1
     s.hand_n[seat] += 1
     s.cur_sum[seat][card_currency(card)] += card_value(card)
 
 
 cdef inline void hand_remove(GameState* s, int seat, int card) noexcept nogil:
+    money_changed(s, seat)
     s.hand[seat][card] -= 1
     s.hand_n[seat] -= 1
     s.cur_sum[seat][card_currency(card)] -= card_value(card)

@@ -594,6 +594,8 @@ cdef class State:
         memcpy(&tmp, &self.st, sizeof(GameState))
         for i in range(MAX_PLAYERS):
             tmp.city[i] = NULL
+        tmp.viz_no = 0                  # (a cache, not state)
+        tmp.viz_costs = 0
         raw = (<char*>&tmp)[:sizeof(GameState)]
         cities = tuple(tuple(self.city(i).cells()) for i in range(self.st.num_players))
         return raw + repr(cities).encode()

@@ -45,6 +45,7 @@ cdef void draw_change(GameState* s, int seat, int n) noexcept nogil:
             k += 1
         s.coin_bag[k] -= 1
         s.coins[seat][k] += 1
+        money_changed(s, seat)
         n -= 1
 
 
@@ -53,6 +54,7 @@ cdef int pay_with(GameState* s, int seat, int cur, int code, int shift) noexcept
     cdef int coins = code_coins(code, shift)
     s.coins[seat][cur] -= coins
     s.coin_bag[cur] += coins
+    money_changed(s, seat)
     return pay_cards(s, seat, cur, (code >> shift) & 0x3FFFF) + coins
 
 

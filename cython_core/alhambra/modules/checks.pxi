@@ -75,6 +75,13 @@ cdef int _census(GameState* s, char* why) noexcept nogil:
             if s.falcon_owner[k] == p and s.falcon_cell[k] == s.falcon_cell[f]:
                 memcpy(why, b"two falcons\0", 12)
                 return 1
+    # the window's cache (window.pxi): a seat it remembers as unable to pay is unable to pay
+    cdef int cost[NCUR]
+    if s.viz_no and _market_costs(s, cost) == s.viz_costs:
+        for p in range(s.num_players):
+            if (s.viz_no >> p) & 1 and vizier_can_buy(s, p, cost, s.viz_costs):
+                memcpy(why, b"vizier cache\0", 14)
+                return 1
     if _census_change_walls(s, why):
         return 1
     return _census_thief_residents(s, why)

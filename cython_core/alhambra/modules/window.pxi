@@ -85,11 +85,10 @@ cdef enum:
     LANE_TOPS = 0x8000800080008000ULL     # the top bit of each 16-bit lane
 
 
-cdef inline uint64_t _lanes16(uint32_t x) noexcept nogil:
-    """Four bytes -> four 16-bit lanes (byte k in lane k)."""
-    cdef uint64_t y = x
-    y = (y | (y << 16)) & 0x0000FFFF0000FFFFULL
-    return (y | (y << 8)) & 0x00FF00FF00FF00FFULL
+cdef inline uint64_t _lanes16(uint8_t* p) noexcept nogil:
+    """Four bytes -> four 16-bit lanes (byte k in lane k), read one by one: a seat's sums were just written
+    byte by byte (the turn's payment or take), and a word read over those stores would wait for them."""
+    return p[0] | (<uint64_t>p[1] << 16) | (<uint64_t>p[2] << 32) | (<uint64_t>p[3] << 48)
 
 
 cdef inline uint64_t _market_costs(GameState* s, int* cost) noexcept nogil:
@@ -111,7 +110,7 @@ cdef bint vizier_can_buy(GameState* s, int seat, int* cost, uint64_t cost_lanes)
     cdef int k
     # the slots whose cost the seat's cards and coins reach, all four at once (a byte holds at most 135 + 6:
     # no carry); exact_payable decides those
-    enough = ((_lanes16(four_bytes(s.cur_sum[seat]) + four_bytes(s.coins[seat])) | LANE_TOPS) - cost_lanes)
+    enough = ((_lanes16(s.cur_sum[seat]) + _lanes16(s.coins[seat])) | LANE_TOPS) - cost_lanes
     enough &= LANE_TOPS
     while enough:
         k = __builtin_ctzll(enough) >> 4
@@ -123,7 +122,9 @@ cdef bint vizier_can_buy(GameState* s, int seat, int* cost, uint64_t cost_lanes)
 
 cdef void window_advance(GameState* s) noexcept nogil:
     """Ask the next seat in the order that can act (its thieves, modules/thief.pxi, or its awake vizier able
-    to pay); close the window when none is left."""
+    to pay); close the window when none is left. A vizier that could pay nothing stays known as such
+    (s.viz_no) while the slots cost the same and its seat's money stays (money_changed, state.pxi): most
+    windows find nobody, and the exact-payment test is the dearest part."""
     cdef int seat, n = s.num_players
     cdef int cost[NCUR]
     cdef uint64_t cost_lanes = 0
@@ -131,14 +132,25 @@ cdef void window_advance(GameState* s) noexcept nogil:
     cdef int viziers = s.vizier_awake if s.options & OPT_VIZIER else 0
     if viziers:
         cost_lanes = _market_costs(s, cost)
+        if cost_lanes != s.viz_costs:
+            s.viz_costs = cost_lanes
+            s.viz_no = 0
+        viziers &= ~s.viz_no
     seat = s.win_first + s.win_k
     if seat >= n:
         seat -= n
     while s.win_k < n and (thieves | viziers):
-        if (thieves >> seat) & 1 or ((viziers >> seat) & 1 and vizier_can_buy(s, seat, cost, cost_lanes)):
+        if (thieves >> seat) & 1:
             s.current = <uint8_t>seat
             s.phase = PH_INTERRUPT
             return
+        if (viziers >> seat) & 1:
+            if vizier_can_buy(s, seat, cost, cost_lanes):
+                s.current = <uint8_t>seat
+                s.phase = PH_INTERRUPT
+                return
+            s.viz_no |= 1 << seat
+            viziers &= ~(1 << seat)
         s.win_k += 1
         seat += 1
         if seat == n:
