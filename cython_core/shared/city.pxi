@@ -24,10 +24,16 @@
 
 cdef extern from *:
     """
-    #if defined(__GNUC__)
+    #if defined(__GNUC__) && defined(__POPCNT__)
     #define CITY_POPCOUNT(x) __builtin_popcount(x)
     #else
-    static int CITY_POPCOUNT(unsigned x) { int n = 0; while (x) { x &= x - 1; n++; } return n; }
+    /* without a popcount instruction __builtin_popcount is a call into libgcc: a few ALU steps are less */
+    static inline int CITY_POPCOUNT(unsigned x) {
+        x -= (x >> 1) & 0x55555555u;
+        x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+        x = (x + (x >> 4)) & 0x0F0F0F0Fu;
+        return (int)((x * 0x01010101u) >> 24);
+    }
     #endif
     """
     int CITY_POPCOUNT(unsigned int x) nogil

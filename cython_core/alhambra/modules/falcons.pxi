@@ -95,12 +95,18 @@ cdef void _init_falcon_fits() noexcept nogil:
 _init_falcon_fits()
 
 
-cdef inline int falcons_free(GameState* s) noexcept nogil:
-    """The falcons in the supply (owner NO_SEAT: every bit set), as bits: owners 0..7 and 7..14 as two
+cdef inline int falcons_of(GameState* s, int seat) noexcept nogil:
+    """The falcons (bits) the seat has in its city (NO_SEAT: in the supply), owners 0..7 and 7..14 read as two
     words."""
     cdef uint64_t lo = eight_bytes(s.falcon_owner), hi = eight_bytes(s.falcon_owner + NFALCONS - 8)
-    return (byte_flags(bytes_nonzero(~lo) ^ LANES_TOP)
-            | byte_flags(bytes_nonzero(~hi) ^ LANES_TOP) << (NFALCONS - 8)) & ((1 << NFALCONS) - 1)
+    cdef uint64_t mine = <uint64_t>seat * 0x0101010101010101ULL
+    return (byte_flags(bytes_nonzero(lo ^ mine) ^ LANES_TOP)
+            | byte_flags(bytes_nonzero(hi ^ mine) ^ LANES_TOP) << (NFALCONS - 8)) & ((1 << NFALCONS) - 1)
+
+
+cdef inline int falcons_free(GameState* s) noexcept nogil:
+    """The falcons (bits) in the supply."""
+    return falcons_of(s, NO_SEAT)
 
 
 cdef inline int card_kinds_held(GameState* s, int seat) noexcept nogil:
@@ -219,11 +225,12 @@ cdef void apply_falcon(GameState* s, int code) noexcept nogil:
 
 cdef void falcons_release(GameState* s, int seat, int x, int y) noexcept nogil:
     """The tile at (x, y) of the seat's city is removed or swapped: falcons on its four corners go back."""
-    cdef int f, fx, fy
-    for f in range(NFALCONS):
-        if s.falcon_owner[f] == seat:
-            fx = (s.falcon_cell[f] & 255) - 128
-            fy = (s.falcon_cell[f] >> 8) - 128
-            if (x == fx or x == fx + 1) and (y == fy or y == fy + 1):
-                s.falcon_owner[f] = NO_SEAT
-                s.falcon_cell[f] = 0
+    cdef int f, fx, fy, own = falcons_of(s, seat)
+    while own:
+        f = __builtin_ctzll(own)
+        own &= own - 1
+        fx = (s.falcon_cell[f] & 255) - 128
+        fy = (s.falcon_cell[f] >> 8) - 128
+        if (x == fx or x == fx + 1) and (y == fy or y == fy + 1):
+            s.falcon_owner[f] = NO_SEAT
+            s.falcon_cell[f] = 0

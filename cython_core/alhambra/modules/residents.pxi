@@ -186,7 +186,7 @@ cdef int gen_residents(GameState* s, int* out) noexcept nogil:
     cdef CityGrid* c
     if s.phase == PH_FIGURES:
         for a in range(1 << NTYPES):
-            if __builtin_popcountll(a) == 3:
+            if CITY_POPCOUNT(a) == 3:
                 out[n] = A_EXT | (SUB_FIGURES << 4) | (a << 8)
                 n += 1
         return n
@@ -221,7 +221,7 @@ cdef int check_residents(GameState* s, int code) noexcept nogil:
     if s.phase == PH_FIGURES:
         if kind != A_EXT or sub != SUB_FIGURES:
             return E_FIGURES_PHASE
-        return E_OK if code >> 14 == 0 and __builtin_popcountll((code >> 8) & 63) == 3 else E_CODE
+        return E_OK if code >> 14 == 0 and CITY_POPCOUNT((code >> 8) & 63) == 3 else E_CODE
     if kind == A_EXT and sub == SUB_FIGURES:
         return E_FIGURES_WHEN
     if s.phase == PH_DISC:

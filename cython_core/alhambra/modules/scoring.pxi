@@ -23,7 +23,7 @@ cdef int city_bazaar_score(CityGrid* c) noexcept nogil:
                         if t < NTYPES and (bz >> t) & 1:
                             n += 1
                             types |= 1 << t
-            pts += n * __builtin_popcountll(types)
+            pts += n * CITY_POPCOUNT(types)
     return pts
 
 
