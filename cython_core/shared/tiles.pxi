@@ -90,11 +90,6 @@ cdef inline uint64_t eight_bytes(uint8_t* p) noexcept nogil:
     return w
 
 
-cdef inline int flags_count(uint64_t high) noexcept nogil:
-    """How many flags bytes_nonzero's answer holds."""
-    return <int>(((high >> 7) * 0x0101010101010101ULL) >> 56)
-
-
 cdef inline int byte_flags(uint64_t high) noexcept nogil:
     """bytes_nonzero's answer as 8 bits, bit j for byte j."""
     return <int>((high * 0x0002040810204081ULL) >> 56)

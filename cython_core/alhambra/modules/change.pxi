@@ -81,6 +81,8 @@ cdef inline int gen_exact_coins(GameState* s, int seat, int cur, int cost, int b
     cdef int n = 0, i, rest
     cdef uint64_t cards
     cdef uint8_t* h = &s.hand[seat][cur * NVALUES]
+    if not sums_may_pay(s, seat, cur, cost, s.coins[seat][cur]):
+        return 0                    # (out of reach: the memo is neither asked nor overwritten)
     if memo == NULL:
         return _exact_coins(s, seat, cur, cost, base, shift, first, out)
     memcpy(&cards, h, 8)
