@@ -230,8 +230,9 @@ cdef int _rebuild_segments(GameState* s, Draw* d) noexcept nogil:
     cdef CityView* v = &d.sv.v
     cdef uint64_t* res = s.reserve[s.current]
     cdef uint64_t b
-    cdef int i = 0, word, t, w, camp, cells, nb = 0, ns = 0
-    if res[0] & (<uint64_t>((1 << NCAMPS) - 1) << CAMP_FIRST):      # (camps are 55..62: the first word)
+    cdef int i = 0, word, t, w, camp, cells, swaps, nb = 0, ns = 0
+    cdef bint camps = (res[0] & (<uint64_t>((1 << NCAMPS) - 1) << CAMP_FIRST)) != 0   # (camps: 55..62)
+    if camps:
         _camp_memo(d.sv, d.m)
     for word in range(MASK_WORDS):
         b = res[word]
@@ -239,11 +240,14 @@ cdef int _rebuild_segments(GameState* s, Draw* d) noexcept nogil:
             t = word * 64 + __builtin_ctzll(b)
             b &= b - 1
             w = _walls(s, t)
-            camp = TILE_KIND[t] == KIND_CAMP
             cells = v.front_count[w]
-            cells += camp * (d.m.camp_cells[TILE_WALLS[t]] - cells)     # (read for every tile, kept for camps)
+            swaps = v.swap_count[w]
+            if camps:                   # (the same for every tile of the reserve: no misprediction)
+                camp = TILE_KIND[t] == KIND_CAMP
+                cells += camp * (d.m.camp_cells[TILE_WALLS[t]] - cells)
+                swaps += camp * (v.ntile - 1 - swaps)
             nb += cells
-            ns += v.swap_count[w] + camp * (v.ntile - 1 - v.swap_count[w])
+            ns += swaps
             d.tile[i] = <uint8_t>t
             d.end[i] = nb
             d.swap_end[i] = ns
