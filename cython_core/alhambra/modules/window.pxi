@@ -85,10 +85,11 @@ cdef enum:
     LANE_TOPS = 0x8000800080008000ULL     # the top bit of each 16-bit lane
 
 
-cdef inline uint64_t _lanes16(uint8_t* p) noexcept nogil:
-    """Four bytes -> four 16-bit lanes (byte k in lane k), read one by one: a seat's sums were just written
-    byte by byte (the turn's payment or take), and a word read over those stores would wait for them."""
-    return p[0] | (<uint64_t>p[1] << 16) | (<uint64_t>p[2] << 32) | (<uint64_t>p[3] << 48)
+cdef inline uint64_t _lanes16(uint32_t x) noexcept nogil:
+    """Four bytes -> four 16-bit lanes (byte k in lane k)."""
+    cdef uint64_t y = x
+    y = (y | (y << 16)) & 0x0000FFFF0000FFFFULL
+    return (y | (y << 8)) & 0x00FF00FF00FF00FFULL
 
 
 cdef inline uint64_t _market_costs(GameState* s, int* cost) noexcept nogil:
@@ -110,7 +111,7 @@ cdef bint vizier_can_buy(GameState* s, int seat, int* cost, uint64_t cost_lanes)
     cdef int k
     # the slots whose cost the seat's cards and coins reach, all four at once (a byte holds at most 135 + 6:
     # no carry); exact_payable decides those
-    enough = ((_lanes16(s.cur_sum[seat]) + _lanes16(s.coins[seat])) | LANE_TOPS) - cost_lanes
+    enough = ((_lanes16(four_bytes(s.cur_sum[seat]) + four_bytes(s.coins[seat])) | LANE_TOPS) - cost_lanes)
     enough &= LANE_TOPS
     while enough:
         k = __builtin_ctzll(enough) >> 4
