@@ -182,7 +182,8 @@ cdef inline bint _disc_cell_ok(CityGrid* c, int x, int y) noexcept nogil:
 
 cdef int gen_residents(GameState* s, int* out) noexcept nogil:
     """The legal actions of the phases "resident" (without "done"), "disc" and "figures"."""
-    cdef int seat = s.current, n = 0, a, b, x, y, ty
+    cdef int seat = s.current, n = 0, a, b, x, y, ty, j, lane
+    cdef uint64_t keep
     cdef CityGrid* c
     if s.phase == PH_FIGURES:
         for a in range(1 << NTYPES):
@@ -202,12 +203,22 @@ cdef int gen_residents(GameState* s, int* out) noexcept nogil:
                         out[n] = A_EXT | (SUB_EXCHANGE << 4) | ((a | (b << 3)) << 8)
                         n += 1
         return n
+    # _disc_cell_ok for the box and the ring around it, eight cells of a row at a time (the reads stay in
+    # the storage: two margin rows and columns, and tid after the last row)
     c = s.city[seat]
     for y in range(c.y1 + 1, c.y0 - 2, -1):
-        for x in range(c.x0 - 1, c.x1 + 2):
-            if _disc_cell_ok(c, x, y):
-                out[n] = A_EXT | (SUB_DISC << 4) | (city_pack(x, y) << 8)
+        j = _cidx(c, c.x0 - 1, y)
+        for x in range(c.x0 - 1, c.x1 + 2, 8):
+            keep = (~bytes_nonzero(city_eight(c.occ + j))
+                    & bytes_nonzero(city_eight(c.occ + j + c.w) | city_eight(c.occ + j - c.w)
+                                    | city_eight(c.occ + j + 1) | city_eight(c.occ + j - 1))
+                    & lanes_upto(c.x1 + 2 - x))
+            while keep:
+                lane = __builtin_ctzll(keep) >> 3
+                keep &= keep - 1
+                out[n] = A_EXT | (SUB_DISC << 4) | (city_pack(x + lane, y) << 8)
                 n += 1
+            j += 8
     return n
 
 
