@@ -20,11 +20,10 @@ cdef int gen_bazaar_buys(GameState* s, int seat, int* out, BuyMemo* memo) noexce
         b = __builtin_ctzll(wait)
         wait &= wait - 1
         t = BAZAAR_FIRST + b
-        price = bazaar_price(s, t)
-        if sums_may_pay(s, seat, BAZAAR_CUR[t], price, s.coins[seat][BAZAAR_CUR[t]]):     # (no price: 0)
-            n += gen_exact_coins(s, seat, BAZAAR_CUR[t], price, A_BAZAAR | (b << 4), 7, 0,
-                                 NULL if out == NULL else out + n,
-                                 NULL if memo == NULL else &memo[BAZAAR_CUR[t]].exact)
+        price = bazaar_price(s, t)      # (no price: 0, which gen_exact_coins finds out of reach)
+        n += gen_exact_coins(s, seat, BAZAAR_CUR[t], price, A_BAZAAR | (b << 4), 7, 0,
+                             NULL if out == NULL else out + n,
+                             NULL if memo == NULL else &memo[BAZAAR_CUR[t]].exact)
     return n
 
 

@@ -128,15 +128,13 @@ cdef void _exact_remember(GameState* s, int seat, int cur, int cost, ExactMemo* 
 cdef int _exact_coins(GameState* s, int seat, int cur, int cost, int base, int shift, int first,
                       int* out) noexcept nogil:
     """gen_exact_coins without a memo: per coin count, the exact card payments of the rest (_exact_rec; the
-    sums the cards reach found once)."""
+    sums the cards reach found once). Only gen_exact_coins calls it, once sums_may_pay passed (cost 1..63)."""
     cdef int n = 0, c, v, most = s.coins[seat][cur]
     cdef int cnt[10]
     cdef int rem[10]
     cdef uint64_t reach
     if most > cost:
         most = cost
-    if not sums_may_pay(s, seat, cur, cost, most):
-        return 0
     reach = reach_mask(s, seat, cur)          # (once: each coin count below tests its bit)
     rem[0] = 0
     cnt[0] = 0

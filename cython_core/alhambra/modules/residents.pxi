@@ -175,9 +175,20 @@ cdef inline bint disc_to_put_back(GameState* s) noexcept nogil:
     return 0
 
 
+cdef inline uint64_t _disc_lanes(CityGrid* c, int j) noexcept nogil:
+    """Bit 7 of byte k set iff the cell at storage index j + k is empty with a tile beside it: where the disc
+    may lie (RULES §9.8). The cell j must be in the box or the ring around it (the reads stay in the storage:
+    two margin rows and columns, and tid after the last row)."""
+    cdef uint8_t* occ = c.occ
+    return (~bytes_nonzero(city_eight(occ + j))
+            & bytes_nonzero(city_eight(occ + j + c.w) | city_eight(occ + j - c.w)
+                            | city_eight(occ + j + 1) | city_eight(occ + j - 1)))
+
+
 cdef inline bint _disc_cell_ok(CityGrid* c, int x, int y) noexcept nogil:
-    return city_tile(c, x, y) < 0 and (city_tile(c, x + 1, y) >= 0 or city_tile(c, x - 1, y) >= 0
-                                       or city_tile(c, x, y + 1) >= 0 or city_tile(c, x, y - 1) >= 0)
+    if x < c.x0 - 1 or x > c.x1 + 1 or y < c.y0 - 1 or y > c.y1 + 1:
+        return 0                        # (no tile beside it)
+    return (_disc_lanes(c, _cidx(c, x, y)) & 0x80) != 0
 
 
 cdef int gen_residents(GameState* s, int* out) noexcept nogil:
@@ -203,16 +214,11 @@ cdef int gen_residents(GameState* s, int* out) noexcept nogil:
                         out[n] = A_EXT | (SUB_EXCHANGE << 4) | ((a | (b << 3)) << 8)
                         n += 1
         return n
-    # _disc_cell_ok for the box and the ring around it, eight cells of a row at a time (the reads stay in
-    # the storage: two margin rows and columns, and tid after the last row)
-    c = s.city[seat]
+    c = s.city[seat]                    # the box and the ring around it, eight cells of a row at a time
     for y in range(c.y1 + 1, c.y0 - 2, -1):
         j = _cidx(c, c.x0 - 1, y)
         for x in range(c.x0 - 1, c.x1 + 2, 8):
-            keep = (~bytes_nonzero(city_eight(c.occ + j))
-                    & bytes_nonzero(city_eight(c.occ + j + c.w) | city_eight(c.occ + j - c.w)
-                                    | city_eight(c.occ + j + 1) | city_eight(c.occ + j - 1))
-                    & lanes_upto(c.x1 + 2 - x))
+            keep = _disc_lanes(c, j) & lanes_upto(c.x1 + 2 - x)
             while keep:
                 lane = __builtin_ctzll(keep) >> 3
                 keep &= keep - 1
