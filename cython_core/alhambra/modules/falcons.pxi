@@ -13,10 +13,15 @@ cdef enum:
     CORNERS_MAX = 128         # corners of four tiles in one city (<= its tiles)
 
 
+cdef uint8_t TYPE_BIT[MAX_TILE]       # per tile id: 1 << its building type; 0 for camps, bazaars, the fountain
+for _t in range(MAX_TILE):
+    TYPE_BIT[_t] = (1 << TILE_TYPE[_t]) if TILE_TYPE[_t] < NTYPES else 0
+
+
 cdef inline int _corner_types_at(CityGrid* c, int i) noexcept nogil:
     """corner_types of the corner whose south-west cell has storage index i (all four inside the storage)."""
     cdef uint8_t* occ = c.occ
-    cdef int k, t, bits = 0
+    cdef int k, bits = 0
     cdef int cell[4]
     cell[0] = i
     cell[1] = i + 1
@@ -25,9 +30,7 @@ cdef inline int _corner_types_at(CityGrid* c, int i) noexcept nogil:
     for k in range(4):
         if not occ[cell[k]]:
             return -1
-        t = c.tid[cell[k]]
-        if TILE_TYPE[t] < NTYPES:
-            bits |= 1 << TILE_TYPE[t]
+        bits |= TYPE_BIT[c.tid[cell[k]]]
     return bits
 
 
@@ -60,20 +63,22 @@ cdef void falcon_corners(CityGrid* c, FalconCorners* fc) noexcept nogil:
     """The corners of city c a falcon may sit on as far as the city decides (the falcons' own types and the
     supply are falcon_buys' business). The box's rows eight corners at a time: where four tiles meet is
     found without a branch per cell."""
-    cdef int x, y, j, lane, types
+    cdef int x, y, i, j, lane, types
     cdef uint64_t four
     cdef uint8_t* occ = c.occ
+    cdef uint8_t* tid = c.tid
     fc.n = 0
     for y in range(c.y1 - 1, c.y0 - 1, -1):
         j = _cidx(c, c.x0, y)
         for x in range(c.x0, c.x1, 8):
             four = ((city_eight(occ + j) & city_eight(occ + j + 1) & city_eight(occ + j + c.w)
                      & city_eight(occ + j + c.w + 1) & LANES_TILE) << 3) & lanes_upto(c.x1 - x)
-            while four:
+            while four:                         # (four tiles: their type bits from a table, no test)
                 lane = __builtin_ctzll(four) >> 3
                 four &= four - 1
-                types = _corner_types_at(c, j + lane)
-                if types > 0 and fc.n < CORNERS_MAX:
+                i = j + lane
+                types = TYPE_BIT[tid[i]] | TYPE_BIT[tid[i + 1]] | TYPE_BIT[tid[i + c.w]] | TYPE_BIT[tid[i + c.w + 1]]
+                if types and fc.n < CORNERS_MAX:
                     fc.cell[fc.n] = <uint16_t>city_pack(x + lane, y)
                     fc.types[fc.n] = <uint8_t>types
                     fc.n += 1
