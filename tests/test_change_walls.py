@@ -257,6 +257,19 @@ def test_added_walls_stay_on_the_tile_and_count_for_every_rule():
         s.apply("build 22 -1,0")                         # its new E wall would face the fountain's open W
 
 
+@pytest.mark.parametrize("options", [{"walls": True}, "all"])
+def test_cached_views_follow_wall_cards(options):
+    """A wall card changes one city cell's walls: the GenCache updates that cell of the acting seat's view
+    (a card on a reserve tile leaves the view alone); the view must stay what a fresh build shows."""
+    from alhambra_ai._core import _check_views
+    from alhambra_ai.options import MODULES
+    opts = dict.fromkeys(MODULES, True) if options == "all" else options
+    total = 0
+    for seed in range(10):
+        total += _check_views(new_game(2 + seed % 3, 700 + seed, opts), seed)
+    assert total > 2000
+
+
 def test_wall_card_not_between_falcons():
     s = walls_table(extra={"falcons": True}, cities=[BLOCK, "", ""], hands=[["b1", "g2"], [], []],
                     reserves=[[], [], []], market=[1, 2, 3, 4])

@@ -511,18 +511,22 @@ cdef inline int gen_take_cached(GameState* s, GenCache* gc, int* out) noexcept n
     return gc.take_n
 
 
-cdef inline void gen_cache_touch(GenCache* gc, int seat, int code) noexcept nogil:
-    """Record that the action (applied next by `seat`) changes the seat's city at one cell."""
-    cdef int kind = code & 15
+cdef inline void gen_cache_touch(GenCache* gc, GameState* s, int code) noexcept nogil:
+    """Record that the action (applied next to s by the seat to act) changes the seat's city at one cell (or
+    at none: a wall card on a reserve tile; the Residents' kinds move figures, never tiles or walls)."""
+    cdef int kind = code & 15, seat = s.current, x = 0, y = 0
     cdef SeatView* sv
     if kind == A_EXT:
-        if (code >> 4) & 15 == SUB_WALL:
-            gc.seat[seat].npend = -1     # a wall card may change the walls of a city tile: rebuild the view
-                                         # (the Residents' kinds move figures, never tiles or walls)
+        if (code >> 4) & 15 != SUB_WALL or _wall_target(s, seat, (code >> 11) & 127, &x, &y) != 1:
+            return
     elif kind == A_PLACE or kind == A_BUILD or kind == A_REMOVE or kind == A_SWAP:
-        sv = &gc.seat[seat]
-        if sv.state == SV_VALID and 0 <= sv.npend < VIEW_PENDING:
-            sv.pend[sv.npend] = <uint16_t>pg_index(cell_x(code), cell_y(code))
-            sv.npend += 1
-        else:
-            sv.npend = -1
+        x = cell_x(code)
+        y = cell_y(code)
+    else:
+        return
+    sv = &gc.seat[seat]
+    if sv.state == SV_VALID and 0 <= sv.npend < VIEW_PENDING:
+        sv.pend[sv.npend] = <uint16_t>pg_index(x, y)      # (a wall card: its tile's cell, walls changed)
+        sv.npend += 1
+    else:
+        sv.npend = -1

@@ -8,7 +8,7 @@ cdef int playout_random_cached(GameState* s, Rng* r, int max_actions, GenCache* 
     gen_cache_reset(gc)
     while s.phase != PH_OVER and n < max_actions:
         code = sample_legal(s, gc, r)
-        gen_cache_touch(gc, s.current, code)
+        gen_cache_touch(gc, s, code)
         apply_action(s, code, NULL)
         n += 1
     return n
@@ -130,7 +130,7 @@ def _check_views(State st, seed, int max_actions=100000):
                 if a != b:
                     raise AssertionError(f"view differs after {n} actions (seat {g.current}): {a} != {b}")
             code = sample_legal(&g, gc, &r)
-            gen_cache_touch(gc, g.current, code)
+            gen_cache_touch(gc, &g, code)
             apply_action(&g, code, NULL)
             n += 1
         return n

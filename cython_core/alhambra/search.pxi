@@ -526,7 +526,7 @@ cdef int rollout(GameState* s, Rng* r, int max_turns, double eps, GenCache* gc) 
     while s.phase != PH_OVER and (max_turns < 0 or s.turn - start < max_turns):
         a = policy_action(s, r, buf, eps, gc)
         if gc != NULL:
-            gen_cache_touch(gc, s.current, a)
+            gen_cache_touch(gc, s, a)
         apply_action(s, a, NULL)
         n += 1
     return n
@@ -917,13 +917,13 @@ cdef class Mcts:
             mover = st.current
             if untried >= 0:
                 k = self._add_child(node, buf[untried], mover)
-                gen_cache_touch(self.gc, mover, buf[untried])
+                gen_cache_touch(self.gc, &st, buf[untried])
                 apply_action(&st, buf[untried], NULL)
                 if k >= 0:
                     path[plen] = k
                     plen += 1
                 break
-            gen_cache_touch(self.gc, mover, self.nodes[best].action)
+            gen_cache_touch(self.gc, &st, self.nodes[best].action)
             apply_action(&st, self.nodes[best].action, NULL)
             node = best
             path[plen] = node
@@ -1033,7 +1033,7 @@ def _search_rollout_actions(State s, seed, int max_turns=-1, double eps=0.1):
     while g.phase != PH_OVER and (max_turns < 0 or g.turn - start < max_turns):
         a = policy_action(&g, &r, buf, eps, gc)
         out.append(a)
-        gen_cache_touch(gc, g.current, a)
+        gen_cache_touch(gc, &g, a)
         apply_action(&g, a, NULL)
     state_release(&g)
     free(gc)

@@ -269,7 +269,7 @@ cdef class State:
         while self.st.phase != PH_OVER and n < max_actions:
             code = sample_legal(&self.st, gc, &r)
             first = f"seat {self.st.current + 1}: {_action_text(&self.st, code)}"
-            gen_cache_touch(gc, self.st.current, code)
+            gen_cache_touch(gc, &self.st, code)
             log.n = 0
             apply_action(&self.st, code, &log)
             self._log_to_history(&log, first)

@@ -219,7 +219,7 @@ def _invariant_games(int num_players, int games, seed0, options=None):
                     code = sample_legal(&g, gc, &r)
                     if code < 0 or check_action(&g, code) != E_OK:
                         raise AssertionError(f"game {seed + i}: action {k} ({code}) is not legal")
-                    gen_cache_touch(gc, g.current, code)
+                    gen_cache_touch(gc, &g, code)
                     apply_action(&g, code, NULL)
                     k += 1
                     if _census(&g, why):
@@ -262,7 +262,7 @@ def _check_module_sampler(State st, seed, int max_actions=100000):
                 raise AssertionError(f"accepted draws differ from the list after {n} actions (camps): "
                                      f"{sorted(drawn)} != {sorted(listed)}")
             code = sample_legal(&g, gc, &r)
-            gen_cache_touch(gc, g.current, code)
+            gen_cache_touch(gc, &g, code)
             apply_action(&g, code, NULL)
             n += 1
         return n, refused
