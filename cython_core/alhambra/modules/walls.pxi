@@ -74,25 +74,36 @@ cdef int check_ext(GameState* s, int code) noexcept nogil:
     return wall_check_on(s, s.current, (code >> 8) & 7, t)
 
 
+cdef uint64_t WALL_FITS[NWALL_CARDS][MASK_WORDS]   # per wall card: the tiles (bits) whose printed walls
+for _w in range(NWALL_CARDS):                       # leave all its sides free, camps not
+    for _t in range(1, MAX_TILE):
+        if TILE_KIND[_t] != KIND_CAMP and not (TILE_WALLS[_t] & WALL_CARD_SIDES[_w]):
+            WALL_FITS[_w][_t >> 6] |= <uint64_t>1 << (_t & 63)
+
+
 cdef int gen_walls(GameState* s, int* out) noexcept nogil:
     """Every legal wall card action of the seat to act: face-up card x own tile (its reserve, then its city
     north row first, west to east, fountain included; camps never). out needs room for one code more than it
     gets (a code is written before the test that keeps it)."""
-    cdef uint8_t tiles[128]
-    cdef int seat = s.current, n = 0, w, i, nr, x, y, j, t, sides, up = s.wall_up, lane
-    cdef uint64_t o, touch, keep, side_lanes
+    cdef int seat = s.current, n = 0, w, word, x, y, j, t, sides, up = s.wall_up, lane
+    cdef uint64_t o, touch, keep, side_lanes, b
     cdef CityGrid* c = s.city[seat]
     cdef uint8_t* occ = c.occ
     if not up:
         return 0
-    nr = mask_list(s.reserve[seat], tiles)
     while up:
         w = __builtin_ctzll(up)
         up &= up - 1
         sides = WALL_CARD_SIDES[w]
-        for i in range(nr):
-            out[n] = wall_code(w, tiles[i])
-            n += _wall_check_at(s, seat, w, tiles[i], 0, 0, 0) == E_OK
+        # the reserve: _wall_check_at's rules for a reserve tile are the printed walls (WALL_FITS) and no
+        # pieces of another card
+        for word in range(MASK_WORDS):
+            b = s.reserve[seat][word] & WALL_FITS[w][word]
+            while b:
+                t = word * 64 + __builtin_ctzll(b)
+                b &= b - 1
+                out[n] = wall_code(w, t)
+                n += s.card_walls[t] == 0
         # the city eight cells at a time, without a branch per cell (a mispredicted branch per cell cost
         # more than the tests): _wall_check_at's rules for a city cell as word operations - a tile, no camp,
         # no wall and no tile beside on the card's sides, no pieces of another card (tests/
