@@ -463,6 +463,21 @@ cdef inline CityView* seat_view(SeatView* sv, CityGrid* c) noexcept nogil:
 
 # ---------------------------------------------------------------- the cache
 
+cdef enum:
+    SEG_TILES = 128           # reserve / pending tiles Segments count actions for (tile ids are < 128)
+
+
+cdef struct Segments:
+    # The random player's counted city actions (modules/sample.pxi), per tile in the list's order: builds then
+    # swaps of each reserve tile (the removals between them), or each pending tile's placements.
+    int nt                    # tiles
+    int nbuild, nremove       # builds (placements) in all, removals
+    int nswap                 # swaps in all
+    uint8_t tile[SEG_TILES]
+    int end[SEG_TILES]        # cumulative builds (placements) up to tile i: tile i's are end[i - 1] .. end[i] - 1
+    int swap_end[SEG_TILES]   # cumulative swaps, likewise (counted from the first swap)
+
+
 cdef struct SeatMemo:
     # the modules' answers derived from one seat's city, for the random player (modules/sample.pxi): valid
     # while version equals the seat's SeatView.version
@@ -472,6 +487,9 @@ cdef struct SeatMemo:
                                       # (modules/sample.pxi's _camp_memo; camp_cells[0] < 0: not counted yet)
     int spots_free                    # the supply (falcon bits) `spots` was counted for; -1: none
     int spots                         # falcon_spots for it
+    Segments rebuild                  # the seat's rebuild segments (modules/sample.pxi), counted for
+    uint64_t rb_reserve[MASK_WORDS]   # this reserve and
+    int rb_walls                      # these wall cards used (their pieces change reserve tiles); -1: none
 
 
 cdef struct GenCache:

@@ -28,7 +28,6 @@
 cdef enum:
     SAMPLE_TRIES = 32         # rejected draws (camps) before the full list is made
     DRAW_AGAIN = -2           # a draw from a superset that the camp rules refused
-    DRAW_TILES = 128          # reserve / pending tiles a draw counts actions for (tile ids are < 128)
 
 
 cdef struct Draw:
@@ -41,16 +40,10 @@ cdef struct Draw:
     SeatView* sv              # the seat's view, and its memo (NULL when not needed)
     SeatMemo* m
     FalconCorners* corners
-    # The counted city actions, per tile in the list's order: builds then swaps of each reserve tile (the
-    # removals between them), or each pending tile's placements (cells, reserve, Dirk).
-    bint place
+    bint place                # the counted city actions are placements (else builds, removals, swaps)
     bint dirk                 # placements: Dirk takes tiles too (one more action per pending tile)
-    int nt                    # tiles
-    int nbuild, nremove       # builds (placements) in all, removals
-    uint8_t tile[DRAW_TILES]
-    int end[DRAW_TILES]       # cumulative builds (placements) up to tile i: tile i's are end[i - 1] ..
-                              # end[i] - 1
-    int swap_end[DRAW_TILES]  # cumulative swaps, likewise (counted from the first swap)
+    Segments* sg              # the counted city actions per tile: the memo's rebuild segments, or own
+    Segments own              # (placements: counted for every draw)
 
 
 cdef int sample_legal_modules(GameState* s, GenCache* gc, Rng* r) noexcept nogil:
@@ -88,6 +81,7 @@ cdef SeatMemo* _memo(GenCache* gc, int seat) noexcept nogil:
         m.corners.n = -1
         m.spots_free = -1
         m.camp_cells[0] = -1
+        m.rb_walls = -1
     return m
 
 
@@ -226,14 +220,22 @@ cdef int _kth_any_removal(CityView* v, int k) noexcept nogil:
 
 cdef int _rebuild_segments(GameState* s, Draw* d) noexcept nogil:
     """The seat's builds, removes and swaps in gen_rebuild's order, counted per reserve tile (with camps in
-    the city a superset's); returns their number. One pass over the reserve without a branch per tile."""
+    the city a superset's); returns their number. One pass over the reserve without a branch per tile, kept
+    in the seat's memo while its view, its reserve and the wall cards used stay (the turn after a take, a
+    falcon or a wake finds them there)."""
     cdef CityView* v = &d.sv.v
+    cdef SeatMemo* m = d.m
+    cdef Segments* sg = &m.rebuild
     cdef uint64_t* res = s.reserve[s.current]
     cdef uint64_t b
     cdef int i = 0, word, t, w, camp, cells, swaps, nb = 0, ns = 0
     cdef bint camps = (res[0] & (<uint64_t>((1 << NCAMPS) - 1) << CAMP_FIRST)) != 0   # (camps: 55..62)
+    d.place = 0
+    d.sg = sg
+    if m.rb_walls == s.wall_used and m.rb_reserve[0] == res[0] and m.rb_reserve[1] == res[1]:   # (MASK_WORDS)
+        return sg.nbuild + sg.nremove + sg.nswap
     if camps:
-        _camp_memo(d.sv, d.m)
+        _camp_memo(d.sv, m)
     for word in range(MASK_WORDS):
         b = res[word]
         while b:
@@ -244,35 +246,40 @@ cdef int _rebuild_segments(GameState* s, Draw* d) noexcept nogil:
             swaps = v.swap_count[w]
             if camps:                   # (the same for every tile of the reserve: no misprediction)
                 camp = TILE_KIND[t] == KIND_CAMP
-                cells += camp * (d.m.camp_cells[TILE_WALLS[t]] - cells)
+                cells += camp * (m.camp_cells[TILE_WALLS[t]] - cells)
                 swaps += camp * (v.ntile - 1 - swaps)
             nb += cells
             ns += swaps
-            d.tile[i] = <uint8_t>t
-            d.end[i] = nb
-            d.swap_end[i] = ns
+            sg.tile[i] = <uint8_t>t
+            sg.end[i] = nb
+            sg.swap_end[i] = ns
             i += 1
-    d.place = 0
-    d.nt = i
-    d.nbuild = nb
-    d.nremove = v.ntile - 1 if s.city[s.current].ncamps > 0 else view_removals(v)
-    return nb + d.nremove + ns
+    sg.nt = i
+    sg.nbuild = nb
+    sg.nswap = ns
+    sg.nremove = v.ntile - 1 if s.city[s.current].ncamps > 0 else view_removals(v)
+    m.rb_reserve[0] = res[0]
+    m.rb_reserve[1] = res[1]
+    m.rb_walls = s.wall_used
+    return nb + sg.nremove + ns
 
 
 cdef int _place_segments(GameState* s, Draw* d) noexcept nogil:
     """Placements in gen_place's order, counted per pending tile (cells, reserve, Dirk; with camps in the city
     a superset's); returns their number."""
+    cdef Segments* sg = &d.own
     cdef int i, t, n = 0
     d.dirk = (s.options & OPT_DIRK) and s.phase == PH_PLACE
     for i in range(s.npending):
         t = s.pending[i]
         n += _cells_count(s, d.sv, d.m, t) + 1 + d.dirk
-        d.tile[i] = <uint8_t>t
-        d.end[i] = n
+        sg.tile[i] = <uint8_t>t
+        sg.end[i] = n
     d.place = 1
-    d.nt = s.npending
-    d.nbuild = n
-    d.nremove = 0
+    d.sg = sg
+    sg.nt = s.npending
+    sg.nbuild = n
+    sg.nremove = sg.nswap = 0
     return n
 
 
@@ -292,26 +299,27 @@ cdef inline int _tile_at(int* end, int n, int* k) noexcept nogil:
 cdef int _segment_pick(GameState* s, Draw* d, int k) noexcept nogil:
     """The k-th counted city action: a code, or DRAW_AGAIN when a superset's draw is illegal."""
     cdef CityView* v = &d.sv.v
+    cdef Segments* sg = d.sg
     cdef CityGrid* c = s.city[s.current]
     cdef bint camps = c.ncamps > 0
     cdef int i, t, code, cells
-    if k < d.nbuild:
-        i = _tile_at(d.end, d.nt, &k)
-        t = d.tile[i]
+    if k < sg.nbuild:
+        i = _tile_at(sg.end, sg.nt, &k)
+        t = sg.tile[i]
         if not d.place:
             return _kth_cell_of(s, d.sv, A_BUILD, t, k)
-        cells = d.end[i] - (d.end[i - 1] if i > 0 else 0) - 1 - d.dirk
+        cells = sg.end[i] - (sg.end[i - 1] if i > 0 else 0) - 1 - d.dirk
         if k < cells:
             return _kth_cell_of(s, d.sv, A_PLACE, t, k)
         return (A_PLACE_RESERVE if k == cells else A_PLACE_DIRK) | (t << 4)
-    k -= d.nbuild
-    if k < d.nremove:
+    k -= sg.nbuild
+    if k < sg.nremove:
         if camps:
             return _checked(s, _kth_any_removal(v, k), 1)
         return code_cell(A_REMOVE, v.remove_tile[k], pg_packed(v.remove_cell[k]))
-    k -= d.nremove
-    i = _tile_at(d.swap_end, d.nt, &k)
-    t = d.tile[i]
+    k -= sg.nremove
+    i = _tile_at(sg.swap_end, sg.nt, &k)
+    t = sg.tile[i]
     if TILE_KIND[t] == KIND_CAMP:
         return _checked(s, _camp_swap_draw(c, v, t, k), 1)
     code = _kth_swap(v, t, _walls(s, t), k)
@@ -329,8 +337,9 @@ cdef void draw_plan(GameState* s, GenCache* gc, Draw* d) noexcept nogil:
     d.fcap = MAX_LEGAL - 1
     d.sv = NULL
     d.m = NULL
-    d.nt = d.nbuild = d.nremove = 0
     d.place = 0
+    d.sg = &d.own
+    d.own.nt = d.own.nbuild = d.own.nremove = d.own.nswap = 0
     if s.phase == PH_ACTION or s.phase == PH_PLACE or s.phase == PH_FINAL or s.phase == PH_FALCONS:
         if s.phase != PH_ACTION or _has_rebuild(s):
             seat_view(&gc.seat[seat], s.city[seat])
