@@ -126,6 +126,7 @@ cdef struct GameState:
     uint8_t win_k                         # position in that order of the seat being asked
     uint8_t viz_no                        # a cache, not state (window.pxi): seats that can pay no market slot
     uint64_t viz_costs                    # exactly while the slots cost viz_costs and their money stays
+    uint32_t viz_market                   # (cache) the market's four tiles viz_costs was read for; 0: none
     # Change and Walls (RULES §9.5, §9.7; modules/change.pxi, modules/walls.pxi)
     uint8_t coins[MAX_PLAYERS][NCUR]      # coins held per seat and currency (public)
     uint8_t coin_bag[NCUR]                # coins in the bag per currency

@@ -596,6 +596,7 @@ cdef class State:
             tmp.city[i] = NULL
         tmp.viz_no = 0                  # (a cache, not state)
         tmp.viz_costs = 0
+        tmp.viz_market = 0
         raw = (<char*>&tmp)[:sizeof(GameState)]
         cities = tuple(tuple(self.city(i).cells()) for i in range(self.st.num_players))
         return raw + repr(cities).encode()

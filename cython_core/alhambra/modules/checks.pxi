@@ -77,9 +77,12 @@ cdef int _census(GameState* s, char* why) noexcept nogil:
                 return 1
     # the window's cache (window.pxi): a seat it remembers as unable to pay is unable to pay
     cdef int cost[NCUR]
+    if s.viz_market == four_bytes(s.market) and _market_costs(s, cost) != s.viz_costs:
+        memcpy(why, b"vizier costs\0", 14)
+        return 1
     if s.viz_no and _market_costs(s, cost) == s.viz_costs:
         for p in range(s.num_players):
-            if (s.viz_no >> p) & 1 and vizier_can_buy(s, p, cost, s.viz_costs):
+            if (s.viz_no >> p) & 1 and vizier_can_buy(s, p, s.viz_costs):
                 memcpy(why, b"vizier cache\0", 14)
                 return 1
     if _census_change_walls(s, why):

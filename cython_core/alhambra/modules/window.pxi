@@ -103,10 +103,10 @@ cdef inline uint64_t _market_costs(GameState* s, int* cost) noexcept nogil:
     return lanes
 
 
-cdef bint vizier_can_buy(GameState* s, int seat, int* cost, uint64_t cost_lanes) noexcept nogil:
-    """The seat (its vizier awake) can pay some market slot exactly; cost, cost_lanes: _market_costs (read
-    once per window_advance, which asks every seat after every turn). A bazaar costs what a market tile
-    costs: no other case can be payable."""
+cdef bint vizier_can_buy(GameState* s, int seat, uint64_t cost_lanes) noexcept nogil:
+    """The seat (its vizier awake) can pay some market slot exactly; cost_lanes: _market_costs (read once
+    per market, window_advance asks every seat after every turn). A bazaar costs what a market tile costs:
+    no other case can be payable."""
     cdef uint64_t enough
     cdef int k
     # the slots whose cost the seat's cards and coins reach, all four at once (a byte holds at most 135 + 6:
@@ -116,7 +116,7 @@ cdef bint vizier_can_buy(GameState* s, int seat, int* cost, uint64_t cost_lanes)
     while enough:
         k = __builtin_ctzll(enough) >> 4
         enough &= enough - 1
-        if exact_payable(s, seat, k, cost[k]):
+        if exact_payable(s, seat, k, (cost_lanes >> (16 * k)) & 0xFFFF):
             return 1
     return 0
 
@@ -125,17 +125,22 @@ cdef void window_advance(GameState* s) noexcept nogil:
     """Ask the next seat in the order that can act (its thieves, modules/thief.pxi, or its awake vizier able
     to pay); close the window when none is left. A vizier that could pay nothing stays known as such
     (s.viz_no) while the slots cost the same and its seat's money stays (money_changed, state.pxi): most
-    windows find nobody, and the exact-payment test is the dearest part."""
+    windows find nobody, and the exact-payment test is the dearest part. The slots' costs are read again
+    only when the market's tiles changed (s.viz_market)."""
     cdef int seat, n = s.num_players
     cdef int cost[NCUR]
-    cdef uint64_t cost_lanes = 0
+    cdef uint64_t cost_lanes
+    cdef uint32_t market
     cdef int thieves = thief_seats(s) if s.options & OPT_THIEF else 0
     cdef int viziers = s.vizier_awake if s.options & OPT_VIZIER else 0
     if viziers:
-        cost_lanes = _market_costs(s, cost)
-        if cost_lanes != s.viz_costs:
-            s.viz_costs = cost_lanes
-            s.viz_no = 0
+        market = four_bytes(s.market)
+        if market != s.viz_market:
+            s.viz_market = market
+            cost_lanes = _market_costs(s, cost)
+            if cost_lanes != s.viz_costs:
+                s.viz_costs = cost_lanes
+                s.viz_no = 0
         viziers &= ~s.viz_no
     seat = s.win_first + s.win_k
     if seat >= n:
@@ -146,7 +151,7 @@ cdef void window_advance(GameState* s) noexcept nogil:
             s.phase = PH_INTERRUPT
             return
         if (viziers >> seat) & 1:
-            if vizier_can_buy(s, seat, cost, cost_lanes):
+            if vizier_can_buy(s, seat, s.viz_costs):
                 s.current = <uint8_t>seat
                 s.phase = PH_INTERRUPT
                 return
