@@ -518,13 +518,19 @@ cdef void gen_cache_reset(GenCache* gc) noexcept nogil:
             gc.buy[i][k].exact.rest = 0
 
 
-cdef inline int gen_take_cached(GameState* s, GenCache* gc, int* out) noexcept nogil:
-    """gen_take, remembered per display: its only input, which changes only when cards are taken or dealt
-    (most draws follow a build, a buy or a placement and see the same display)."""
+cdef inline int gen_take_fresh(GameState* s, GenCache* gc) noexcept nogil:
+    """gen_take into gc.take, remembered per display: its only input, which changes only when cards are taken
+    or dealt (most draws follow a build, a buy or a placement and see the same display); returns gc.take_n."""
     cdef uint64_t key = (<uint64_t>1 << 32) | four_bytes(s.display)
     if gc.take_key != key:
         gc.take_key = key
         gc.take_n = gen_take(s, gc.take)
+    return gc.take_n
+
+
+cdef inline int gen_take_cached(GameState* s, GenCache* gc, int* out) noexcept nogil:
+    """gen_take_fresh's takes copied into out."""
+    gen_take_fresh(s, gc)
     memcpy(out, gc.take, gc.take_n * sizeof(int))
     return gc.take_n
 

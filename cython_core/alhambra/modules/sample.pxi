@@ -31,6 +31,7 @@ cdef enum:
 
 
 cdef struct Draw:
+    int ntake                 # the takes first: GenCache.take's (not copied)
     int n                     # codes listed in GenCache.legal
     int at                    # where the counted falcon purchases stand in the list
     int nf                    # falcon purchases (counted)
@@ -329,11 +330,11 @@ cdef int _segment_pick(GameState* s, Draw* d, int k) noexcept nogil:
 
 
 cdef void draw_plan(GameState* s, GenCache* gc, Draw* d) noexcept nogil:
-    """What a draw chooses from, in gen_legal_cached's order: the listed codes (into gc.legal), the counted
-    falcon purchases among them, then the counted city actions; d.total in all."""
+    """What a draw chooses from, in gen_legal_cached's order: the takes (gc.take), the listed codes (into
+    gc.legal), the counted falcon purchases among them, then the counted city actions; d.total in all."""
     cdef int* buf = gc.legal
     cdef int falcons_at = -1, seat = s.current
-    d.at = d.nf = d.nr = 0
+    d.ntake = d.at = d.nf = d.nr = 0
     d.fcap = MAX_LEGAL - 1
     d.sv = NULL
     d.m = NULL
@@ -347,8 +348,8 @@ cdef void draw_plan(GameState* s, GenCache* gc, Draw* d) noexcept nogil:
             d.m = _memo(gc, seat)
     d.corners = _corners(s, d.m) if falcon_may_start(s) and s.hand_n[seat] else NULL
     if s.phase == PH_ACTION:
-        d.n = gen_take_cached(s, gc, buf)
-        d.n += gen_buy(s, buf + d.n, gc.buy[seat])
+        d.ntake = gen_take_fresh(s, gc)
+        d.n = gen_buy(s, buf, gc.buy[seat])
         d.at = d.n
         d.n += gen_action_modules(s, buf + d.n, &falcons_at, gc.buy[seat])
         if falcons_at >= 0:
@@ -369,11 +370,14 @@ cdef void draw_plan(GameState* s, GenCache* gc, Draw* d) noexcept nogil:
     else:
         d.n = gen_module_phase(s, buf, gc.buy[seat])
         d.at = d.n
-    d.total = d.n + d.nf + d.nr
+    d.total = d.ntake + d.n + d.nf + d.nr
 
 
 cdef int draw_pick(GameState* s, GenCache* gc, Draw* d, int k) noexcept nogil:
     """The k-th (0 <= k < d.total) of what draw_plan counted: an action code, or DRAW_AGAIN."""
+    if k < d.ntake:
+        return gc.take[k]
+    k -= d.ntake
     if k < d.at:
         return gc.legal[k]
     k -= d.at
