@@ -18,27 +18,21 @@ for _t in range(MAX_TILE):
     TYPE_BIT[_t] = (1 << TILE_TYPE[_t]) if TILE_TYPE[_t] < NTYPES else 0
 
 
-cdef inline int _corner_types_at(CityGrid* c, int i) noexcept nogil:
-    """corner_types of the corner whose south-west cell has storage index i (all four inside the storage)."""
-    cdef uint8_t* occ = c.occ
-    cdef int k, bits = 0
-    cdef int cell[4]
-    cell[0] = i
-    cell[1] = i + 1
-    cell[2] = i + c.w
-    cell[3] = i + c.w + 1
-    for k in range(4):
-        if not occ[cell[k]]:
-            return -1
-        bits |= TYPE_BIT[c.tid[cell[k]]]
-    return bits
+cdef inline int _corner_bits(uint8_t* tid, int i, int w) noexcept nogil:
+    """The building types (bits) of the four tiles around the corner whose south-west cell has storage index i
+    in a grid of row width w (all four cells known to hold tiles)."""
+    return TYPE_BIT[tid[i]] | TYPE_BIT[tid[i + 1]] | TYPE_BIT[tid[i + w]] | TYPE_BIT[tid[i + w + 1]]
 
 
 cdef int corner_types(CityGrid* c, int x, int y) noexcept nogil:
     """Type bits of the four tiles around corner (x, y), or -1 unless all four cells hold tiles."""
+    cdef int i
     if x < c.x0 or x >= c.x1 or y < c.y0 or y >= c.y1:
         return -1
-    return _corner_types_at(c, _cidx(c, x, y))
+    i = _cidx(c, x, y)
+    if not (c.occ[i] and c.occ[i + 1] and c.occ[i + c.w] and c.occ[i + c.w + 1]):
+        return -1
+    return _corner_bits(c.tid, i, c.w)
 
 
 cdef inline bint corner_taken(GameState* s, int seat, int packed) noexcept nogil:
@@ -63,21 +57,20 @@ cdef void falcon_corners(CityGrid* c, FalconCorners* fc) noexcept nogil:
     """The corners of city c a falcon may sit on as far as the city decides (the falcons' own types and the
     supply are falcon_buys' business). The box's rows eight corners at a time: where four tiles meet is
     found without a branch per cell."""
-    cdef int x, y, i, j, lane, types
+    cdef int x, y, j, lane, types, w = c.w
     cdef uint64_t four
     cdef uint8_t* occ = c.occ
-    cdef uint8_t* tid = c.tid
+    cdef uint8_t* tid = c.tid                   # (locals: the stores into fc may alias the grid's fields)
     fc.n = 0
     for y in range(c.y1 - 1, c.y0 - 1, -1):
         j = _cidx(c, c.x0, y)
         for x in range(c.x0, c.x1, 8):
-            four = ((city_eight(occ + j) & city_eight(occ + j + 1) & city_eight(occ + j + c.w)
-                     & city_eight(occ + j + c.w + 1) & LANES_TILE) << 3) & lanes_upto(c.x1 - x)
+            four = ((city_eight(occ + j) & city_eight(occ + j + 1) & city_eight(occ + j + w)
+                     & city_eight(occ + j + w + 1) & LANES_TILE) << 3) & lanes_upto(c.x1 - x)
             while four:                         # (four tiles: their type bits from a table, no test)
                 lane = __builtin_ctzll(four) >> 3
                 four &= four - 1
-                i = j + lane
-                types = TYPE_BIT[tid[i]] | TYPE_BIT[tid[i + 1]] | TYPE_BIT[tid[i + c.w]] | TYPE_BIT[tid[i + c.w + 1]]
+                types = _corner_bits(tid, j + lane, w)
                 if types and fc.n < CORNERS_MAX:
                     fc.cell[fc.n] = <uint16_t>city_pack(x + lane, y)
                     fc.types[fc.n] = <uint8_t>types

@@ -231,7 +231,6 @@ cdef int _rebuild_segments(GameState* s, Draw* d) noexcept nogil:
     cdef uint64_t b
     cdef int i = 0, word, t, w, camp, cells, swaps, nb = 0, ns = 0
     cdef bint camps = (res[0] & (<uint64_t>((1 << NCAMPS) - 1) << CAMP_FIRST)) != 0   # (camps: 55..62)
-    d.place = 0
     d.sg = sg
     if m.rb_walls == s.wall_used and m.rb_reserve[0] == res[0] and m.rb_reserve[1] == res[1]:   # (MASK_WORDS)
         return sg.nbuild + sg.nremove + sg.nswap
@@ -339,8 +338,7 @@ cdef void draw_plan(GameState* s, GenCache* gc, Draw* d) noexcept nogil:
     d.sv = NULL
     d.m = NULL
     d.place = 0
-    d.sg = &d.own
-    d.own.nt = d.own.nbuild = d.own.nremove = d.own.nswap = 0
+    d.sg = NULL                           # (set by the segments' count: read only when d.nr > 0)
     if s.phase == PH_ACTION or s.phase == PH_PLACE or s.phase == PH_FINAL or s.phase == PH_FALCONS:
         if s.phase != PH_ACTION or _has_rebuild(s):
             seat_view(&gc.seat[seat], s.city[seat])
