@@ -76,11 +76,11 @@ cdef int _census(GameState* s, char* why) noexcept nogil:
                 memcpy(why, b"two falcons\0", 12)
                 return 1
     # the window's cache (window.pxi): a seat it remembers as unable to pay is unable to pay
-    cdef int cost[NCUR]
-    if s.viz_market == four_bytes(s.market) and _market_costs(s, cost) != s.viz_costs:
+    cdef uint64_t costs = _market_costs(s)
+    if s.viz_market == four_bytes(s.market) and costs != s.viz_costs:
         memcpy(why, b"vizier costs\0", 14)
         return 1
-    if s.viz_no and _market_costs(s, cost) == s.viz_costs:
+    if s.viz_no and costs == s.viz_costs:
         for p in range(s.num_players):
             if (s.viz_no >> p) & 1 and vizier_can_buy(s, p, s.viz_costs):
                 memcpy(why, b"vizier cache\0", 14)

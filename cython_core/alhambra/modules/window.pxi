@@ -92,14 +92,13 @@ cdef inline uint64_t _lanes16(uint32_t x) noexcept nogil:
     return (y | (y << 8)) & 0x00FF00FF00FF00FFULL
 
 
-cdef inline uint64_t _market_costs(GameState* s, int* cost) noexcept nogil:
-    """Each market slot's cost into cost, 255 for an empty slot (above exact_payable's 63: never payable);
-    returns them as 16-bit lanes."""
+cdef inline uint64_t _market_costs(GameState* s) noexcept nogil:
+    """Each market slot's cost as 16-bit lanes (slot k in lane k), 255 for an empty slot (above
+    exact_payable's 63: never payable)."""
     cdef int k
     cdef uint64_t lanes = 0
     for k in range(NCUR):
-        cost[k] = 255 if s.market[k] == NO_TILE else TILE_COST[s.market[k]]
-        lanes |= <uint64_t>cost[k] << (16 * k)
+        lanes |= <uint64_t>(255 if s.market[k] == NO_TILE else TILE_COST[s.market[k]]) << (16 * k)
     return lanes
 
 
@@ -128,7 +127,6 @@ cdef void window_advance(GameState* s) noexcept nogil:
     windows find nobody, and the exact-payment test is the dearest part. The slots' costs are read again
     only when the market's tiles changed (s.viz_market)."""
     cdef int seat, n = s.num_players
-    cdef int cost[NCUR]
     cdef uint64_t cost_lanes
     cdef uint32_t market
     cdef int thieves = thief_seats(s) if s.options & OPT_THIEF else 0
@@ -137,7 +135,7 @@ cdef void window_advance(GameState* s) noexcept nogil:
         market = four_bytes(s.market)
         if market != s.viz_market:
             s.viz_market = market
-            cost_lanes = _market_costs(s, cost)
+            cost_lanes = _market_costs(s)
             if cost_lanes != s.viz_costs:
                 s.viz_costs = cost_lanes
                 s.viz_no = 0
