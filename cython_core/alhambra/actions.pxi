@@ -442,22 +442,25 @@ cdef inline int gen_legal(GameState* s, int* out) noexcept nogil:
 # ---------------------------------------------------------------- sampling without listing
 
 cdef inline int _kth_cell(GameState* s, CityView* v, int kind, int t, int k) noexcept nogil:
-    cdef int j, bit = 1 << tile_walls_now(s, t)
+    """The k-th frontier cell where tile t fits, as a `kind` code (-1: fewer). The count steps without a
+    branch on the cell (whether a cell fits is a coin toss for the branch predictor); the one branch left
+    is taken once."""
+    cdef int j, w = tile_walls_now(s, t)
     for j in range(v.nfront):
-        if MASKS_MATCH[v.front_key[j]] & bit:
-            if k == 0:
-                return code_cell(kind, t, pg_packed(v.front_cell[j]))
-            k -= 1
+        k -= (MASKS_MATCH[v.front_key[j]] >> w) & 1
+        if k < 0:
+            return code_cell(kind, t, pg_packed(v.front_cell[j]))
     return -1
 
 
 cdef inline int _kth_swap(CityView* v, int t, int walls, int k) noexcept nogil:
-    cdef int j, bit = 1 << walls
+    """The k-th tile (not the fountain) tile t with these walls may replace, as a swap code (-1: fewer);
+    counted without a branch per tile, as _kth_cell."""
+    cdef int j
     for j in range(v.ntile):
-        if v.tile_id[j] != FOUNTAIN and MASKS_MATCH[v.tile_key[j]] & bit:
-            if k == 0:
-                return code_cell(A_SWAP, t, pg_packed(v.tile_cell[j]))
-            k -= 1
+        k -= (v.tile_id[j] != FOUNTAIN) & (MASKS_MATCH[v.tile_key[j]] >> walls)
+        if k < 0:
+            return code_cell(A_SWAP, t, pg_packed(v.tile_cell[j]))
     return -1
 
 

@@ -35,13 +35,6 @@ cdef int corner_types(CityGrid* c, int x, int y) noexcept nogil:
     return _corner_bits(c.tid, i, c.w)
 
 
-cdef inline bint corner_taken(GameState* s, int seat, int packed) noexcept nogil:
-    cdef int f, taken = 0
-    for f in range(NFALCONS):                   # (no branch on the data: fifteen short tests)
-        taken |= (s.falcon_owner[f] == seat) & (s.falcon_cell[f] == packed)
-    return taken
-
-
 cdef inline bint falcon_may_start(GameState* s) noexcept nogil:
     """Falcons are the turn's single action: the first action of the turn, or more after a first falcon."""
     return (s.options & OPT_FALCONS) and (s.phase == PH_FALCONS or (s.phase == PH_ACTION and s.actions_taken == 0))
@@ -102,6 +95,20 @@ cdef inline int falcons_of(GameState* s, int seat) noexcept nogil:
             | byte_flags(bytes_nonzero(hi ^ mine) ^ LANES_TOP) << (NFALCONS - 8)) & ((1 << NFALCONS) - 1)
 
 
+cdef inline bint _taken_by(GameState* s, int own, int packed) noexcept nogil:
+    """One of the falcons `own` (bits: falcons_of) sits on corner `packed` (a city holds few: a short loop)."""
+    while own:
+        if s.falcon_cell[__builtin_ctzll(own)] == packed:
+            return 1
+        own &= own - 1
+    return 0
+
+
+cdef inline bint corner_taken(GameState* s, int seat, int packed) noexcept nogil:
+    """One of the seat's falcons sits on corner `packed`."""
+    return _taken_by(s, falcons_of(s, seat), packed)
+
+
 cdef inline int falcons_free(GameState* s) noexcept nogil:
     """The falcons (bits) in the supply."""
     return falcons_of(s, NO_SEAT)
@@ -123,20 +130,20 @@ cdef inline int card_kinds_held(GameState* s, int seat) noexcept nogil:
     return CITY_POPCOUNT(<uint32_t>kinds) + CITY_POPCOUNT(<uint32_t>(kinds >> 32))
 
 
-cdef inline int falcon_spot(GameState* s, FalconCorners* corners, int i, int free) noexcept nogil:
+cdef inline int falcon_spot(GameState* s, FalconCorners* corners, int i, int free, int own) noexcept nogil:
     """The falcons (bits) the seat to act may put on corner i: free ones whose two types both meet there,
-    none if one of its own falcons sits there."""
+    none if one of its own falcons (own: falcons_of the seat) sits there."""
     cdef int fits = FALCON_FITS[corners.types[i]] & free
-    if fits and corner_taken(s, s.current, corners.cell[i]):
+    if fits and own and _taken_by(s, own, corners.cell[i]):
         return 0
     return fits
 
 
 cdef int falcon_spots(GameState* s, FalconCorners* corners, int free) noexcept nogil:
     """The (corner, falcon) pairs the seat to act may buy now; times card_kinds_held: its falcon purchases."""
-    cdef int i, n = 0
+    cdef int i, n = 0, own = falcons_of(s, s.current)
     for i in range(corners.n):
-        n += CITY_POPCOUNT(falcon_spot(s, corners, i, free))
+        n += CITY_POPCOUNT(falcon_spot(s, corners, i, free, own))
     return n
 
 
@@ -146,7 +153,7 @@ cdef int falcon_buys(GameState* s, int* out, int cap, int pick, FalconCorners* c
     pick-th purchase's code is returned (the random player's draw, modules/sample.pxi), or -1 when there are
     not that many. corners: the seat's city's falcon_corners, or NULL (found here)."""
     cdef FalconCorners local
-    cdef int seat = s.current, n = 0, i, j, k, f, fits, many, ncards = 0, free
+    cdef int seat = s.current, n = 0, i, j, k, f, fits, many, ncards = 0, free, own
     cdef int cards[NCARD_KINDS]
     cdef uint64_t kinds
     if not falcon_may_start(s) or s.hand_n[seat] == 0:
@@ -165,8 +172,9 @@ cdef int falcon_buys(GameState* s, int* out, int cap, int pick, FalconCorners* c
         cards[ncards] = __builtin_ctzll(kinds)
         kinds &= kinds - 1
         ncards += 1
+    own = falcons_of(s, seat)
     for i in range(corners.n):
-        fits = falcon_spot(s, corners, i, free)
+        fits = falcon_spot(s, corners, i, free, own)
         if not fits:
             continue
         many = CITY_POPCOUNT(fits) * ncards

@@ -104,12 +104,52 @@ cdef int _falcon_count(GameState* s, SeatMemo* m, FalconCorners* corners, int ca
     return n if n < cap else cap
 
 
-cdef inline FalconCorners* _corners(GameState* s, SeatMemo* m) noexcept nogil:
-    """The seat's falcon_corners, found once per version of its city."""
+cdef void _view_corners(SeatView* sv, CityGrid* c, FalconCorners* fc) noexcept nogil:
+    """falcon_corners (the same list, in its order) from the seat's view: a corner's south-west tile has tiles
+    north and east (its side pattern says so) and north-east (the mirror), so only the view's tiles are
+    visited, not every row of the city's box."""
+    cdef CityView* v = &sv.v
+    cdef uint8_t* g = sv.g
+    cdef int j, p, j8
+    cdef uint64_t keys
+    fc.n = 0
+    for j8 in range(0, v.ntile, 8):             # eight side patterns at a time: tiles north and east
+        keys = eight_bytes(v.tile_key + j8)     # (bits 0 and 1; tile_key holds GC_TILES: no overread)
+        keys &= (keys >> 1) & (lanes_upto(v.ntile - j8) >> 7)
+        while keys:
+            j = j8 + (__builtin_ctzll(keys) >> 3)
+            keys &= keys - 1
+            p = v.tile_cell[j]
+            if g[p + PG + 1] & MIR_TILE:
+                _corner_add(fc, c, p)
+
+
+cdef inline void _corner_add(FalconCorners* fc, CityGrid* c, int p) noexcept nogil:
+    """Add the corner whose south-west tile is on mirror index p (four tiles meet there) if some building
+    type meets there, keeping falcon_corners' order (north row first, then west to east)."""
+    cdef int types = _corner_bits(c.tid, pg_cidx(c, p), c.w), k = fc.n, key = pg_packed(p)
+    if types == 0:
+        return
+    while k > 0 and _corner_before(key, fc.cell[k - 1]):
+        fc.cell[k] = fc.cell[k - 1]
+        fc.types[k] = fc.types[k - 1]
+        k -= 1
+    fc.cell[k] = <uint16_t>key
+    fc.types[k] = <uint8_t>types
+    fc.n += 1
+
+
+cdef inline bint _corner_before(int a, int b) noexcept nogil:
+    """Packed corner a comes before b in falcon_corners' order (north row first, then west to east)."""
+    return (a >> 8) > (b >> 8) or ((a >> 8) == (b >> 8) and (a & 255) < (b & 255))
+
+
+cdef inline FalconCorners* _corners(GameState* s, SeatView* sv, SeatMemo* m) noexcept nogil:
+    """The seat's falcon_corners, found once per version of its city (from its view)."""
     if m == NULL:
         return NULL
     if m.corners.n < 0:
-        falcon_corners(s.city[s.current], &m.corners)
+        _view_corners(sv, s.city[s.current], &m.corners)
     return &m.corners
 
 
@@ -159,9 +199,10 @@ cdef int _camp_cell_draw(GameState* s, SeatView* sv, int kind, int t, int k) noe
     cdef int j, d, q, need, b = TILE_WALLS[t], sides
     for j in range(v.ntile):
         sides = _camp_pair_sides(v, g, j, b)
-        if k >= POP4[sides]:
-            k -= POP4[sides]
+        k -= POP4[sides]                            # (no branch per tile: as _kth_cell)
+        if k >= 0:
             continue
+        k += POP4[sides]
         while k:
             sides &= sides - 1
             k -= 1
@@ -344,7 +385,7 @@ cdef void draw_plan(GameState* s, GenCache* gc, Draw* d) noexcept nogil:
             seat_view(&gc.seat[seat], s.city[seat])
             d.sv = &gc.seat[seat]
             d.m = _memo(gc, seat)
-    d.corners = _corners(s, d.m) if falcon_may_start(s) and s.hand_n[seat] else NULL
+    d.corners = _corners(s, d.sv, d.m) if falcon_may_start(s) and s.hand_n[seat] else NULL
     if s.phase == PH_ACTION:
         d.ntake = gen_take_fresh(s, gc)
         d.n = gen_buy(s, buf, gc.buy[seat])
