@@ -1,6 +1,8 @@
 """RULES §9.0-9.4: the interrupt window, Vizier, Camps, Bazaars, Falconers (each ruling of docs/rules.md
 "Modules" is pinned by a test here)."""
 
+import collections
+
 import pytest
 from gamehelpers import random_game_checking_every_action
 
@@ -106,6 +108,39 @@ def test_camp_swaps_keep_the_city_valid():
     assert c.can_swap(2, -1, 59) is None             # camp for camp, bastion still on the wall
     assert c.can_swap(2, -1, 56) is not None
     assert c.can_swap(2, -1, 51) is not None         # a tower there: its open north side faces 13's wall
+
+
+def _swapped(city, x, y, tile):
+    """The city's text with the tile at (x, y) replaced (printed walls), or None if that city is invalid."""
+    words = [w for w in city.to_text().split() if not w.startswith(f"{x},{y}:")]
+    try:
+        return City.from_text(" ".join(words + [f"{x},{y}:{tile}"]))
+    except ValueError:
+        return None
+
+
+def test_camp_swaps_agree_with_validating_the_swapped_city():
+    # the swap check looks at the swapped cell only; the whole swapped city, validated from scratch, must
+    # agree for every swap with a camp (a camp for a building or a camp, a building for a camp) in the
+    # cities of random games with camps
+    import random
+    rng, seen = random.Random(5), collections.Counter()
+    for seed in range(6):
+        s = new_game(3, seed, {"camps": True, "bazaars": True})
+        while not s.is_terminal():
+            s.apply(rng.choice(s.legal_actions()))
+        for seat in range(3):
+            c = s.city(seat)
+            tiles = {t for (_, _, t, _) in c.cells()}
+            for (x, y, t, _) in c.cells():
+                for new in [n for n in range(55, 63)] + ([30, 51, 23] if t >= 55 else []):
+                    if t == 0 or new in tiles:
+                        continue
+                    ok = c.can_swap(x, y, new) is None
+                    assert ok == (_swapped(c, x, y, new) is not None), (c.to_text(), x, y, new)
+                    seen[t >= 55, new >= 55, ok] += 1
+    assert seen[True, True, True] > 10 and seen[True, False, True] > 10      # legal swaps of both kinds
+    assert seen[False, True, False] > 100 and seen[True, True, False] > 10   # and refused ones
 
 
 def test_walls_facing_a_camp_stay_outer_walls():

@@ -490,6 +490,8 @@ cdef struct SeatMemo:
     Segments rebuild                  # the seat's rebuild segments (modules/sample.pxi), counted for
     uint64_t rb_reserve[MASK_WORDS]   # this reserve and
     int rb_walls                      # these wall cards used (their pieces change reserve tiles); -1: none
+    int tree                          # a city with camps: its buildings' on-foot graph is a tree (-1: not
+                                      # known yet; modules/sample.pxi's _camp_city_removal)
 
 
 cdef struct GenCache:

@@ -658,7 +658,7 @@ cdef void _city_build_tiles(CityGrid* c) noexcept nogil:
                 v = occ[i - 1]
                 mask = SWAP_LEGAL[_present4(n, e, s, v) | (_facing4(n, e, s, v) << 4)]
                 if occ[i] & CELL_CAMP:
-                    mask = 0             # a swap with a camp is checked on a trial grid (city_check_swap_tile)
+                    mask = 0             # a swap with a camp: the camp rules decide (city_check_swap_tile)
                 tl[nt] = <uint32_t>city_pack(x, y) | (<uint32_t>mask << 16)
                 nt += 1
             i += 1

@@ -166,11 +166,16 @@ cdef int city_check_place_tile(CityGrid* c, int x, int y, int tile, int walls) n
 
 
 cdef int city_check_swap_tile(CityGrid* c, int x, int y, int tile, int walls) noexcept nogil:
-    """city_check_swap for any tile. A swap that puts a camp in or takes one out is decided on a trial copy
-    of the grid (the whole city must stay valid); the others by the fast matching rule."""
-    cdef CityGrid* trial
-    cdef int i, r
-    cdef int where[2]
+    """city_check_swap for any tile. A swap keeps the cells a city holds (no hole, no lone tile can come of
+    it), so what involves a camp is decided by the swapped cell's sides alone:
+      - a camp coming in must face every building beside it with a bastion on its wall; a building there
+        had an on-foot link (a valid city reaches it), which only an open side facing an open side makes,
+        so a camp never replaces a building, and a camp for a camp leaves the on-foot graph and every
+        camp's support as they were (camps hold no camp up);
+      - a building coming into a camp's cell needs an open side, which only a building's open side may
+        face: it joins the on-foot graph; the camps beside it must lean on its walls by bastions.
+    (tests/test_modules.py holds this against the whole swapped city validated from scratch.)"""
+    cdef int i
     if x < c.x0 or x > c.x1 or y < c.y0 or y > c.y1:
         return CITY_ERR_EMPTY
     i = _cidx(c, x, y)
@@ -178,24 +183,11 @@ cdef int city_check_swap_tile(CityGrid* c, int x, int y, int tile, int walls) no
         return CITY_ERR_EMPTY
     if c.tid[i] == FOUNTAIN and i == _cidx(c, 0, 0):
         return CITY_ERR_FOUNTAIN
-    if TILE_KIND[tile] != KIND_CAMP and not (c.occ[i] & CELL_CAMP):
-        return _check_swap_at(c, i, walls)
-    # what the cell's own sides decide (cheap, and most candidates fail here); then the whole city on a copy
     if TILE_KIND[tile] == KIND_CAMP:
-        r = _camp_sides(c, i, TILE_WALLS[tile])
-    else:
-        r = _building_sides(c, i, walls)
-    if r:
-        return r
-    city_incref(c)
-    trial = c
-    city_unshare(&trial)
-    city_put(trial, x, y, tile, walls)
-    r = city_validate(trial, where)
-    city_decref(trial)
-    if r == CITY_ERR_SIDES and TILE_KIND[tile] != KIND_CAMP:
-        r = CITY_ERR_CAMP_SIDES if c.occ[i] & CELL_CAMP else r
-    return r
+        return _camp_sides(c, i, TILE_WALLS[tile])
+    if c.occ[i] & CELL_CAMP:
+        return _building_sides(c, i, walls)
+    return _check_swap_at(c, i, walls)
 
 
 cdef int _building_sides(CityGrid* c, int i, int walls) noexcept nogil:

@@ -83,6 +83,7 @@ cdef SeatMemo* _memo(GenCache* gc, int seat) noexcept nogil:
         m.spots_free = -1
         m.camp_cells[0] = -1
         m.rb_walls = -1
+        m.tree = -1
     return m
 
 
@@ -254,10 +255,43 @@ cdef int _camp_swap_draw(CityGrid* c, CityView* v, int t, int k) noexcept nogil:
     return DRAW_AGAIN
 
 
-cdef int _kth_any_removal(CityView* v, int k) noexcept nogil:
-    """The k-th tile of the view but the fountain, as a remove code."""
-    cdef int j = _kth_tile(v, k)
-    return -1 if j < 0 else code_cell(A_REMOVE, v.tile_id[j], pg_packed(v.tile_cell[j]))
+cdef int _buildings_tree(CityView* v, SeatMemo* m) noexcept nogil:
+    """The buildings' on-foot graph of a city with camps is a tree (connected in a valid city: a tree iff it
+    has one link fewer than tiles). The view's link count takes the camps' own links away (a camp links to
+    no building, only to camps beside its plain sides). Once per version of the city."""
+    cdef int j, camp, deg2, n
+    if m.tree < 0:
+        deg2 = v.deg2
+        n = v.ntile
+        for j in range(v.ntile):
+            camp = TILE_KIND[v.tile_id[j]] == KIND_CAMP
+            deg2 -= camp * POP4[v.tile_links[j]]
+            n -= camp
+        m.tree = deg2 == 2 * (n - 1)
+    return m.tree
+
+
+cdef int _camp_city_removal(GameState* s, Draw* d, int k) noexcept nogil:
+    """The k-th tile but the fountain as a removal in a city with camps (a superset: all of them), or
+    DRAW_AGAIN. The view answers most draws as _check_remove_at would: no tile goes whose four sides are
+    taken; a camp goes then (it holds nothing up); a building not if a camp beside it would lose its last
+    bastion on a wall, and yes if it has at most one on-foot link. A building with more links is a cut vertex
+    when the buildings' on-foot graph is a tree; otherwise check_action decides (the search)."""
+    cdef CityView* v = &d.sv.v
+    cdef CityGrid* c = s.city[s.current]
+    cdef int j = _kth_tile(v, k), code
+    if j < 0 or (v.tile_key[j] & 15) == 15:
+        return DRAW_AGAIN
+    code = code_cell(A_REMOVE, v.tile_id[j], pg_packed(v.tile_cell[j]))
+    if TILE_KIND[v.tile_id[j]] == KIND_CAMP:
+        return code
+    if camp_support_lost(c, pg_cidx(c, v.tile_cell[j])):
+        return DRAW_AGAIN
+    if POP4[v.tile_links[j]] <= 1:
+        return code
+    if _buildings_tree(v, d.m):
+        return DRAW_AGAIN
+    return _checked(s, code, 1)
 
 
 cdef int _rebuild_segments(GameState* s, Draw* d) noexcept nogil:
@@ -356,7 +390,7 @@ cdef int _segment_pick(GameState* s, Draw* d, int k) noexcept nogil:
     k -= sg.nbuild
     if k < sg.nremove:
         if camps:
-            return _checked(s, _kth_any_removal(v, k), 1)
+            return _camp_city_removal(s, d, k)
         return code_cell(A_REMOVE, v.remove_tile[k], pg_packed(v.remove_cell[k]))
     k -= sg.nremove
     i = _tile_at(sg.swap_end, sg.nt, &k)
