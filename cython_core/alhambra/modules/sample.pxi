@@ -89,10 +89,11 @@ cdef SeatMemo* _memo(GenCache* gc, int seat) noexcept nogil:
 
 cdef int _falcon_count(GameState* s, SeatMemo* m, FalconCorners* corners, int cap) noexcept nogil:
     """falcon_buys' count: card kinds held x (corner, falcon) pairs, the pairs remembered per city and
-    supply."""
+    supply. corners: draw_plan's (NULL: no purchase - no falcon now, no card, or a city of the fountain
+    alone, which has no corner)."""
     cdef int free, n
-    if corners == NULL or not falcon_may_start(s) or s.hand_n[s.current] == 0:
-        return falcon_buys(s, NULL, cap, -1, corners)
+    if corners == NULL:
+        return 0
     if corners.n == 0:
         return 0                  # no corner of four tiles: no purchase, whatever the supply and the cards
     free = falcons_free(s)
