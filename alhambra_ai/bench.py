@@ -26,22 +26,53 @@ def _timed(fn, *args) -> float:
     return time.process_time() - t
 
 
+class _Timing:
+    """Random games of one kind timed in batches; a batch doubles until it takes about `step` seconds."""
+
+    def __init__(self, players: int, seed: int, options: dict | None, game: str, step: float):
+        self.players, self.seed, self.options, self.game, self.step = players, seed, options, game, step
+        self.games, self.actions, self.spent, self.batch = 0, 0, 0.0, 20
+
+    def run_batch(self) -> None:
+        t = time.process_time()
+        seed = self.seed + self.games
+        if self.game == "alhambra":
+            self.actions += _core._bench_games(self.players, self.batch, seed, self.options)
+        else:
+            self.actions += _core._bench_dice_games(self.game, self.players, self.batch, seed)
+        took = time.process_time() - t
+        self.spent += took
+        self.games += self.batch
+        if took < self.step:
+            self.batch = min(self.batch * 2, 2000)
+
+    def row(self) -> dict:
+        return {"players": self.players, "games": self.games, "seconds": self.spent,
+                "games_per_s": self.games / self.spent, "actions_per_game": self.actions / self.games}
+
+
 def games_per_second(players: int, seconds: float = 1.0, seed: int = 1, options: dict | None = None,
                      game: str = "alhambra") -> dict:
     """Set up and play uniformly random games (over the generated legal actions) in C for about `seconds`;
     ``game``: "alhambra" (the base game, with ``options``), "dice" or "alcazaba"."""
-    games, actions, spent, batch = 0, 0, 0.0, 20
-    while spent < seconds:
-        t = time.process_time()
-        if game == "alhambra":
-            actions += _core._bench_games(players, batch, seed + games, options)
-        else:
-            actions += _core._bench_dice_games(game, players, batch, seed + games)
-        spent += time.process_time() - t
-        games += batch
-        batch = min(batch * 2, 2000)
-    return {"players": players, "games": games, "seconds": spent, "games_per_s": games / spent,
-            "actions_per_game": actions / games}
+    timing = _Timing(players, seed, options, game, seconds / 8)
+    while timing.spent < seconds:
+        timing.run_batch()
+    return timing.row()
+
+
+def games_per_second_pair(players: int, options: dict, seconds: float = 1.0,
+                          seed: int = 1) -> tuple[dict, dict]:
+    """The base game's and the modules' random games, each timed for about `seconds`, in alternating
+    batches of about a tenth of that: a change of the machine's speed during the run slows both alike, so
+    the modules' share of the base game's games/s is the figure to compare on a shared machine."""
+    sides = [_Timing(players, seed, None, "alhambra", seconds / 10),
+             _Timing(players, seed, options, "alhambra", seconds / 10)]
+    while any(side.spent < seconds for side in sides):
+        for side in sides:
+            if side.spent < seconds:
+                side.run_batch()
+    return sides[0].row(), sides[1].row()
 
 
 def sample_states(players: int = 4, count: int = 200, seed: int = 1,
@@ -132,14 +163,17 @@ def report(seconds: float = 1.0, players=(2, 3, 4, 5, 6), options: dict | None =
     lines = ["random games (uniform over the legal actions, setup included), CPU time:"]
     if options:
         lines.append(f"  with modules: {options_text(options)}")
-    for row in run(seconds, players):
-        lines.append(_games_line(f"{row['players']} players:", row))
-        if options:
-            mod = games_per_second(row["players"], seconds, options=options)
-            lines.append(_games_line("  with modules:", mod)
-                         + f"  {mod['games_per_s'] / row['games_per_s']:5.1%}")
+    for n in players:
+        if not options:
+            lines.append(_games_line(f"{n} players:", games_per_second(n, seconds)))
+            continue
+        row, mod = games_per_second_pair(n, options, seconds)
+        lines.append(_games_line(f"{n} players:", row))
+        share = mod["games_per_s"] / row["games_per_s"]
+        lines.append(_games_line("  with modules:", mod) + f"  {share:5.1%}")
     if options:
-        lines.append("  (the last column: the modules' games/s as a share of the base game's)")
+        lines.append("  (the last column: the modules' games/s as a share of the base game's;")
+        lines.append("  both timed in alternating batches)")
     for dice_game in () if game == "alhambra" else ("dice", "alcazaba"):  # in the same run: ratios count
         lines += dice_lines(dice_game, seconds, players)
     early, late = sample_states(4, 200, options=options)
