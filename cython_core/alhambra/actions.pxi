@@ -464,17 +464,23 @@ cdef inline int _kth_swap(CityView* v, int t, int walls, int k) noexcept nogil:
     return -1
 
 
-cdef int sample_legal(GameState* s, GenCache* gc, Rng* r) noexcept nogil:
+cdef inline int sample_legal(GameState* s, GenCache* gc, Rng* r) noexcept nogil:
     """A uniformly random legal action: exactly gen_legal_cached(s, gc, out)[rng_below(r, count)], found by
     counting (per wall mask) instead of listing every build / swap / place. -1 when the game is over.
-    gc must not be NULL. Games with modules: sample_legal_modules, the same distribution."""
+    gc must not be NULL. Games with modules: sample_legal_modules (modules/sample.pxi), the same
+    distribution; chosen here, inline, so that neither pays for the other's stack frame."""
+    if s.options & MODULE_BITS:
+        return sample_legal_modules(s, gc, r)
+    return _sample_legal_base(s, gc, r)
+
+
+cdef int _sample_legal_base(GameState* s, GenCache* gc, Rng* r) noexcept nogil:
+    """sample_legal for the base game."""
     cdef uint8_t tiles[128]
     cdef int buf[16 + 4 * 128]        # takes (<= 15), then minimal payments (<= 104 per slot)
     cdef int nt = 0, ntake, nbuy, total, k, i, j, t, m, n
     cdef bint dirk
     cdef CityView* v = NULL
-    if s.options & MODULE_BITS:
-        return sample_legal_modules(s, gc, r)      # modules/sample.pxi
     if s.phase == PH_ACTION:
         ntake = gen_take_cached(s, gc, buf)
         nbuy = gen_buy(s, buf + ntake, gc.buy[s.current])
