@@ -26,6 +26,9 @@ def _timed(fn, *args) -> float:
     return time.process_time() - t
 
 
+BATCHES = 10       # a timing's batches grow until each takes about 1/BATCHES of its seconds
+
+
 class _Timing:
     """Random games of one kind timed in batches; a batch doubles until it takes about `step` seconds."""
 
@@ -55,7 +58,7 @@ def games_per_second(players: int, seconds: float = 1.0, seed: int = 1, options:
                      game: str = "alhambra") -> dict:
     """Set up and play uniformly random games (over the generated legal actions) in C for about `seconds`;
     ``game``: "alhambra" (the base game, with ``options``), "dice" or "alcazaba"."""
-    timing = _Timing(players, seed, options, game, seconds / 8)
+    timing = _Timing(players, seed, options, game, seconds / BATCHES)
     while timing.spent < seconds:
         timing.run_batch()
     return timing.row()
@@ -64,10 +67,10 @@ def games_per_second(players: int, seconds: float = 1.0, seed: int = 1, options:
 def games_per_second_pair(players: int, options: dict, seconds: float = 1.0,
                           seed: int = 1) -> tuple[dict, dict]:
     """The base game's and the modules' random games, each timed for about `seconds`, in alternating
-    batches of about a tenth of that: a change of the machine's speed during the run slows both alike, so
-    the modules' share of the base game's games/s is the figure to compare on a shared machine."""
-    sides = [_Timing(players, seed, None, "alhambra", seconds / 10),
-             _Timing(players, seed, options, "alhambra", seconds / 10)]
+    batches (grown to about a BATCHES-th of that): a change of the machine's speed during the run slows both
+    alike, so the modules' share of the base game's games/s is the figure to compare on a shared machine."""
+    sides = [_Timing(players, seed, None, "alhambra", seconds / BATCHES),
+             _Timing(players, seed, options, "alhambra", seconds / BATCHES)]
     while any(side.spent < seconds for side in sides):
         for side in sides:
             if side.spent < seconds:

@@ -104,7 +104,7 @@ cdef inline int gen_exact_coins(GameState* s, int seat, int cur, int cost, int b
 cdef int _coin_buys(GameState* s, int seat, int k, int cost, int* out, ExactMemo* memo) noexcept nogil:
     if s.cur_sum[seat][k] + s.coins[seat][k] < cost:
         return 0                    # (most calls: out of reach, answered before gen_exact_coins' frame)
-    return _coin_buys_exact(s, seat, k, cost, out, memo)
+    return _exact_coin_buys_ptr(s, seat, k, cost, out, memo)
 
 
 cdef int _exact_coin_buys(GameState* s, int seat, int k, int cost, int* out, ExactMemo* memo) noexcept nogil:
@@ -116,8 +116,8 @@ cdef int _exact_coin_buys(GameState* s, int seat, int k, int cost, int* out, Exa
 # exact payments behind _coin_buys' reach test: inlined, their stack frame is set up before the test.
 cdef int (*gen_coin_buys)(GameState*, int, int, int, int*, ExactMemo*) noexcept nogil
 gen_coin_buys = _coin_buys
-cdef int (*_coin_buys_exact)(GameState*, int, int, int, int*, ExactMemo*) noexcept nogil
-_coin_buys_exact = _exact_coin_buys
+cdef int (*_exact_coin_buys_ptr)(GameState*, int, int, int, int*, ExactMemo*) noexcept nogil
+_exact_coin_buys_ptr = _exact_coin_buys
 
 
 cdef void _exact_remember(GameState* s, int seat, int cur, int cost, ExactMemo* memo) noexcept nogil:

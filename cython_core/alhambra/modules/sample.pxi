@@ -92,9 +92,7 @@ cdef int _falcon_count(GameState* s, SeatMemo* m, FalconCorners* corners, int ca
     supply. corners: draw_plan's (NULL: no purchase - no falcon now, no card, or a city of the fountain
     alone, which has no corner)."""
     cdef int free, n
-    if corners == NULL:
-        return 0
-    if corners.n == 0:
+    if corners == NULL or corners.n == 0:
         return 0                  # no corner of four tiles: no purchase, whatever the supply and the cards
     free = falcons_free(s)
     if m.spots_free != free:
@@ -274,25 +272,19 @@ cdef int _buildings_tree(CityView* v, SeatMemo* m) noexcept nogil:
 
 cdef int _camp_city_removal(GameState* s, Draw* d, int k) noexcept nogil:
     """The k-th tile but the fountain as a removal in a city with camps (a superset: all of them), or
-    DRAW_AGAIN. The view answers most draws as _check_remove_at would: no tile goes whose four sides are
-    taken; a camp goes then (it holds nothing up); a building not if a camp beside it would lose its last
-    bastion on a wall, and yes if it has at most one on-foot link. A building with more links is a cut vertex
-    when the buildings' on-foot graph is a tree; otherwise check_action decides (the search)."""
+    DRAW_AGAIN when the city's removal rule (_check_remove_at) refuses it. One shortcut before it: a
+    building with two or more on-foot links is a cut vertex when the buildings' on-foot graph is a tree,
+    which the view tells without the rule's search."""
     cdef CityView* v = &d.sv.v
     cdef CityGrid* c = s.city[s.current]
-    cdef int j = _kth_tile(v, k), code
-    if j < 0 or (v.tile_key[j] & 15) == 15:
+    cdef int j = _kth_tile(v, k)
+    if j < 0:
         return DRAW_AGAIN
-    code = code_cell(A_REMOVE, v.tile_id[j], pg_packed(v.tile_cell[j]))
-    if TILE_KIND[v.tile_id[j]] == KIND_CAMP:
-        return code
-    if camp_support_lost(c, pg_cidx(c, v.tile_cell[j])):
+    if TILE_KIND[v.tile_id[j]] != KIND_CAMP and POP4[v.tile_links[j]] >= 2 and _buildings_tree(v, d.m):
         return DRAW_AGAIN
-    if POP4[v.tile_links[j]] <= 1:
-        return code
-    if _buildings_tree(v, d.m):
+    if _check_remove_at(c, pg_cidx(c, v.tile_cell[j])) != CITY_OK:
         return DRAW_AGAIN
-    return _checked(s, code, 1)
+    return code_cell(A_REMOVE, v.tile_id[j], pg_packed(v.tile_cell[j]))
 
 
 cdef int _rebuild_segments(GameState* s, Draw* d) noexcept nogil:
