@@ -48,10 +48,17 @@ cdef uint64_t reach_mask(GameState* s, int seat, int cur) noexcept nogil:
     return reach
 
 
+cdef uint8_t QUOTIENT[10][64]         # QUOTIENT[v][t] = t // v: a division on every step of _exact_rec's
+for _v in range(1, 10):               # search was its dearest instruction (a table read is a few cycles)
+    for _t in range(64):
+        QUOTIENT[_v][_t] = _t // _v
+
+
 cdef int _exact_rec(int* cnt, int* rem, int v, int left, int pay, int base, int shift, int* out,
                     int n) noexcept nogil:
-    """The payments of exactly `left` more from the cards of values v..1 (values from 9 down, fewer of a value
-    first: the order of the minimal payments _buy_rec lists, which the exact ones are among)."""
+    """The payments of exactly `left` (<= 63: an exact payment's cost) more from the cards of values v..1
+    (values from 9 down, fewer of a value first: the order of the minimal payments _buy_rec lists, which the
+    exact ones are among)."""
     cdef int k, most
     if left == 0:
         if out != NULL:
@@ -59,7 +66,7 @@ cdef int _exact_rec(int* cnt, int* rem, int v, int left, int pay, int base, int 
         return n + 1
     if v == 0 or rem[v] < left:
         return n
-    most = left // v
+    most = QUOTIENT[v][left]
     if most > cnt[v]:
         most = cnt[v]
     for k in range(most + 1):
