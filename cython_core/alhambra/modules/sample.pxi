@@ -87,10 +87,10 @@ cdef SeatMemo* _memo(GenCache* gc, int seat) noexcept nogil:
     return m
 
 
-cdef int _falcon_count(GameState* s, SeatMemo* m, FalconCorners* corners, int cap) noexcept nogil:
+cdef inline int _falcon_count(GameState* s, SeatMemo* m, FalconCorners* corners, int cap) noexcept nogil:
     """falcon_buys' count: card kinds held x (corner, falcon) pairs, the pairs remembered per city and
     supply. corners: draw_plan's (NULL: no purchase - no falcon now, no card, or a city of the fountain
-    alone, which has no corner)."""
+    alone, which has no corner). Inline: draw_plan's two calls mostly end at the first test."""
     cdef int free, n
     if corners == NULL or corners.n == 0:
         return 0                  # no corner of four tiles: no purchase, whatever the supply and the cards
