@@ -102,8 +102,10 @@ cdef inline int gen_exact_coins(GameState* s, int seat, int cur, int cost, int b
 
 
 cdef int _coin_buys(GameState* s, int seat, int k, int cost, int* out, ExactMemo* memo) noexcept nogil:
+    # sums_may_pay's reach test, without its cost range (a market tile's cost is in it; the range test
+    # measured +0.13% of all eight's instructions): most calls end here, before gen_exact_coins' frame
     if s.cur_sum[seat][k] + s.coins[seat][k] < cost:
-        return 0                    # (most calls: out of reach, answered before gen_exact_coins' frame)
+        return 0
     return _exact_coin_buys_ptr(s, seat, k, cost, out, memo)
 
 
