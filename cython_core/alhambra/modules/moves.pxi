@@ -14,11 +14,13 @@ cdef inline bint tile_in_game(GameState* s, int t) noexcept nogil:
     return TILE_KIND[t] == KIND_BUILDING
 
 
-cdef int gen_action_modules(GameState* s, int* out, int* falcons_at, BuyMemo* memo) noexcept nogil:
-    """The modules' actions in the action phase, after take and buy: bazaars, wake, falcons. falcons_at: NULL,
-    or where the random player (modules/sample.pxi), who counts the falcon purchases, is told their position
-    in the list instead of getting them listed. A new module's action kind listed here is drawn by the random
-    player with no further change."""
+cdef inline int gen_action_modules(GameState* s, int* out, int* falcons_at, BuyMemo* memo) noexcept nogil:
+    """The modules' actions in the action phase, after take and buy: bazaars, wake, falcons, wall cards.
+    falcons_at: NULL, or where the random player (modules/sample.pxi), who counts the falcon purchases, is
+    told their position in the list instead of getting them listed. A new module's action kind listed here is
+    drawn by the random player with no further change. Inline: the random player asks it on every draw of the
+    action phase, where its frame cost as much as the usual answers (the wall cards' loops stay out of line:
+    gen_walls_ptr)."""
     cdef int n = 0
     if s.options & OPT_BAZAARS:
         n += gen_bazaar_buys(s, s.current, out + n, memo)
@@ -29,8 +31,8 @@ cdef int gen_action_modules(GameState* s, int* out, int* falcons_at, BuyMemo* me
         falcons_at[0] = n
     elif s.options & OPT_FALCONS:
         n += gen_falcons(s, out + n, MAX_LEGAL // 2 - n)
-    if s.options & OPT_WALLS:
-        n += gen_walls(s, out + n)
+    if s.options & OPT_WALLS and s.wall_up:
+        n += gen_walls_ptr(s, out + n)
     return n
 
 

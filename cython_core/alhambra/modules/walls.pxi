@@ -129,6 +129,12 @@ cdef int gen_walls(GameState* s, int* out) noexcept nogil:
     return n
 
 
+# gen_action_modules calls gen_walls through a pointer: inlined, its loops would make the random player's
+# every draw (modules/sample.pxi) set up their frame, while a wall card lies face up in few of them.
+cdef int (*gen_walls_ptr)(GameState*, int*) noexcept nogil
+gen_walls_ptr = gen_walls
+
+
 cdef void apply_wall(GameState* s, int code) noexcept nogil:
     """The card leaves the game; its pieces go on the tile for good (in the city: into its cell too)."""
     cdef int card = (code >> 8) & 7, t = (code >> 11) & 127, seat = s.current, x = 0, y = 0
