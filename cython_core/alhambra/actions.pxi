@@ -307,11 +307,15 @@ cdef int gen_buy(GameState* s, int* out, BuyMemo* memo) noexcept nogil:
     cdef uint8_t* h
     cdef int cnt[10]
     cdef int rem[10]
+    cdef uint32_t coins = four_bytes(s.coins[seat])     # (never any in a game without Change)
     for k in range(NCUR):
         if s.market[k] == NO_TILE:
             continue
         cost = TILE_COST[s.market[k]]
-        if s.coins[seat][k]:        # payments with coins (Change): exactly the cost, cards for the rest
+        # payments with coins (Change): exactly the cost, cards for the rest. The two tests (coins held, and
+        # sums_may_pay's reach test without its cost range: a market tile's cost is in it) as one branch:
+        # which slots a seat has coins for is no pattern a predictor learns
+        if coins and (s.coins[seat][k] != 0) & (s.cur_sum[seat][k] + s.coins[seat][k] >= cost):
             n += gen_coin_buys(s, seat, k, cost, NULL if out == NULL else out + n,
                                NULL if memo == NULL else &memo[k].exact)
         if s.cur_sum[seat][k] < cost:

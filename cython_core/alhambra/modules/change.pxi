@@ -101,25 +101,15 @@ cdef inline int gen_exact_coins(GameState* s, int seat, int cur, int cost, int b
     return n
 
 
-cdef int _coin_buys(GameState* s, int seat, int k, int cost, int* out, ExactMemo* memo) noexcept nogil:
-    # sums_may_pay's reach test, without its cost range (a market tile's cost is in it; the range test
-    # measured +0.13% of all eight's instructions): most calls end here, before gen_exact_coins' frame
-    if s.cur_sum[seat][k] + s.coins[seat][k] < cost:
-        return 0
-    return _exact_coin_buys_ptr(s, seat, k, cost, out, memo)
-
-
 cdef int _exact_coin_buys(GameState* s, int seat, int k, int cost, int* out, ExactMemo* memo) noexcept nogil:
     return gen_exact_coins(s, seat, k, cost, A_BUY | (k << 4), 6, 1, out, memo)
 
 
-# gen_buy's payments of slot k with at least one coin (Change), called through a pointer: the compiler would
-# inline a function called once, and gen_buy, which every base game runs, would grow by it. Likewise the
-# exact payments behind _coin_buys' reach test: inlined, their stack frame is set up before the test.
+# gen_buy's payments of slot k with at least one coin (Change), called through a pointer once its reach test
+# passed: the compiler would inline a function called once, and gen_buy, which every base game runs, would
+# grow by it.
 cdef int (*gen_coin_buys)(GameState*, int, int, int, int*, ExactMemo*) noexcept nogil
-gen_coin_buys = _coin_buys
-cdef int (*_exact_coin_buys_ptr)(GameState*, int, int, int, int*, ExactMemo*) noexcept nogil
-_exact_coin_buys_ptr = _exact_coin_buys
+gen_coin_buys = _exact_coin_buys
 
 
 cdef void _exact_remember(GameState* s, int seat, int cur, int cost, ExactMemo* memo) noexcept nogil:
