@@ -64,18 +64,55 @@ def games_per_second(players: int, seconds: float = 1.0, seed: int = 1, options:
     return timing.row()
 
 
+PAIR_SECONDS = 0.005  # one batch of a pair: short, so that a change of the machine's speed hits both alike
+
+
+def _batch_size(players: int, options: dict | None, seed: int) -> int:
+    """Games per batch of a pair: doubled from one until a batch takes about PAIR_SECONDS."""
+    size = 1
+    while size < 4096 and _timed(_core._bench_games, players, size, seed, options) < PAIR_SECONDS:
+        size *= 2
+    return size
+
+
+def median_interval(values: list[float]) -> tuple[float, float, float]:
+    """The median of `values` and its distribution-free 95% interval (order statistics n/2 -+ 0.98 sqrt(n),
+    the normal approximation of Binomial(n, 1/2)); with a handful of values the interval is their range.
+
+    >>> median_interval([0.4, 0.38, 0.41, 0.39, 0.40])
+    (0.4, 0.38, 0.41)
+    """
+    v = sorted(values)
+    n = len(v)
+    half = 0.98 * n ** 0.5
+    low, high = max(0, int(n / 2 - half)), min(n - 1, int(n / 2 + half + 1))
+    median = v[n // 2] if n % 2 else (v[n // 2 - 1] + v[n // 2]) / 2
+    return median, v[low], v[high]
+
+
 def games_per_second_pair(players: int, options: dict, seconds: float = 1.0,
                           seed: int = 1) -> tuple[dict, dict]:
-    """The base game's and the modules' random games, each timed for about `seconds`, in alternating
-    batches (grown to about a BATCHES-th of that): a change of the machine's speed during the run slows both
-    alike, so the modules' share of the base game's games/s is the figure to compare on a shared machine."""
-    sides = [_Timing(players, seed, None, "alhambra", seconds / BATCHES),
-             _Timing(players, seed, options, "alhambra", seconds / BATCHES)]
-    while any(side.spent < seconds for side in sides):
-        for side in sides:
-            if side.spent < seconds:
-                side.run_batch()
-    return sides[0].row(), sides[1].row()
+    """The base game's and the modules' random games, each timed for about `seconds`, in pairs of short
+    alternating batches (about PAIR_SECONDS each): a change of the shared machine's speed slows both sides
+    of a pair alike. The modules' row adds `share`, the median over the pairs of the modules' games/s as a
+    share of the base game's, with its 95% interval (`share_low`, `share_high`) and `pairs`. Longer
+    batches (whole seconds) left the share 2-3 points apart between runs; pairs of a few ms agree within a
+    few tenths."""
+    sizes = (_batch_size(players, None, seed), _batch_size(players, options, seed))
+    sides = [_Timing(players, seed, None, "alhambra", 0.0), _Timing(players, seed, options, "alhambra", 0.0)]
+    ratios = []
+    while min(side.spent for side in sides) < seconds or not ratios:
+        rates = []
+        for side, size in zip(sides, sizes, strict=True):
+            side.batch = size
+            spent = side.spent
+            side.run_batch()
+            rates.append(size / max(side.spent - spent, 1e-9))
+        ratios.append(rates[1] / rates[0])
+    base, mod = sides[0].row(), sides[1].row()
+    mod["share"], mod["share_low"], mod["share_high"] = median_interval(ratios)
+    mod["pairs"] = len(ratios)
+    return base, mod
 
 
 def sample_states(players: int = 4, count: int = 200, seed: int = 1,
@@ -172,11 +209,12 @@ def report(seconds: float = 1.0, players=(2, 3, 4, 5, 6), options: dict | None =
             continue
         row, mod = games_per_second_pair(n, options, seconds)
         lines.append(_games_line(f"{n} players:", row))
-        share = mod["games_per_s"] / row["games_per_s"]
-        lines.append(_games_line("  with modules:", mod) + f"  {share:5.1%}")
+        lines.append(_games_line("  with modules:", mod) + f"  {mod['share']:5.1%}")
+        lines.append(f"  {'':15} 95% interval of the share: {mod['share_low']:.1%} to {mod['share_high']:.1%}"
+                     f" ({mod['pairs']} pairs)")
     if options:
-        lines.append("  (the last column: the modules' games/s as a share of the base game's;")
-        lines.append("  both timed in alternating batches)")
+        lines.append("  (the last column: the modules' games/s as a share of the base game's, the")
+        lines.append(f"  median over pairs of alternating batches of ~{PAIR_SECONDS * 1000:.0f} ms each)")
     for dice_game in () if game == "alhambra" else ("dice", "alcazaba"):  # in the same run: ratios count
         lines += dice_lines(dice_game, seconds, players)
     early, late = sample_states(4, 200, options=options)

@@ -201,6 +201,18 @@ def test_many_random_games_end_consistently():
         check_conservation(s)
 
 
+def test_median_interval_of_the_bench_share():
+    from alhambra_ai.bench import games_per_second_pair, median_interval
+    assert median_interval([0.4, 0.38, 0.41, 0.39, 0.40]) == (0.4, 0.38, 0.41)
+    assert median_interval([1.0, 3.0]) == (2.0, 1.0, 3.0)
+    # 400 values 0..399: the median's 95% interval is the order statistics 200 -+ 19.6
+    median, low, high = median_interval([float(x) for x in reversed(range(400))])
+    assert (median, low, high) == (199.5, 180.0, 220.0)
+    base, mod = games_per_second_pair(2, {"vizier": True}, seconds=0.05)
+    assert mod["pairs"] >= 1 and base["games"] > 0 and mod["games"] > 0
+    assert mod["share_low"] <= mod["share"] <= mod["share_high"]
+
+
 def test_bench_command_runs():
     from click.testing import CliRunner
 
@@ -213,6 +225,7 @@ def test_bench_command_runs():
     assert with_modules.exit_code == 0, with_modules.output
     rows = with_modules.output.splitlines()
     assert sum("with modules:" in row and row.rstrip().endswith("%") for row in rows) == 2  # share per count
+    assert sum("95% interval of the share" in row for row in rows) == 2
     assert max(len(row) for row in rows) <= 80, max(rows, key=len)  # a terminal's width
     bad = CliRunner().invoke(main, ["bench", "--players", "9"])
     assert bad.exit_code != 0 and "2 to 6" in bad.output
