@@ -97,7 +97,8 @@ def games_per_second_pair(players: int, options: dict, seconds: float = 1.0,
     of a pair alike. The modules' row adds `share`, the median over the pairs of the modules' games/s as a
     share of the base game's, with its 95% interval (`share_low`, `share_high`) and `pairs`. Longer
     batches (whole seconds) left the share 2-3 points apart between runs; pairs of a few ms agree within a
-    few tenths."""
+    few tenths. The interval is this run's: separate runs (another process, its code and data laid out
+    anew) differ by about half a point more."""
     sizes = (_batch_size(players, None, seed), _batch_size(players, options, seed))
     sides = [_Timing(players, seed, None, "alhambra", 0.0), _Timing(players, seed, options, "alhambra", 0.0)]
     ratios = []
