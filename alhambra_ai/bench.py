@@ -99,16 +99,16 @@ def games_per_second_pair(players: int, options: dict, seconds: float = 1.0,
     batches (whole seconds) left the share 2-3 points apart between runs; pairs of a few ms agree within a
     few tenths. The interval is this run's: separate runs (another process, its code and data laid out
     anew) differ by about half a point more."""
-    sizes = (_batch_size(players, None, seed), _batch_size(players, options, seed))
-    sides = [_Timing(players, seed, None, "alhambra", 0.0), _Timing(players, seed, options, "alhambra", 0.0)]
+    sides = [_Timing(players, seed, opts, "alhambra", 0.0) for opts in (None, options)]   # (step 0: the
+    for side in sides:                                                                       # size stays)
+        side.batch = _batch_size(players, side.options, seed)
     ratios = []
     while min(side.spent for side in sides) < seconds or not ratios:
         rates = []
-        for side, size in zip(sides, sizes, strict=True):
-            side.batch = size
+        for side in sides:
             spent = side.spent
             side.run_batch()
-            rates.append(size / max(side.spent - spent, 1e-9))
+            rates.append(side.batch / max(side.spent - spent, 1e-9))
         ratios.append(rates[1] / rates[0])
     base, mod = sides[0].row(), sides[1].row()
     mod["share"], mod["share_low"], mod["share_high"] = median_interval(ratios)
