@@ -67,14 +67,6 @@ def games_per_second(players: int, seconds: float = 1.0, seed: int = 1, options:
 PAIR_SECONDS = 0.005  # one batch of a pair: short, so that a change of the machine's speed hits both alike
 
 
-def _batch_size(players: int, options: dict | None, seed: int) -> int:
-    """Games per batch of a pair: doubled from one until a batch takes about PAIR_SECONDS."""
-    size = 1
-    while size < 4096 and _timed(_core._bench_games, players, size, seed, options) < PAIR_SECONDS:
-        size *= 2
-    return size
-
-
 def median_interval(values: list[float]) -> tuple[float, float, float]:
     """The median of `values` and its distribution-free 95% interval (order statistics n/2 -+ 0.98 sqrt(n),
     the normal approximation of Binomial(n, 1/2)); with a handful of values the interval is their range.
@@ -99,17 +91,16 @@ def games_per_second_pair(players: int, options: dict, seconds: float = 1.0,
     batches (whole seconds) left the share 2-3 points apart between runs; pairs of a few ms agree within a
     few tenths. The interval is this run's: separate runs (another process, its code and data laid out
     anew) differ by about half a point more."""
-    sides = [_Timing(players, seed, opts, "alhambra", 0.0) for opts in (None, options)]   # (step 0: the
-    for side in sides:                                                                       # size stays)
-        side.batch = _batch_size(players, side.options, seed)
+    sides = [_Timing(players, seed, opts, "alhambra", PAIR_SECONDS) for opts in (None, options)]
     ratios = []
     while min(side.spent for side in sides) < seconds or not ratios:
-        rates = []
-        for side in sides:
+        sizes, rates = [side.batch for side in sides], []
+        for side, size in zip(sides, sizes, strict=True):
             spent = side.spent
             side.run_batch()
-            rates.append(side.batch / max(side.spent - spent, 1e-9))
-        ratios.append(rates[1] / rates[0])
+            rates.append(size / max(side.spent - spent, 1e-9))
+        if [side.batch for side in sides] == sizes:     # (a pair while a batch still grows is no pair)
+            ratios.append(rates[1] / rates[0])
     base, mod = sides[0].row(), sides[1].row()
     mod["share"], mod["share_low"], mod["share_high"] = median_interval(ratios)
     mod["pairs"] = len(ratios)
