@@ -417,7 +417,7 @@ cdef int gen_legal_cached(GameState* s, GenCache* gc, int* out) noexcept nogil:
         n = gen_take(s, out) if gc == NULL else gen_take_cached(s, gc, out)
         n += gen_buy(s, out + n, NULL if gc == NULL else gc.buy[s.current])
         if s.options & MODULE_BITS:
-            n += gen_action_modules(s, out + n, NULL, NULL if gc == NULL else gc.buy[s.current])
+            n += gen_action_modules(s, out + n, NULL, NULL if gc == NULL else gc.buy[s.current], gc)
         if _has_rebuild(s):
             if gc == NULL:
                 local = seat_view_new()

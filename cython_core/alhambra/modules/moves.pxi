@@ -14,13 +14,14 @@ cdef inline bint tile_in_game(GameState* s, int t) noexcept nogil:
     return TILE_KIND[t] == KIND_BUILDING
 
 
-cdef inline int gen_action_modules(GameState* s, int* out, int* falcons_at, BuyMemo* memo) noexcept nogil:
+cdef inline int gen_action_modules(GameState* s, int* out, int* falcons_at, BuyMemo* memo,
+                                   GenCache* gc) noexcept nogil:
     """The modules' actions in the action phase, after take and buy: bazaars, wake, falcons, wall cards.
     falcons_at: NULL, or where the random player (modules/sample.pxi), who counts the falcon purchases, is
     told their position in the list instead of getting them listed. A new module's action kind listed here is
     drawn by the random player with no further change. Inline: the random player asks it on every draw of the
     action phase, where its frame cost as much as the usual answers (the wall cards' loops stay out of line:
-    gen_walls_ptr)."""
+    gen_walls_ptr). gc: the GenCache whose seat views the wall cards read, or NULL."""
     cdef int n = 0
     if s.options & OPT_BAZAARS:
         n += gen_bazaar_buys(s, s.current, out + n, memo)
@@ -32,7 +33,7 @@ cdef inline int gen_action_modules(GameState* s, int* out, int* falcons_at, BuyM
     elif s.options & OPT_FALCONS:
         n += gen_falcons(s, out + n, MAX_LEGAL // 2 - n)
     if s.options & OPT_WALLS and s.wall_up:
-        n += gen_walls_ptr(s, out + n)
+        n += gen_walls_ptr(s, out + n, gc)
     return n
 
 
@@ -188,7 +189,7 @@ cdef int gen_legal_camps(GameState* s, GenCache* gc, int* out) noexcept nogil:
     if s.phase == PH_ACTION:
         n = gen_take(s, out)
         n += gen_buy(s, out + n, NULL if gc == NULL else gc.buy[s.current])
-        n += gen_action_modules(s, out + n, NULL, NULL if gc == NULL else gc.buy[s.current])
+        n += gen_action_modules(s, out + n, NULL, NULL if gc == NULL else gc.buy[s.current], gc)
         nt = mask_list(s.reserve[s.current], tiles)
         for i in range(nt):
             m = _cells_for(c, tiles[i], tile_walls_now(s, tiles[i]), cells)

@@ -417,7 +417,7 @@ cdef void draw_plan(GameState* s, GenCache* gc, Draw* d) noexcept nogil:
         d.ntake = gen_take_fresh(s, gc)
         d.n = gen_buy(s, buf, gc.buy[seat])
         d.at = d.n
-        d.n += gen_action_modules(s, buf + d.n, &falcons_at, gc.buy[seat])
+        d.n += gen_action_modules(s, buf + d.n, &falcons_at, gc.buy[seat], gc)
         if falcons_at >= 0:
             d.at += falcons_at
             d.fcap = MAX_LEGAL // 2 - falcons_at

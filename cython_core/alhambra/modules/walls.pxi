@@ -81,16 +81,27 @@ for _w in range(NWALL_CARDS):                       # leave all its sides free, 
             WALL_FITS[_w][_t >> 6] |= <uint64_t>1 << (_t & 63)
 
 
-cdef int gen_walls(GameState* s, int* out) noexcept nogil:
+cdef int gen_walls(GameState* s, int* out, GenCache* gc) noexcept nogil:
     """Every legal wall card action of the seat to act: face-up card x own tile (its reserve, then its city
-    north row first, west to east, fountain included; camps never). out needs room for one code more than it
-    gets (a code is written before the test that keeps it)."""
-    cdef int seat = s.current, n = 0, w, word, x, y, j, t, sides, up = s.wall_up, lane
-    cdef uint64_t o, touch, keep, side_lanes, b
-    cdef CityGrid* c = s.city[seat]
-    cdef uint8_t* occ = c.occ
+    north row first, west to east, fountain included; camps never). gc: the GenCache whose view of the seat's
+    city is read, or NULL (a view is built here). out needs room for one code more than it gets (a code is
+    written before the test that keeps it)."""
+    cdef int seat = s.current, n = 0, w, word, j, t, i, m, k, key, sides, up = s.wall_up
+    cdef uint64_t b
+    cdef SeatView* local = NULL
+    cdef SeatView* sv
+    cdef uint32_t found[GC_TILES]               # the city's tiles a card fits: order key << 6 | view entry
     if not up:
         return 0
+    if gc != NULL:
+        sv = &gc.seat[seat]
+        seat_view(sv, s.city[seat])
+    else:
+        local = seat_view_new()
+        if local == NULL:
+            return 0
+        view_build(local, s.city[seat])
+        sv = local
     while up:
         w = __builtin_ctzll(up)
         up &= up - 1
@@ -104,34 +115,38 @@ cdef int gen_walls(GameState* s, int* out) noexcept nogil:
                 b &= b - 1
                 out[n] = wall_code(w, t)
                 n += s.card_walls[t] == 0
-        # the city eight cells at a time, without a branch per cell (a mispredicted branch per cell cost
-        # more than the tests): _wall_check_at's rules for a city cell as word operations - a tile, no camp,
-        # no wall and no tile beside on the card's sides, no pieces of another card (tests/
-        # test_oracle_modules.py holds the list against the brute-force oracle)
-        side_lanes = <uint64_t>sides * LANES_ONE
-        for y in range(c.y1, c.y0 - 1, -1):
-            j = _cidx(c, c.x0, y)
-            for x in range(c.x0, c.x1 + 1, 8):
-                o = city_eight(occ + j)
-                touch = (((city_eight(occ + j + c.w) & LANES_TILE) >> 4)
-                         | ((city_eight(occ + j + 1) & LANES_TILE) >> 3)
-                         | ((city_eight(occ + j - c.w) & LANES_TILE) >> 2)
-                         | ((city_eight(occ + j - 1) & LANES_TILE) >> 1))
-                keep = (~bytes_nonzero((o & ((CELL_TILE | CELL_CAMP) * LANES_ONE)) ^ LANES_TILE)   # a tile,
-                        & ~bytes_nonzero((o | touch) & side_lanes) & lanes_upto(c.x1 - x + 1))   # no camp
-                while keep:                  # (rare: the tiles the card fits)
-                    lane = __builtin_ctzll(keep) >> 3
-                    keep &= keep - 1
-                    t = c.tid[j + lane]
-                    out[n] = wall_code(w, t)
-                    n += (s.card_walls[t] | (s.fountain_walls[seat] & -(t == FOUNTAIN))) == 0
-                j += 8
+        # the city from its view: _wall_check_at's rules for a city tile are no wall and no tile beside on
+        # the card's sides (the mirror's walls, the side pattern's pm), no camp and no pieces of another card.
+        # The first two, the tests that refuse, without a branch per tile (tests/test_oracle_modules.py
+        # holds the list against the brute-force oracle)
+        m = 0
+        for j in range(sv.v.ntile):
+            found[m] = <uint32_t>j
+            m += ((sv.g[sv.v.tile_cell[j]] | sv.v.tile_key[j]) & sides) == 0
+        k = 0
+        for i in range(m):                      # (rare: the tiles the card fits) kept in the grid's order
+            j = found[i]
+            t = sv.v.tile_id[j]
+            if TILE_KIND[t] == KIND_CAMP or (s.fountain_walls[seat] if t == FOUNTAIN else s.card_walls[t]):
+                continue
+            key = (((PG - 1 - (sv.v.tile_cell[j] >> 7)) << 7) | (sv.v.tile_cell[j] & (PG - 1))) << 6 | j
+            j = k
+            while j > 0 and found[j - 1] > key:
+                found[j] = found[j - 1]
+                j -= 1
+            found[j] = <uint32_t>key
+            k += 1
+        for i in range(k):
+            out[n] = wall_code(w, sv.v.tile_id[found[i] & 63])
+            n += 1
+    if local != NULL:
+        free(local)
     return n
 
 
 # gen_action_modules calls gen_walls through a pointer: inlined, its loops would make the random player's
 # every draw (modules/sample.pxi) set up their frame, while a wall card lies face up in few of them.
-cdef int (*gen_walls_ptr)(GameState*, int*) noexcept nogil
+cdef int (*gen_walls_ptr)(GameState*, int*, GenCache*) noexcept nogil
 gen_walls_ptr = gen_walls
 
 
