@@ -81,6 +81,34 @@ def test_no_leak_of_thieves_or_discs(n, seed, options):
     assert {"interrupt", "resident", "disc"} <= phases
 
 
+def _same_play(a, b, seed, steps=60):
+    """Play the same random actions on a and b; they must offer the same actions to the same seat throughout.
+    Returns how many thief plays were on offer."""
+    r, thieves = random.Random(seed), 0
+    for _ in range(steps):
+        if a.is_terminal():
+            break
+        legal = a.legal_actions()
+        assert (a.phase, a.current_player, legal) == (b.phase, b.current_player, b.legal_actions())
+        thieves += sum(a.action_to_text(x).startswith("thief") for x in legal)
+        x = r.choice(legal)
+        a.apply(x)
+        b.apply(x)
+    return thieves
+
+
+def test_loaded_and_determinized_states_ask_the_same_thief_holders():
+    """The window asks the seats holding thieves from a set kept beside the hands (thief_holders): a position
+    loaded from JSON, and a determinization, must set it as their hands say. Played on, each offers the
+    same actions as its JSON twin (whose set is counted afresh from the hands)."""
+    thieves = 0
+    for k, s in enumerate(sampled_positions(4, 11, 12, ALL8)):
+        thieves += _same_play(s.clone(), state_from_json(state_to_json(s)), k)
+        d = s.determinized(k % 4, k)
+        thieves += _same_play(d, state_from_json(state_to_json(d)), k)
+    assert thieves > 0                      # (the windows offered thieves: the set was read)
+
+
 def test_determinization_varies_the_secrets_it_may():
     s = State.from_setup(4, seed=2, options={"thief": True, "residents": True})
     hands, discs = set(), set()

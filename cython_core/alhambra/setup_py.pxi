@@ -368,6 +368,7 @@ cdef _setup_thief_residents(State self, list thieves, list discs, list residents
                     s.thief[p][CURRENCY_LETTERS.index(w)] += 1
             for k in range(NCUR):
                 s.thief_out[k] = pool.count(k)
+            thief_recount(s)
     if not s.options & OPT_RESIDENTS:
         return
     residents_deal(s)

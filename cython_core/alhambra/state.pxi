@@ -140,6 +140,7 @@ cdef struct GameState:
     uint8_t thief[MAX_PLAYERS][NCUR]      # thief cards in hand per currency (secret)
     uint8_t thief_out[NCUR]               # thief cards dealt to nobody: out of the game unseen (secret)
     uint8_t thief_used[NCUR]              # thief cards played (public)
+    uint8_t thief_holders                 # seats (bits) holding a thief: thief[] summed up (thief_recount)
     uint8_t disc[MAX_PLAYERS][NTYPES]     # figures on each seat's disc (secret)
     uint8_t disc_seen[MAX_PLAYERS][NTYPES]  # of those, the ones everyone saw arrive from the supply (public)
     uint8_t disc_hidden[MAX_PLAYERS]      # figures of the secret first choice still on the disc (public count)

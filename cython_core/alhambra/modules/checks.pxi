@@ -158,6 +158,9 @@ cdef int _census_thief_residents(GameState* s, char* why) noexcept nogil:
         if total != (NTHIEVES if s.options & OPT_THIEF else 0):
             memcpy(why, b"thief census\0", 14)
             return 1
+    if s.thief_holders != thief_holders_of(s):
+        memcpy(why, b"thief holders\0", 15)
+        return 1
     if not s.options & OPT_RESIDENTS:
         return 0
     for t in range(NTYPES):

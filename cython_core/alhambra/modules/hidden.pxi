@@ -104,6 +104,7 @@ cdef thief_residents_put(GameState* s, dict m, uint32_t bits, int n):
                 total += s.thief[p][k]
             if total != NTHIEVES:
                 raise PositionError(f"thief cards of {CURRENCY_NAMES[k]}: {total}, the game has {NTHIEVES}")
+        thief_recount(s)
     if not bits & OPT_RESIDENTS:
         return
     supply = _as_list(m["supply"], "modules.supply", NTYPES)
@@ -297,6 +298,7 @@ cdef void thief_resample(GameState* s, int seat, Rng* r) noexcept nogil:
     while i < n:
         s.thief_out[pool[i]] += 1
         i += 1
+    thief_recount(s)
 
 
 cdef void disc_resample(GameState* s, int seat, Rng* r) noexcept nogil:

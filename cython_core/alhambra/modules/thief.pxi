@@ -32,6 +32,23 @@ cdef void thief_setup(GameState* s) noexcept nogil:
     while n < NCUR * NTHIEVES:
         s.thief_out[cards[n]] += 1
         n += 1
+    thief_recount(s)
+
+
+cdef int thief_holders_of(GameState* s) noexcept nogil:
+    """The seats (bits) holding a thief card, counted from the hands."""
+    cdef int seat, seats = 0
+    for seat in range(s.num_players):
+        if four_bytes(s.thief[seat]) != 0:
+            seats |= 1 << seat
+    return seats
+
+
+cdef inline void thief_recount(GameState* s) noexcept nogil:
+    """Set s.thief_holders after anything but a thief's use changed the hands (the deal, a loaded position, a
+    determinization). The window reads it after every turn, where a loop over the hands cost more than the
+    rest of its test."""
+    s.thief_holders = <uint8_t>thief_holders_of(s)
 
 
 cdef inline int thief_count(GameState* s, int seat) noexcept nogil:
@@ -40,14 +57,10 @@ cdef inline int thief_count(GameState* s, int seat) noexcept nogil:
 
 cdef inline int thief_seats(GameState* s) noexcept nogil:
     """The seats (bits) the window asks because of their thieves: each holds one and is not the seat who is
-    next, and the display is not empty (all public). (Four counts or cards read as one word.)"""
-    cdef int seat, seats = 0
+    next, and the display is not empty (all public). (Four cards read as one word.)"""
     if four_bytes(s.display) == <uint32_t>NO_CARD * 0x01010101U:
         return 0
-    for seat in range(s.num_players):
-        if four_bytes(s.thief[seat]) != 0:
-            seats |= 1 << seat
-    return seats & ~(1 << s.win_first)
+    return s.thief_holders & ~(1 << s.win_first)
 
 
 cdef int gen_thief(GameState* s, int seat, int* out) noexcept nogil:
@@ -96,6 +109,8 @@ cdef void apply_thief(GameState* s, int code) noexcept nogil:
     s.display[i] = NO_CARD
     s.thief[s.current][k] -= 1
     s.thief_used[k] += 1
+    if four_bytes(s.thief[s.current]) == 0:
+        s.thief_holders &= ~(1 << s.current)
 
 
 cdef void thief_after_use(GameState* s, EventLog* log) noexcept nogil:
