@@ -14,8 +14,9 @@
 # (the camp rules only forbid more) and its tiles but the fountain a superset of the removals. A building's
 # cell needs one more test there, camp_green_facing (_kth_cell_of). A camp tile draws from supersets too: its
 # cells from the view's (tile, side) pairs where a wall faces one of its bastions, each legal cell once
-# (_camp_cell_draw), its swaps from the tiles but the fountain. Counting a camp's legal cells exactly cost a
-# scan of the city after every change of it; a draw tests one cell. A draw that may be illegal is kept only
+# (_camp_cell_draw), its swaps from the tiles its bastions match as a building's walls would (the view's
+# swap count; _camp_swap_draw). Counting a camp's legal cells exactly cost a scan of the city after every
+# change of it; a draw tests one cell. A draw that may be illegal is kept only
 # if it passes the camp rules (check_action, or the camp's own cell test), else the whole draw is repeated:
 # rejection keeps the result uniform over the legal actions. After SAMPLE_TRIES rejections the full list is
 # made (uniform as well).
@@ -242,15 +243,17 @@ cdef inline int _kth_tile(CityView* v, int k) noexcept nogil:
 
 
 cdef int _camp_swap_draw(CityGrid* c, CityView* v, int t, int k) noexcept nogil:
-    """Camp t swapped with the k-th tile of the view but the fountain (a superset of camp t's swaps: ntile - 1
-    of them): the swap code if the tile's neighbours fit the camp's sides, else DRAW_AGAIN (check_action
-    decides the rest)."""
-    cdef int j = _kth_tile(v, k), i
-    if j < 0:
+    """Camp t swapped with the k-th tile (not the fountain) whose side pattern its bastions match as a
+    building's walls would (v.swap_count[its bastions] of them): a superset of camp t's swaps, since a legal
+    camp shows a bastion exactly where a neighbour shows a wall (a building's wall; a camp's plain side faces
+    only a camp's plain side, RULES 9.2). The swap code if the neighbours fit the camp's sides, else
+    DRAW_AGAIN (check_action decides the rest)."""
+    cdef int code = _kth_swap(v, t, TILE_WALLS[t], k), i
+    if code < 0:
         return DRAW_AGAIN
-    i = pg_cidx(c, v.tile_cell[j])
+    i = _cidx(c, cell_x(code), cell_y(code))
     if camp_sides_match(c.occ, i, c.w, TILE_WALLS[t]) and _camp_sides(c, i, TILE_WALLS[t]) == CITY_OK:
-        return code_cell(A_SWAP, t, pg_packed(v.tile_cell[j]))
+        return code
     return DRAW_AGAIN
 
 
@@ -315,7 +318,6 @@ cdef int _rebuild_segments(GameState* s, Draw* d) noexcept nogil:
             if camps:                   # (the same for every tile of the reserve: no misprediction)
                 camp = TILE_KIND[t] == KIND_CAMP
                 cells += camp * (m.camp_cells[TILE_WALLS[t]] - cells)
-                swaps += camp * (v.ntile - 1 - swaps)
             nb += cells
             ns += swaps
             sg.tile[i] = <uint8_t>t
