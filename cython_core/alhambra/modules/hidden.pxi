@@ -298,7 +298,7 @@ cdef void thief_resample(GameState* s, int seat, Rng* r) noexcept nogil:
     while i < n:
         s.thief_out[pool[i]] += 1
         i += 1
-    thief_recount(s)
+    # (each seat keeps its count of thieves: s.thief_holders stays right without a recount)
 
 
 cdef void disc_resample(GameState* s, int seat, Rng* r) noexcept nogil:

@@ -45,9 +45,9 @@ cdef int thief_holders_of(GameState* s) noexcept nogil:
 
 
 cdef inline void thief_recount(GameState* s) noexcept nogil:
-    """Set s.thief_holders after anything but a thief's use changed the hands (the deal, a loaded position, a
-    determinization). The window reads it after every turn, where a loop over the hands cost more than the
-    rest of its test."""
+    """Set s.thief_holders after hands were dealt or loaded (a thief's use updates it itself; a
+    determinization keeps every seat's count). The window reads it after every turn, where a loop over the
+    hands cost more than the rest of its test."""
     s.thief_holders = <uint8_t>thief_holders_of(s)
 
 

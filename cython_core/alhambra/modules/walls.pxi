@@ -86,7 +86,7 @@ cdef int gen_walls(GameState* s, int* out, GenCache* gc) noexcept nogil:
     north row first, west to east, fountain included; camps never). gc: the GenCache whose view of the seat's
     city is read, or NULL (a view is built here). out needs room for one code more than it gets (a code is
     written before the test that keeps it)."""
-    cdef int seat = s.current, n = 0, w, word, j, t, i, m, k, key, sides, up = s.wall_up
+    cdef int seat = s.current, n = 0, w, word, j, t, i, m, k, p, key, sides, up = s.wall_up
     cdef uint64_t b
     cdef SeatView* local = NULL
     cdef SeatView* sv
@@ -130,11 +130,11 @@ cdef int gen_walls(GameState* s, int* out, GenCache* gc) noexcept nogil:
             if TILE_KIND[t] == KIND_CAMP or (s.fountain_walls[seat] if t == FOUNTAIN else s.card_walls[t]):
                 continue
             key = (((PG - 1 - (sv.v.tile_cell[j] >> 7)) << 7) | (sv.v.tile_cell[j] & (PG - 1))) << 6 | j
-            j = k
-            while j > 0 and found[j - 1] > key:
-                found[j] = found[j - 1]
-                j -= 1
-            found[j] = <uint32_t>key
+            p = k                               # (insertion: k entries sorted so far, k <= i)
+            while p > 0 and found[p - 1] > key:
+                found[p] = found[p - 1]
+                p -= 1
+            found[p] = <uint32_t>key
             k += 1
         for i in range(k):
             out[n] = wall_code(w, sv.v.tile_id[found[i] & 63])
