@@ -31,7 +31,7 @@ PLACE_DIRK = 5
 MAX_ACTIONS = 20_000  # far above any real game; a game that does not end within it is a bug
 
 # (cheap games, of which with full checks) per player count in the default run and the slow run
-DEFAULT_GAMES, DEFAULT_FULL = 2000, 200
+DEFAULT_GAMES, DEFAULT_FULL = 1000, 100
 SLOW_GAMES, SLOW_FULL = 10_000, 600
 
 
