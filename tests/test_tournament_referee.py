@@ -6,12 +6,13 @@ Played on the tests' ToyGame (tournament_support.py) so the machinery is tested 
 import os
 import subprocess
 import sys
+import tempfile
 import time
 
 import pytest
 from tournament_support import GOOD, HOSTILE, use_toy_game
 
-from alhambra_ai.tournament import sandbox
+from alhambra_ai.tournament import process, sandbox
 from alhambra_ai.tournament.process import live_count
 from alhambra_ai.tournament.referee import Limits, final_ranks, run_game
 from alhambra_ai.tournament.schedule import ScheduledGame
@@ -148,6 +149,59 @@ def test_workers_die_with_their_referee():
     for p in alive:
         os.kill(p, 9)
     pytest.fail(f"orphaned workers were still running: {alive}")
+
+
+def test_worker_dirs_of_a_dead_referee_are_swept(tmp_path, monkeypatch):
+    """A referee killed outright (its whole process tree, as Ray's cancel or a lost node does) leaves its
+    workers' private directories: the next referee's first worker removes them, and nothing else."""
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()
+    dead, live = process._referee_tag(gone.pid), process._referee_tag(os.getpid())
+    old = time.time() - 2 * process.STALE_AFTER
+    outside = tmp_path / "users_file"
+    outside.write_text("mine")
+    outside.chmod(0o644)
+
+    def make(name: str, when: float = old, full: bool = False):
+        d = tmp_path / name
+        d.mkdir()
+        if full:  # as a worker without namespaces leaves it: a read-only bot/, a bot's symlinks
+            (d / "bot").mkdir()
+            (d / "bot" / "x.py").write_text("x")
+            (d / "bot").chmod(0o555)
+            (d / "work").mkdir()
+            (d / "work" / "link").symlink_to(outside)
+            (d / "escape").symlink_to(tmp_path)
+        os.utime(d, (when, when))
+        return d
+
+    stale = [make(f"alhambra-bot-{dead}-a1"), make(f"alhambra-bot-{dead}-b2", full=True)]
+    kept = [make(f"alhambra-bot-{dead}-c3", when=time.time()),   # changed lately
+            make(f"alhambra-bot-{live}-d4"),                     # a live referee's
+            make(f"alhambra-bot-1.{gone.pid}-e5"),               # a pid of another PID namespace
+            make("alhambra-bot-f6"), make("alhambra-botany")]    # no referee in the name: not ours
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    monkeypatch.setattr(process, "_swept", False)
+    mine = process._private_dir()
+    assert os.path.basename(mine).startswith(f"alhambra-bot-{live}-")
+    assert not any(d.exists() for d in stale) and all(d.exists() for d in kept)
+    assert outside.read_text() == "mine" and outside.stat().st_mode & 0o777 == 0o644
+    assert process.sweep_stale_dirs(str(tmp_path)) == 0  # what is left is not to be swept
+
+
+def test_removing_a_private_dir_follows_no_symlink_out_of_it(tmp_path):
+    """A bot may replace its read-only bot/ by a symlink to its user's files: the referee's cleanup must not
+    chmod or empty what it points to."""
+    users = tmp_path / "users_dir"
+    users.mkdir()
+    (users / "keep").write_text("mine")
+    users.chmod(0o750)
+    private = tmp_path / "alhambra-bot-x"
+    private.mkdir()
+    (private / "bot").symlink_to(users)
+    process.remove_private(str(private))
+    assert not os.path.lexists(private)
+    assert users.stat().st_mode & 0o777 == 0o750 and (users / "keep").read_text() == "mine"
 
 
 def _running(pid: int) -> bool:

@@ -33,10 +33,13 @@ from .sandbox import Isolation, SandboxError
 MAX_BOT_BYTES = 16 << 20  # a bot file larger than this is refused before any worker starts
 MAX_LINE = 1 << 20  # a reply longer than this is a protocol error, not a reason to eat all memory
 STDERR_TAIL = 2000
+PRIVATE_PREFIX = "alhambra-bot-"  # + _referee_tag + "-": a worker's private directory names its referee
+STALE_AFTER = 600.0  # seconds: a dead referee's empty worker directory this old is swept
 WORKER_REASONS = ("load error", "raises", "exits", "exceeds memory", "prints to stdout")  # see worker.py
 
 _live: set[BotProcess] = set()
 _live_lock = threading.Lock()
+_swept = False
 
 
 def printable(text: str) -> str:
@@ -93,7 +96,7 @@ class BotProcess:
         self._own_cpu = sandbox.take_cpu() if cpu is None else None
         cpu = self._own_cpu if cpu is None else cpu
         self.isolation: Isolation | None = None  # what the worker reports in force, after its hello
-        self.private = tempfile.mkdtemp(prefix="alhambra-bot-")
+        self.private = _private_dir()
         lifeline, self._lifeline = os.pipe()  # the worker's namespace ends when our end closes
         cmd, env = sandbox.launch(self.plan, self.private, memory_mb, lifeline, cpu)
         self.paused, self._worker_pid = False, None
@@ -266,11 +269,81 @@ class BotProcess:
             os.close(self._lifeline)
             self._lifeline = -1
             sandbox.give_cpu(self._own_cpu)
+        remove_private(self.private)
+
+
+def remove_private(path: str) -> None:
+    """Remove a worker's private directory with everything in it, read-only parts too (the worker makes
+    its bot/ read-only; a bot may make more). Nothing is followed out of it: a bot may have left symlinks
+    to files of its user, which must not be chmod-ed or removed (rmtree walks by file descriptors)."""
+    def unlock_and_retry(func, target, _exc) -> None:
         try:
-            os.chmod(os.path.join(self.private, "bot"), 0o700)  # made read-only by the worker
+            fd = os.open(os.path.dirname(target), os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
+            try:
+                os.fchmod(fd, 0o700)
+            finally:
+                os.close(fd)
+            func(target)
         except OSError:
             pass
-        shutil.rmtree(self.private, ignore_errors=True)
+
+    shutil.rmtree(path, onerror=unlock_and_retry)
+
+
+def _private_dir() -> str:
+    """A new private directory for a worker, named after this referee (_referee_tag). The first call in a
+    process also sweeps what referees killed before their cleanup left (sweep_stale_dirs)."""
+    global _swept
+    if not _swept:
+        _swept = True
+        sweep_stale_dirs(tempfile.gettempdir())
+    return tempfile.mkdtemp(prefix=f"{PRIVATE_PREFIX}{_referee_tag(os.getpid())}-")
+
+
+def _referee_tag(pid: int) -> str:
+    """``<PID namespace>.<pid>``: a pid means this process only within its PID namespace (containers may
+    share /tmp)."""
+    try:
+        ns = os.stat("/proc/self/ns/pid").st_ino
+    except OSError:
+        ns = 0
+    return f"{ns}.{pid}"
+
+
+def sweep_stale_dirs(root: str) -> int:
+    """Remove the worker directories under ``root`` whose referee is gone (the pid in their name, in this
+    PID namespace) and which have not changed for STALE_AFTER seconds; return how many. A referee killed
+    outright (SIGKILL, its Ray task cancelled, its node lost) cannot remove its workers' directories; the
+    namespace's init removes a worker's own, but not when it is killed with the referee."""
+    removed, now = 0, time.time()
+    ns = _referee_tag(0).split(".")[0]
+    try:
+        entries = list(os.scandir(root))
+    except OSError:
+        return 0
+    for entry in entries:
+        tag = entry.name[len(PRIVATE_PREFIX):].partition("-")[0]
+        their_ns, _, pid = tag.partition(".")
+        if (not entry.name.startswith(PRIVATE_PREFIX) or their_ns != ns or not pid.isdigit()
+                or _alive(int(pid))):
+            continue
+        try:
+            if entry.is_dir(follow_symlinks=False) and now - entry.stat().st_mtime > STALE_AFTER:
+                remove_private(entry.path)
+                removed += not os.path.lexists(entry.path)
+        except OSError:  # not ours to remove, or gone meanwhile
+            continue
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError):
+        return True  # another user's process (or no such pid at all): not ours to judge
+    return True
 
 
 def _only_child(pid: int) -> int:
