@@ -104,6 +104,8 @@ def games_per_second_pair(players: int, options: dict, seconds: float = 1.0,
     base, mod = sides[0].row(), sides[1].row()
     mod["share"], mod["share_low"], mod["share_high"] = median_interval(ratios)
     mod["pairs"] = len(ratios)
+    mod["length"] = mod["actions_per_game"] / base["actions_per_game"]  # longer games: fewer of them per s
+    mod["per_action"] = mod["share"] * mod["length"]
     return base, mod
 
 
@@ -204,9 +206,12 @@ def report(seconds: float = 1.0, players=(2, 3, 4, 5, 6), options: dict | None =
         lines.append(_games_line("  with modules:", mod) + f"  {mod['share']:5.1%}")
         lines.append(f"  {'':15} 95% interval of the share: {mod['share_low']:.1%} to {mod['share_high']:.1%}"
                      f" ({mod['pairs']} pairs)")
+        lines.append(f"  {'':15} per action: {mod['per_action']:.1%}"
+                     f" (the games are {mod['length']:.2f}x as long)")
     if options:
         lines.append("  (the last column: the modules' games/s as a share of the base game's, the")
-        lines.append(f"  median over pairs of alternating batches of ~{PAIR_SECONDS * 1000:.0f} ms each)")
+        lines.append(f"  median over pairs of alternating batches of ~{PAIR_SECONDS * 1000:.0f} ms each;")
+        lines.append("  per action: that share times how much longer the games are)")
     for dice_game in () if game == "alhambra" else ("dice", "alcazaba"):  # in the same run: ratios count
         lines += dice_lines(dice_game, seconds, players)
     early, late = sample_states(4, 200, options=options)

@@ -211,6 +211,7 @@ def test_median_interval_of_the_bench_share():
     base, mod = games_per_second_pair(2, {"vizier": True}, seconds=0.05)
     assert mod["pairs"] >= 1 and base["games"] > 0 and mod["games"] > 0
     assert mod["share_low"] <= mod["share"] <= mod["share_high"]
+    assert mod["length"] > 1 and mod["per_action"] > mod["share"]  # a random vizier's games last longer
 
 
 def test_bench_command_runs():
@@ -226,6 +227,7 @@ def test_bench_command_runs():
     rows = with_modules.output.splitlines()
     assert sum("with modules:" in row and row.rstrip().endswith("%") for row in rows) == 2  # share per count
     assert sum("95% interval of the share" in row for row in rows) == 2
+    assert sum("per action:" in row and "x as long" in row for row in rows) == 2
     assert max(len(row) for row in rows) <= 80, max(rows, key=len)  # a terminal's width
     bad = CliRunner().invoke(main, ["bench", "--players", "9"])
     assert bad.exit_code != 0 and "2 to 6" in bad.output
