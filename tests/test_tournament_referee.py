@@ -204,6 +204,23 @@ def test_removing_a_private_dir_follows_no_symlink_out_of_it(tmp_path):
     assert users.stat().st_mode & 0o777 == 0o750 and (users / "keep").read_text() == "mine"
 
 
+def test_removing_a_private_dir_leaves_its_parent_alone(tmp_path):
+    """The referee may find the directory gone (the namespace's init removed it) or not removable: its
+    parent (/tmp in real use) keeps its mode."""
+    parent = tmp_path / "tmp"
+    parent.mkdir()
+    parent.chmod(0o1777)
+    process.remove_private(str(parent / "alhambra-bot-gone"))
+    assert parent.stat().st_mode & 0o7777 == 0o1777
+    (parent / "alhambra-bot-ro").mkdir()
+    parent.chmod(0o1555)  # its entry cannot be removed (but by root)
+    process.remove_private(str(parent / "alhambra-bot-ro"))
+    assert parent.stat().st_mode & 0o7777 == 0o1555
+    parent.chmod(0o1777)
+    process.remove_private(str(parent / "alhambra-bot-ro"))
+    assert parent.stat().st_mode & 0o7777 == 0o1777 and not (parent / "alhambra-bot-ro").exists()
+
+
 def _running(pid: int) -> bool:
     try:
         with open(f"/proc/{pid}/stat") as f:

@@ -34,7 +34,7 @@ MAX_BOT_BYTES = 16 << 20  # a bot file larger than this is refused before any wo
 MAX_LINE = 1 << 20  # a reply longer than this is a protocol error, not a reason to eat all memory
 STDERR_TAIL = 2000
 PRIVATE_PREFIX = "alhambra-bot-"  # + _referee_tag + "-": a worker's private directory names its referee
-STALE_AFTER = 600.0  # seconds: a dead referee's empty worker directory this old is swept
+STALE_AFTER = 600.0  # seconds: a dead referee's worker directory unchanged this long is swept
 WORKER_REASONS = ("load error", "raises", "exits", "exceeds memory", "prints to stdout")  # see worker.py
 
 _live: set[BotProcess] = set()
@@ -274,11 +274,17 @@ class BotProcess:
 
 def remove_private(path: str) -> None:
     """Remove a worker's private directory with everything in it, read-only parts too (the worker makes
-    its bot/ read-only; a bot may make more). Nothing is followed out of it: a bot may have left symlinks
-    to files of its user, which must not be chmod-ed or removed (rmtree walks by file descriptors)."""
-    def unlock_and_retry(func, target, _exc) -> None:
+    its bot/ read-only; a bot may make more). Nothing outside it is touched: not its parent (the referee
+    may find it gone already: the namespace's init removes it), and no symlink a bot left to its user's
+    files is followed (rmtree walks by file descriptors; a directory is unlocked only inside the tree)."""
+    root = os.path.abspath(path)
+
+    def unlock_and_retry(func, target, exc_info) -> None:
+        parent = os.path.dirname(os.path.abspath(target))
+        if not isinstance(exc_info[1], PermissionError) or not (parent + os.sep).startswith(root + os.sep):
+            return
         try:
-            fd = os.open(os.path.dirname(target), os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
+            fd = os.open(parent, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
             try:
                 os.fchmod(fd, 0o700)
             finally:
@@ -287,7 +293,8 @@ def remove_private(path: str) -> None:
         except OSError:
             pass
 
-    shutil.rmtree(path, onerror=unlock_and_retry)
+    if os.path.lexists(root):
+        shutil.rmtree(root, onerror=unlock_and_retry)
 
 
 def _private_dir() -> str:
