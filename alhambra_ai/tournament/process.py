@@ -106,7 +106,7 @@ class BotProcess:
                                          cwd=self.private, pass_fds=(lifeline,))
         except BaseException:
             os.close(self._lifeline)
-            shutil.rmtree(self.private, ignore_errors=True)
+            remove_private(self.private)
             sandbox.give_cpu(self._own_cpu)
             raise
         finally:
@@ -310,11 +310,14 @@ def _private_dir() -> str:
 def _referee_tag(pid: int) -> str:
     """``<PID namespace>.<pid>``: a pid means this process only within its PID namespace (containers may
     share /tmp)."""
+    return f"{_pid_namespace()}.{pid}"
+
+
+def _pid_namespace() -> str:
     try:
-        ns = os.stat("/proc/self/ns/pid").st_ino
+        return str(os.stat("/proc/self/ns/pid").st_ino)
     except OSError:
-        ns = 0
-    return f"{ns}.{pid}"
+        return "0"
 
 
 def sweep_stale_dirs(root: str) -> int:
@@ -323,7 +326,7 @@ def sweep_stale_dirs(root: str) -> int:
     outright (SIGKILL, its Ray task cancelled, its node lost) cannot remove its workers' directories; the
     namespace's init removes a worker's own, but not when it is killed with the referee."""
     removed, now = 0, time.time()
-    ns = _referee_tag(0).split(".")[0]
+    ns = _pid_namespace()
     try:
         entries = list(os.scandir(root))
     except OSError:
