@@ -353,6 +353,7 @@ def test_invariants_along_random_games(options):
 
 
 @pytest.mark.slow
+@pytest.mark.compute
 @pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
 def test_invariants_along_random_games_slow(n):
     """1,000 random games per player count with Change and Walls among every module of the core."""

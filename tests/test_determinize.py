@@ -58,6 +58,7 @@ def test_every_phase():
 
 
 @pytest.mark.slow
+@pytest.mark.compute
 @pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
 def test_thousands_of_positions(n):
     """Every state of several random games: both paths, every seat."""

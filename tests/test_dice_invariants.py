@@ -80,6 +80,7 @@ def test_step_by_step_invariants(game, n):
 
 
 @pytest.mark.slow
+@pytest.mark.compute
 @pytest.mark.parametrize("game", ["dice", "alcazaba"])
 @pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
 def test_two_thousand_random_games(game, n):

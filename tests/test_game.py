@@ -192,6 +192,7 @@ def test_conservation_along_random_games(n):
 
 
 @pytest.mark.slow
+@pytest.mark.compute
 def test_many_random_games_end_consistently():
     for seed in range(3000):
         s = new_game(2 + seed % 5, seed)

@@ -303,6 +303,7 @@ def test_c_playouts_end_consistently(n):
 
 
 @pytest.mark.slow
+@pytest.mark.compute
 @pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
 def test_random_games_invariants_slow(n):
     stats = run(n, SLOW_GAMES, SLOW_FULL, base_seed=1_000_000 * n)

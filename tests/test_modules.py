@@ -354,6 +354,7 @@ def test_random_player_draws_uniformly_over_the_legal_actions(options):
 
 
 @pytest.mark.slow
+@pytest.mark.compute
 @pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
 @pytest.mark.parametrize("options", MODULE_SETS, ids=lambda o: ",".join(o))
 def test_invariants_along_random_games_slow(options, n):

@@ -153,9 +153,15 @@ def test_ring_cities_against_oracle():
 
 
 @pytest.mark.slow
+@pytest.mark.compute
 def test_city_api_against_oracle_slow():
     run_city_api(3000, seed=2)
-    run_ring_cities(2000, seed=6)
+
+
+@pytest.mark.slow
+@pytest.mark.compute
+def test_ring_cities_against_oracle_slow():
+    assert run_ring_cities(2000, seed=6) == 2000
 
 
 def test_city_is_valid_on_arbitrary_layouts():
@@ -317,6 +323,7 @@ def test_random_play_positions_against_oracle():
 
 
 @pytest.mark.slow
+@pytest.mark.compute
 def test_random_play_positions_against_oracle_slow():
     _, stats = run_positions(150_000, seed=12)
     assert stats["positions"] == 150_000

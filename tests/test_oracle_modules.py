@@ -171,6 +171,7 @@ def test_module_positions_against_oracle():
 
 
 @pytest.mark.slow
+@pytest.mark.compute
 def test_module_positions_against_oracle_slow():
     """>= 10,000 positions with the six modules on (every position of the games)."""
     positions, _answers = run(22, 9000)
@@ -183,6 +184,7 @@ def test_thief_and_residents_against_oracle():
 
 
 @pytest.mark.slow
+@pytest.mark.compute
 def test_thief_and_residents_against_oracle_slow():
     """>= 10,000 positions with all six modules on (every position of the games)."""
     positions, _answers = run(22, 19000, options=WITH_TR)

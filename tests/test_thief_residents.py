@@ -359,6 +359,7 @@ def test_invariants_along_random_games(options):
 
 
 @pytest.mark.slow
+@pytest.mark.compute
 @pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
 @pytest.mark.parametrize("options", [TR, ALL8], ids=lambda o: ",".join(o))
 def test_invariants_along_random_games_slow(options, n):
