@@ -153,8 +153,8 @@ class SeatBot:
         from alhambra_ai.tournament.process import BotFailure
 
         try:
-            self.seat.proc.request(None, self.limits.setup_time)  # hello: the file loaded
-            self.seat.proc.request({"cmd": "setup", "config": self.config}, self.limits.setup_time)
+            taken = self.seat.proc.begin(self.limits.setup_time)  # the file loaded
+            self.seat.proc.setup(self.config, max(0.001, self.limits.setup_time - taken))
         except BotFailure as failure:
             self.close()
             text = failure_text(failure)  # a load error names the file itself

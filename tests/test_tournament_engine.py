@@ -15,7 +15,7 @@ from alhambra_ai.tournament import ladder as ladder_module
 from alhambra_ai.tournament import replay as replay_text
 from alhambra_ai.tournament.config import Settings
 from alhambra_ai.tournament.ladder import Refused, submit
-from alhambra_ai.tournament.process import live_count
+from alhambra_ai.tournament.process import BotSource, live_count
 from alhambra_ai.tournament.runner import run_tournament
 from alhambra_ai.tournament.store import load_results
 
@@ -127,7 +127,9 @@ def test_submit_command_refuses_with_exit_2(tmp_path):
                                        "--no-progress"])
     assert result.exit_code == 2
     assert "exits refused: exits" in result.output
-    assert not (tmp_path / "l" / "ladder.json").exists()
+    entrants = json.loads((tmp_path / "l" / "ladder.json").read_text())["entrants"]  # made with the ladder
+    assert [e["name"] for e in entrants] == [p.stem for p in ladder_module.BUILTIN_BOTS]
+    assert load_results(tmp_path / "l") == []
 
 
 def test_replay_prints_every_move_and_the_final_scores(tmp_path):
@@ -190,3 +192,20 @@ def test_engine_tournament_2_to_4_seats_with_hostile_bots_and_resume(tmp_path):
     path.write_bytes(b"".join(lines[:40]))
     again = run_tournament(replace(s, jobs=1), resume=True, progress=False, out=NULL, log=NULL)
     assert [(x.name, x.mu, x.sigma) for x in again] == [(x.name, x.mu, x.sigma) for x in full]
+
+
+def test_built_in_names_cannot_be_squatted(tmp_path, monkeypatch):
+    """Issue 41: the first submission to a new ladder, a random player named mcts.py, does not take the
+    built-in mcts's place; the built-in is entered with the ladder and keeps its name."""
+    monkeypatch.setitem(ladder_module.DEFAULTS, "games", 1)
+    squat = HERE / "attack_bots" / "squat" / "mcts.py"
+    real = [p for p in ladder_module.BUILTIN_BOTS if p.stem == "mcts"]
+    monkeypatch.setattr(ladder_module, "BUILTIN_BOTS", [GOOD / "first.py", *real])
+    lad = tmp_path / "ladder"
+    with pytest.raises(Exception, match="a different bot named 'mcts' is already in the ladder"):
+        submit(squat, lad, progress=False, out=io.StringIO(), log=io.StringIO())
+    entrants = json.loads((lad / "ladder.json").read_text())["entrants"]
+    assert [e["name"] for e in entrants] == ["first", "mcts"]
+    assert entrants[1]["sha256"] == BotSource.from_file(real[0]).sha256
+    assert (lad / "bots" / "mcts.py").read_bytes() == real[0].read_bytes()
+    assert load_results(lad) == []  # refused before any game

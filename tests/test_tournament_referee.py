@@ -4,10 +4,12 @@ Played on the tests' ToyGame (tournament_support.py) so the machinery is tested 
 """
 
 import os
+import socket
 import subprocess
 import sys
 import tempfile
 import time
+from pathlib import Path
 
 import pytest
 from tournament_support import GOOD, HOSTILE, use_toy_game
@@ -227,3 +229,80 @@ def _running(pid: int) -> bool:
             return f.read().rsplit(")", 1)[1].split()[0] != "Z"  # a zombie has ended
     except OSError:
         return False
+
+
+def _hostile_tree(private, outside) -> None:
+    """What a bot can leave in its private directory (issue 41): mode-000 trees, a deep tree, a FIFO, a
+    socket, hard links, symlinks to its user's files and directories, unprintable names."""
+    (private / "locked" / "inner").mkdir(parents=True)
+    (private / "locked" / "inner" / "f").write_text("x")
+    (private / "locked" / "inner").chmod(0)
+    (private / "locked").chmod(0)
+    fd = os.open(private, os.O_RDONLY)
+    for _ in range(3000):  # deeper than PATH_MAX: only descriptor-relative calls reach the bottom
+        os.mkdir("d", dir_fd=fd)
+        nxt = os.open("d", os.O_RDONLY, dir_fd=fd)
+        os.close(fd)
+        fd = nxt
+    os.close(fd)
+    os.mkfifo(private / "fifo")
+    with socket.socket(socket.AF_UNIX) as s:
+        s.bind(str(private / "sock"))
+    (private / "orig").write_text("y")
+    os.link(private / "orig", private / "hard")
+    (private / "link").symlink_to(outside / "keep")
+    (private / "dirlink").symlink_to(outside)
+    (private / "\x1b[2Jname").write_text("z")
+    private.chmod(0o500)
+
+
+def _check_removal(tmp_path) -> None:
+    outside = tmp_path / "users"
+    outside.mkdir()
+    (outside / "keep").write_text("mine")
+    outside.chmod(0o750)
+    private = tmp_path / "alhambra-bot-hostile"
+    private.mkdir()
+    _hostile_tree(private, outside)
+    assert process.remove_private(str(private)) is True
+    assert not os.path.lexists(private)
+    assert (outside / "keep").read_text() == "mine" and outside.stat().st_mode & 0o777 == 0o750
+
+
+def test_cleanup_removes_whatever_a_bot_left_and_never_raises(tmp_path):
+    _check_removal(tmp_path)
+    assert process.remove_private(str(tmp_path / "gone")) is True  # nothing there: fine
+    assert process.remove_private("/proc/1/nonexistent/x") is True  # no parent: fine, no exception
+
+
+@pytest.mark.skipif(os.getuid() != 0, reason="drops to nobody: needs root")
+def test_cleanup_as_an_unprivileged_operator(tmp_path):
+    """The degraded mode's operator is not root: the same hostile tree, made and removed as nobody (a
+    forked child that drops its uid; root's DAC bypass would hide a mode-000 directory it cannot list)."""
+    import pwd
+
+    nobody = pwd.getpwnam("nobody")
+    base = Path(tempfile.mkdtemp(prefix="alhambra-nobody-", dir="/tmp"))  # pytest's tmp is root's 0700
+    os.chown(base, nobody.pw_uid, nobody.pw_gid)
+    try:
+        _check_as(nobody, base)
+    finally:
+        process.remove_private(str(base))
+
+
+def _check_as(nobody, base) -> None:
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child reports by its exit code
+        code = 1
+        try:
+            os.setgroups([])
+            os.setresgid(nobody.pw_gid, nobody.pw_gid, nobody.pw_gid)
+            os.setresuid(nobody.pw_uid, nobody.pw_uid, nobody.pw_uid)
+            _check_removal(base)
+            code = 0
+        except BaseException as e:  # noqa: BLE001 - any failure is the test's failure
+            sys.stderr.write(f"{type(e).__name__}: {e}\n")
+        finally:
+            os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0

@@ -13,9 +13,11 @@ to ask for and records what was in force. In order:
     drop_privileges every capability, the bounding set, and no_new_privs
     landlock        read-only: interpreter, libraries, the package; read-write: the private dir
     seccomp         no new processes, no exec, no debugging, no namespaces or mounts, signals to
-                    itself only, no network sockets
+                    itself only, no sockets, no channel to other programs (SysV IPC, POSIX message
+                    queues, file locks, inotify), nothing held outside the caps (memfd, AIO); no
+                    threads where no cgroup counts them
 
->>> {"fork", "execve", "ptrace", "setsid", "unshare"} <= DENIED
+>>> {"fork", "execve", "ptrace", "setsid", "unshare", "shmget", "flock", "socket"} <= DENIED
 True
 """
 
@@ -44,7 +46,6 @@ PR_SET_PDEATHSIG, PR_SET_DUMPABLE, PR_CAPBSET_DROP, PR_SET_NO_NEW_PRIVS, PR_CAP_
 PR_CAP_AMBIENT_CLEAR_ALL = 4
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MNT_DETACH = 1, 2, 4, 8, 2
 CLONE_THREAD = 0x00010000
-AF_UNIX = 1
 
 # Syscalls a bot never needs, refused with EPERM (clone3 with ENOSYS, so threads fall back to clone).
 DENIED = frozenset("""
@@ -55,7 +56,18 @@ DENIED = frozenset("""
     sched_setaffinity quotactl swapon swapoff reboot init_module finit_module delete_module acct
     name_to_handle_at open_by_handle_at lookup_dcookie iopl ioperm settimeofday clock_settime
     adjtimex clock_adjtime syslog vhangup
+    shmget shmat shmdt shmctl msgget msgsnd msgrcv msgctl semget semop semtimedop semctl ipc
+    mq_open mq_unlink mq_timedsend mq_timedreceive mq_notify mq_getsetattr
+    flock inotify_init inotify_init1 fanotify_init memfd_secret
+    socket connect bind listen accept accept4
 """.split())
+# Refused with ENOSYS, as if the kernel lacked them, so that libraries take their fallbacks (libffi's
+# closures use a temporary file instead of a memfd; nothing in the standard library needs AIO).
+UNAVAILABLE = ("clone3", "memfd_create", "io_setup")
+# fcntl commands that lock, lease or watch a file: with them two workers reading one public file could
+# signal each other (a lock held or not is a bit). F_GETLK, F_SETLK, F_SETLKW, the OFD locks, leases,
+# F_NOTIFY.
+FCNTL_DENIED = (5, 6, 7, 36, 37, 38, 1024, 1025, 1026)
 
 
 def _check(result: int, what: str) -> int:
@@ -65,12 +77,18 @@ def _check(result: int, what: str) -> int:
     return result
 
 
+# Hidden in every worker's mount namespace: the cgroup files (a worker, root in its user namespace, must not
+# move itself out of its caps).
+HIDDEN = ("/sys/fs/cgroup",)
+
+
 def mount_private(private_dir: str, size_mb: int, protected: list[str]) -> None:
-    """Mount the private tmpfs and hide the protected directories (needs CAP_SYS_ADMIN in the namespace)."""
+    """Mount the private tmpfs and hide the protected directories and HIDDEN (needs CAP_SYS_ADMIN in the
+    namespace)."""
     opts = f"size={size_mb}m,mode=0700".encode()
     _check(_libc.mount(b"tmpfs", private_dir.encode(), b"tmpfs", MS_NOSUID | MS_NODEV, opts), "mount tmpfs")
     os.chdir(private_dir)  # the cwd was the directory under the mount: enter the tmpfs
-    for d in protected:
+    for d in [*protected, *HIDDEN]:
         if os.path.isdir(d):
             _check(_libc.mount(b"tmpfs", d.encode(), b"tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC,
                                b"size=4k,mode=0500"), f"hide {d}")
@@ -192,8 +210,9 @@ def _errno_action(code: int) -> int:
     return 0x00050000 | code  # SCMP_ACT_ERRNO
 
 
-def seccomp() -> bool:
-    """Install the syscall filter (libseccomp); False if libseccomp is missing."""
+def seccomp(threads: bool = True) -> bool:
+    """Install the syscall filter (libseccomp); False if libseccomp is missing. ``threads``: may the bot
+    start threads (only where a cgroup caps its tasks)."""
     name = ctypes.util.find_library("seccomp")
     if name is None:
         return False
@@ -221,11 +240,16 @@ def seccomp() -> bool:
     try:
         for syscall in sorted(DENIED):
             deny(syscall)
-        deny("clone3", code=errno.ENOSYS)
-        deny("clone", (0, SCMP_CMP_MASKED_EQ, CLONE_THREAD, 0))  # a new process, not a thread
+        for syscall in UNAVAILABLE:
+            deny(syscall, code=errno.ENOSYS)
+        if threads:
+            deny("clone", (0, SCMP_CMP_MASKED_EQ, CLONE_THREAD, 0))  # a new process, not a thread
+        else:
+            deny("clone", code=errno.EAGAIN)  # Python: "can't start new thread"
+        for cmd in FCNTL_DENIED:
+            deny("fcntl", (1, SCMP_CMP_EQ, cmd, 0))
         for syscall in ("kill", "tgkill", "rt_sigqueueinfo", "rt_tgsigqueueinfo"):
             deny(syscall, (0, SCMP_CMP_NE, me, 0))  # signals to itself only
-        deny("socket", (0, SCMP_CMP_NE, AF_UNIX, 0))
         rc = lib.seccomp_load(ctx)
         if rc < 0:
             raise OSError(-rc, f"seccomp_load: {os.strerror(-rc)}")

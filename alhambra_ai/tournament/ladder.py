@@ -8,9 +8,11 @@ LADDER/results.jsonl, LADDER/games/, LADDER/standings.*   as for a tournament (s
 A new entrant plays every earlier entrant at 2 seats, both rotations, ``games`` times. Game ids
 (``e003-o001-r1-s0``: entrant 3 vs entrant 1, repeat 1, rotation 0) and seeds are fixed, so an
 interrupted submission continues when the same file is submitted again. A new ladder starts with the
-built-in bots (bots/random.py, greedy.py, expectimax.py, mcts.py) as its first entrants, so the first
-submission is measured against known rungs at once (the built-ins do not play each other: their ratings
-come from their games against the bots submitted later).
+built-in bots (bots/random.py, greedy.py, expectimax.py, mcts.py) as its first entrants, entered when the
+ladder is made, before the first submission is even validated: their names are taken, and no submission
+replaces an entrant unless it is the same file (the same hash). The first submission is measured against
+known rungs at once (the built-ins do not play each other: their ratings come from their games against
+the bots submitted later).
 """
 
 from __future__ import annotations
@@ -99,8 +101,15 @@ class Ladder:
         return sources
 
     def enter(self, source: BotSource) -> int:
-        """Store the bot's (validated) content and register it; returns its entrant index."""
+        """Store the bot's (validated) content and register it; returns its entrant index. An entrant's
+        name is taken for good: the same file again returns its index, another file under it is refused."""
         name = source.name
+        for i, e in enumerate(self.entrants):
+            if e["name"] == name:
+                if e["sha256"] != source.sha256:
+                    raise BadInput(f"a different bot named {name!r} is already in the ladder; "
+                                   "rename the file to enter it")
+                return i
         target = self.dir / "bots" / f"{name}.py"
         target.parent.mkdir(parents=True, exist_ok=True)
         tmp = target.with_suffix(".py.tmp")
@@ -165,6 +174,10 @@ def submit(path: str | Path, directory: str | Path, jobs: int = 1, progress: boo
     source = BotSource.from_file(path)  # read once: what is validated is what enters
     print(sandbox.isolation().summary(), file=log)
     ladder = Ladder(directory, game)
+    if not ladder.entrants:  # a new ladder: the built-ins enter first, so their names are taken
+        for builtin in BUILTIN_BOTS:
+            if builtin.is_file():
+                ladder.enter(BotSource.from_file(builtin))
     limits = _limits(ladder.settings)
     known = {e["name"]: i for i, e in enumerate(ladder.entrants)}
     if name in known:
@@ -175,10 +188,6 @@ def submit(path: str | Path, directory: str | Path, jobs: int = 1, progress: boo
         print(f"{name} is already in the ladder; finishing its games", file=log)
     else:
         validate(source, limits, log, ladder.game)
-        if not ladder.entrants:
-            for builtin in BUILTIN_BOTS:
-                if builtin.is_file() and bot_name(builtin) != name:
-                    ladder.enter(BotSource.from_file(builtin))
         index = ladder.enter(source)
     games = ladder.games_for(index)
     sources = ladder.sources()

@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import itertools
 import json
 import os
 import select
-import shutil
 import signal
+import stat
 import subprocess
 import tempfile
 import threading
@@ -27,7 +28,7 @@ from pathlib import Path
 
 from alhambra_ai.botapi import bot_name
 
-from . import sandbox
+from . import cgroup, sandbox
 from .sandbox import Isolation, SandboxError
 
 MAX_BOT_BYTES = 16 << 20  # a bot file larger than this is refused before any worker starts
@@ -40,6 +41,37 @@ WORKER_REASONS = ("load error", "raises", "exits", "exceeds memory", "prints to 
 _live: set[BotProcess] = set()
 _live_lock = threading.Lock()
 _swept = False
+_cgroup_ids = itertools.count()
+
+
+def _no_constant(name: str) -> None:
+    raise ValueError(f"{name} is not a number")
+
+
+def decode(line: bytes) -> dict:
+    """One message of a worker: a JSON object, or BotFailure("protocol error"). Whatever the bytes (deep
+    nesting, invalid UTF-8, NaN, huge numbers), nothing else is raised.
+
+    >>> decode(b'{"action": 3}')
+    {'action': 3}
+    >>> deep = b'{"action": ' + b'[' * 100000 + b']' * 100000 + b'}'
+    >>> for bad in (deep, b'{"a": NaN}', bytes([255]), b'[1]'):
+    ...     try:
+    ...         decode(bad)
+    ...     except BotFailure as e:
+    ...         print(e.reason)
+    protocol error
+    protocol error
+    protocol error
+    protocol error
+    """
+    try:
+        reply = json.loads(line, parse_constant=_no_constant)
+    except Exception:  # ValueError, RecursionError, MemoryError's cousins: all the bot's doing
+        raise BotFailure("protocol error", f"not a JSON line: {line[:200]!r}") from None
+    if not isinstance(reply, dict):
+        raise BotFailure("protocol error", f"not a JSON object: {line[:200]!r}")
+    return reply
 
 
 def printable(text: str) -> str:
@@ -97,8 +129,17 @@ class BotProcess:
         cpu = self._own_cpu if cpu is None else cpu
         self.isolation: Isolation | None = None  # what the worker reports in force, after its hello
         self.private = _private_dir()
+        self.cgroup = None
+        if self.plan.cgroup:
+            name = f"{_referee_tag(os.getpid())}-{next(_cgroup_ids)}"
+            self.cgroup = cgroup.create(name, memory_mb)
+            if self.cgroup is None:
+                remove_private(self.private)
+                sandbox.give_cpu(self._own_cpu)
+                raise SandboxError("cannot make the worker's cgroup")
         lifeline, self._lifeline = os.pipe()  # the worker's namespace ends when our end closes
-        cmd, env = sandbox.launch(self.plan, self.private, memory_mb, lifeline, cpu)
+        cmd, env, config = sandbox.launch(self.plan, self.private, memory_mb, lifeline, cpu,
+                                          self.cgroup.procs_files() if self.cgroup else None)
         self.paused, self._worker_pid = False, None
         try:
             self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -107,6 +148,8 @@ class BotProcess:
         except BaseException:
             os.close(self._lifeline)
             remove_private(self.private)
+            if self.cgroup is not None:
+                self.cgroup.remove(0)
             sandbox.give_cpu(self._own_cpu)
             raise
         finally:
@@ -118,7 +161,7 @@ class BotProcess:
         code = base64.b64encode(self.source.code).decode()
         load = {"cmd": "load", "name": self.source.name, "source": code, "origin": self.source.origin}
         try:
-            self.proc.stdin.write(json.dumps(load).encode() + b"\n")
+            self.proc.stdin.write(config + json.dumps(load).encode() + b"\n")
             self.proc.stdin.flush()
         except (BrokenPipeError, OSError):
             pass  # the worker is gone: the first request says why
@@ -145,29 +188,45 @@ class BotProcess:
         line = self._read_line(start + timeout, timeout)
         elapsed = time.monotonic() - start
         self._group_signal(signal.SIGSTOP)  # no computing on the other seats' clocks
-        try:
-            reply = json.loads(line)
-        except ValueError:
-            raise BotFailure("protocol error", f"not a JSON line: {line[:200]!r}") from None
-        if not isinstance(reply, dict):
-            raise BotFailure("protocol error", f"not a JSON object: {line[:200]!r}")
+        reply = decode(line)
         if "error" in reply:
             reason, detail = str(reply["error"]), printable(str(reply.get("detail", ""))[-STDERR_TAIL:])
             if reason == "sandbox error" and self.isolation is None:
                 raise SandboxError(f"the bot sandbox failed to start: {detail}")
             raise BotFailure(reason if reason in WORKER_REASONS else "protocol error",
                              detail if reason in WORKER_REASONS else f"unknown error {reason[:100]!r}")
-        if "hello" in reply and self.isolation is None:
+        if self.isolation is None:
+            if "hello" not in reply:
+                raise BotFailure("protocol error", f"expected a hello, got {str(reply)[:200]}")
             self._check_isolation(reply.get("isolation"))
         return reply, elapsed
 
+    def begin(self, timeout: float) -> float:
+        """Wait for the worker's hello (its confinement, before any bot code), then have it import the bot
+        and make it: the first bot code runs now, on this seat's clock. Returns the seconds taken."""
+        _, hello = self.request(None, timeout)
+        reply, started = self.request({"cmd": "start"}, max(0.001, timeout - hello))
+        if reply.get("ok") is not True:
+            raise BotFailure("protocol error", f"unexpected reply to start: {str(reply)[:200]}")
+        return hello + started
+
+    def setup(self, config: dict, timeout: float) -> float:
+        """Run the bot's ``setup(config)``; returns the seconds taken."""
+        reply, elapsed = self.request({"cmd": "setup", "config": config}, timeout)
+        if reply.get("ok") is not True:
+            raise BotFailure("protocol error", f"unexpected reply to setup: {str(reply)[:200]}")
+        return elapsed
+
     def _check_isolation(self, reported: object) -> None:
-        """The worker's report of its confinement (sent before any bot code ran) must match the plan."""
-        try:
-            got = Isolation(bool(reported["namespaces"]), int(reported["landlock"]),
-                            bool(reported["seccomp"]))
-        except (TypeError, KeyError, ValueError):
-            raise SandboxError(f"the worker sent no valid isolation report: {str(reported)[:200]}") from None
+        """The worker's report of its confinement (sent before any bot code ran) must match the plan. A
+        report that is not one is the worker's fault: a protocol error; one that says less than planned is
+        the machine's: SandboxError."""
+        fields = {"namespaces": bool, "landlock": int, "seccomp": bool, "cgroup": bool}
+        if (not isinstance(reported, dict)
+                or any(type(reported.get(k)) is not t for k, t in fields.items())
+                or not 0 <= reported["landlock"] < 1000):
+            raise BotFailure("protocol error", f"no valid isolation report: {str(reported)[:200]}")
+        got = Isolation(reported["namespaces"], reported["landlock"], reported["seccomp"], reported["cgroup"])
         if got.missing() != self.plan.missing():
             raise SandboxError(f"the worker is confined less than planned: {got.summary()}")
         self.isolation = got
@@ -221,6 +280,8 @@ class BotProcess:
         tail = printable(self.stderr_tail.decode(errors="replace").strip())
         if "MemoryError" in tail:
             return BotFailure("exceeds memory", tail)
+        if self.cgroup is not None and self.cgroup.oom_killed():
+            return BotFailure("exceeds memory", "killed at its memory cap (cgroup)")
         if code is not None and code > 128 and self.plan.namespaces:  # the namespace's init reports a signal
             code = 128 - code
         if code is not None and code < 0:
@@ -269,32 +330,125 @@ class BotProcess:
             os.close(self._lifeline)
             self._lifeline = -1
             sandbox.give_cpu(self._own_cpu)
+        if self.cgroup is not None:
+            self.cgroup.remove()
         remove_private(self.private)
 
 
-def remove_private(path: str) -> None:
-    """Remove a worker's private directory with everything in it, read-only parts too (the worker makes
-    its bot/ read-only; a bot may make more). Nothing outside it is touched: not its parent (the referee
-    may find it gone already: the namespace's init removes it), and no symlink a bot left to its user's
-    files is followed (rmtree walks by file descriptors; a directory is unlocked only inside the tree)."""
+def remove_private(path: str) -> bool:
+    """Remove a worker's private directory with everything a bot left in it: read-only and mode-000
+    directories, FIFOs, sockets, hard and symbolic links, trees of any depth. Nothing outside it is touched:
+    no link is followed, a directory is opened only by name inside its parent's open descriptor and
+    unlocked (chmod) through that descriptor, and at most two descriptors are open at a time. Never raises
+    (it runs in cleanup paths); returns whether the directory is gone."""
     root = os.path.abspath(path)
+    try:
+        parent = os.open(os.path.dirname(root), os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    except OSError:
+        return not os.path.lexists(root)
+    try:
+        _remove_tree(parent, os.path.basename(root))
+    except Exception:  # a cleanup path: report, never raise
+        pass
+    finally:
+        os.close(parent)
+    return not os.path.lexists(root)
 
-    def unlock_and_retry(func, target, exc_info) -> None:
-        parent = os.path.dirname(os.path.abspath(target))
-        if not isinstance(exc_info[1], PermissionError) or not (parent + os.sep).startswith(root + os.sep):
-            return
+
+def _open_dir(dir_fd: int, name: str) -> int | None:
+    """Open the directory ``name`` in ``dir_fd`` for listing and make it writable (its entries can then be
+    removed), unlocking it first if it is ours but unreadable; None if it is not a directory (a link, a
+    file) or cannot be opened."""
+    flags = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+    try:
+        fd = os.open(name, flags, dir_fd=dir_fd)
+    except PermissionError:
+        fd = None
+    except OSError:
+        return None
+    if fd is not None:
         try:
-            fd = os.open(parent, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
-            try:
-                os.fchmod(fd, 0o700)
-            finally:
-                os.close(fd)
-            func(target)
+            os.fchmod(fd, 0o700)  # the directory itself (O_NOFOLLOW): read-only ones must lose entries
         except OSError:
             pass
+        return fd
+    try:  # mode 000: unlock it through an O_PATH handle on the directory itself (never a link's target)
+        handle = os.open(name, os.O_PATH | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=dir_fd)
+    except OSError:
+        return None
+    try:
+        if not stat.S_ISDIR(os.fstat(handle).st_mode):
+            return None
+        os.chmod(f"/proc/self/fd/{handle}", 0o700)
+        return os.open(name, flags, dir_fd=dir_fd)
+    except OSError:
+        return None
+    finally:
+        os.close(handle)
 
-    if os.path.lexists(root):
-        shutil.rmtree(root, onerror=unlock_and_retry)
+
+def _remove_tree(parent: int, name: str) -> None:
+    """Depth-first without recursion or a descriptor per level: descend into the first subdirectory left,
+    come back up through ``..`` (a real directory inside the tree, never a link) when one is empty."""
+    names = [name]  # the path from ``parent`` down to the current directory
+    current = _open_dir(parent, name)
+    if current is None:
+        _unlink_or_rmdir(parent, name)
+        return
+    try:
+        while True:
+            sub, removed = None, False
+            with os.scandir(current) as entries:
+                for e in entries:
+                    try:
+                        is_dir = e.is_dir(follow_symlinks=False)
+                    except OSError:
+                        is_dir = False
+                    if is_dir:
+                        sub = e.name
+                        break
+                    removed |= _unlink_or_rmdir(current, e.name)
+            if sub is None and removed:
+                continue  # a listing changed under removal may skip entries: look again until none goes
+            if sub is not None:
+                opened = _open_dir(current, sub)
+                if opened is None:  # cannot enter it: try to remove it as it is and go on
+                    if not _unlink_or_rmdir(current, sub):
+                        return
+                    continue
+                os.close(current)
+                current = opened
+                names.append(sub)
+                continue
+            if len(names) == 1:
+                break
+            up = os.open("..", os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=current)
+            os.close(current)
+            current = up
+            if not _unlink_or_rmdir(current, names.pop()):
+                return
+    finally:
+        os.close(current)
+    _unlink_or_rmdir(parent, name)
+
+
+def _unlink_or_rmdir(dir_fd: int, name: str) -> bool:
+    try:
+        os.unlink(name, dir_fd=dir_fd)
+        return True
+    except IsADirectoryError:
+        pass
+    except FileNotFoundError:
+        return True
+    except OSError:
+        pass
+    try:
+        os.rmdir(name, dir_fd=dir_fd)
+        return True
+    except FileNotFoundError:
+        return True
+    except OSError:
+        return False
 
 
 def _private_dir() -> str:
@@ -304,6 +458,7 @@ def _private_dir() -> str:
     if not _swept:
         _swept = True
         sweep_stale_dirs(tempfile.gettempdir())
+        cgroup.sweep(_referee_gone)
     return tempfile.mkdtemp(prefix=f"{PRIVATE_PREFIX}{_referee_tag(os.getpid())}-")
 
 
@@ -344,6 +499,13 @@ def sweep_stale_dirs(root: str) -> int:
         except OSError:  # not ours to remove, or gone meanwhile
             continue
     return removed
+
+
+def _referee_gone(tag: str) -> bool:
+    """Is the referee of this tag (``<PID namespace>.<pid>``, _referee_tag) gone? Only judged in our own
+    PID namespace."""
+    ns, _, pid = tag.partition(".")
+    return ns == _pid_namespace() and pid.isdigit() and not _alive(int(pid))
 
 
 def _alive(pid: int) -> bool:

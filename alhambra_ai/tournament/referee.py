@@ -26,7 +26,7 @@ class Limits:
     move_time: float = 1.0  # seconds per move before the bank is drawn on
     time_bank: float = 10.0  # seconds per game and seat, drawn on by slow moves
     memory_mb: int | None = 2048  # address-space cap of each worker (RLIMIT_AS)
-    setup_time: float = 10.0  # to start the worker, load the bot and run setup (not charged to the bank)
+    setup_time: float = 10.0  # to start the worker, import the bot and run setup (not charged to the bank)
 
 
 class GameInterrupted(Exception):
@@ -117,9 +117,9 @@ def run_game(game: ScheduledGame, paths: dict[str, BotSource | str], limits: Lim
                       "seat": k, "num_players": game.num_players, "options": state.options,
                       "seed": seat_seed(game.seed, k), "move_time": lim.move_time,
                       "time_bank": lim.time_bank}
-            try:
-                seat.proc.request(None, lim.setup_time)  # hello
-                seat.proc.request({"cmd": "setup", "config": config}, lim.setup_time)
+            try:  # the bot's import, construction and setup run now, on its own clock, the others stopped
+                taken = seat.proc.begin(lim.setup_time)
+                seat.proc.setup(config, max(0.001, lim.setup_time - taken))
             except BotFailure as failure:
                 forfeit(k, failure)
 

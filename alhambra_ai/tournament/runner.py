@@ -33,7 +33,7 @@ def check_bot(bot: BotSource | str, limits: Limits) -> str | None:
     """Load the bot in a worker (never here); None if it loads, else the reason."""
     try:
         with BotProcess(bot, limits.memory_mb) as proc:
-            proc.request(None, limits.setup_time)
+            proc.begin(limits.setup_time)
     except BotFailure as failure:
         return f"{failure.reason}: {failure.detail}" if failure.reason != "load error" else failure.detail
     return None
@@ -228,9 +228,10 @@ def run_tournament(s: Settings, resume: bool = False, progress: bool = True, out
     with backend:
         backend.check(games, s.limits)  # the Ray backend starts its workers now, while the bots are checked
         check_bots(list(paths.values()), s.limits, list(sources.values()))
-        print(isolation.summary(), file=log)  # once every check passed: an error stays one line
+        # once every check passed: an error stays one line
+        print(isolation.summary(s.limits.memory_mb, caps=True), file=log)
         if old is None:
-            store.save_settings({**wanted, "isolation": isolation.to_record()})
+            store.save_settings({**wanted, "isolation": isolation.to_record(s.limits.memory_mb)})
         seats = len(s.lineup) if s.lineup else s.seats
         kind = "" if s.game == "alhambra" else f"{s.game} "
         print(f"{len(games)} {kind}games: {', '.join(sorted(paths))}; seats {seats}; master seed {s.seed}; "

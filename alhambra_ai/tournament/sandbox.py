@@ -2,25 +2,31 @@
 
 Every bot file is hostile. A worker is started as
 
-    unshare --user --map-root-user --pid --fork --kill-child --mount --mount-proc --net \\
-        --propagation private PYTHON -I -B -c BOOT PACKAGE_PARENT CONFIG
+    unshare --user --map-root-user --pid --fork --kill-child --mount --mount-proc --net --ipc \\
+        --propagation private PYTHON -I -B -c BOOT PACKAGE_PARENT
 
-(util-linux's ``unshare``: new user, PID, mount and network namespaces; no root needed where the kernel
-allows unprivileged user namespaces), with a scrubbed environment, an empty private directory (the
-worker puts the bot's file in ``bot/``, read-only, and makes ``work/`` its cwd, HOME and TMPDIR) and a
-lifeline pipe. The interpreter runs isolated (``-I``: no environment
-variables, no user site, no script directory) and finds the package by the explicit path it is given.
-worker.py then confines itself with confine.py before it reads the bot's source from the referee.
+(util-linux's ``unshare``: new user, PID, mount, network and IPC namespaces; no root needed where the
+kernel allows unprivileged user namespaces), with a scrubbed environment, an empty private directory (the
+worker puts the bot's file in ``bot/``, read-only, and makes ``work/`` its cwd, HOME and TMPDIR), a
+lifeline pipe and, where the referee may make one, its own cgroup (cgroup.py). The interpreter runs
+isolated (``-I``: no environment variables, no user site, no script directory) and finds the package by
+the explicit path it is given. Its configuration is the first line on its standard input (not its command
+line, which a bot could read as its namespace's pid 1). worker.py then joins its cgroup and confines
+itself with confine.py before it reads the bot's source from the referee.
 
 Where a mechanism is missing (no ``unshare``, user namespaces disabled, no Landlock, no libseccomp) the
 strongest remaining set is used; ``isolation()`` says which, once per process, and the tournament
-records it. ``ALHAMBRA_AI_SANDBOX_OFF=namespaces,landlock,seccomp`` (any subset) switches mechanisms off,
-to see or test the degraded modes.
+records it. ``ALHAMBRA_AI_SANDBOX_OFF=namespaces,landlock,seccomp,cgroup`` (any subset) switches mechanisms
+off, to see or test the degraded modes.
 
->>> Isolation(namespaces=True, landlock=6, seccomp=True).missing()
+>>> Isolation(namespaces=True, landlock=6, seccomp=True, cgroup=True).missing()
 []
 >>> Isolation(namespaces=False, landlock=0, seccomp=True).missing()
-['namespaces', 'landlock']
+['namespaces', 'landlock', 'cgroup']
+>>> Isolation(True, 7, True, True).summary(256, caps=True).split("; ", 1)[1]
+'caps per worker: memory 256 MB, every kind (cgroup); tasks 64 (cgroup)'
+>>> Isolation(False, 7, True).caps(256)
+{'memory': '256 MB address space (memfd, SysV IPC refused)', 'tasks': '1 (threads refused)'}
 """
 
 from __future__ import annotations
@@ -40,14 +46,16 @@ from pathlib import Path
 
 import alhambra_ai
 
+from . import cgroup as cgroups
+
 PACKAGE_DIR = Path(alhambra_ai.__file__).resolve().parent
 UNSHARE_OPTIONS = ["--user", "--map-root-user", "--pid", "--fork", "--kill-child", "--mount", "--mount-proc",
-                   "--net", "--propagation", "private"]
+                   "--net", "--ipc", "--propagation", "private"]
 BOOT = ("import sys; sys.path.insert(0, sys.argv.pop(1)); "
         "from alhambra_ai.tournament.worker import main; main()")
 PRIVATE_MB, FILE_MB, OPEN_FILES = 64, 64, 256  # private tmpfs, largest file, open files per worker
 ENV_KEPT = ("LANG", "LC_ALL", "TZ", "OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE")  # harmless, some needed
-MECHANISMS = ("namespaces", "landlock", "seccomp")
+MECHANISMS = ("namespaces", "landlock", "seccomp", "cgroup")
 # one lock file per game on a CPU, shared by every process of this user (take_cpu)
 CPU_LOCKS = Path(tempfile.gettempdir()) / f"alhambra-ai-cpus-{os.getuid()}"
 CPU_SLOTS = 32
@@ -61,24 +69,43 @@ class SandboxError(Exception):
 class Isolation:
     """The mechanisms in force for every worker (rlimits, no_new_privs and a private cwd always are)."""
 
-    namespaces: bool  # user, PID, mount and network namespaces: no view of other processes, no network
+    namespaces: bool  # user, PID, mount, network, IPC namespaces: no view of other processes, no network
     landlock: int  # Landlock ABI in force (0: none): files, TCP, signals and abstract sockets
-    seccomp: bool  # syscall filter: no new processes, exec, ptrace, mounts; signals to itself only
+    seccomp: bool  # syscall filter: no new processes, exec, ptrace, mounts, sockets, IPC, locks, memfd
+    cgroup: bool = False  # its own memory + pids cgroup: every byte and every task counted
 
     def missing(self) -> list[str]:
         return [m for m in MECHANISMS if not getattr(self, m)]
 
-    def summary(self) -> str:
-        """One line for the user."""
-        parts = ["namespaces (user, pid, mount, net)" if self.namespaces else None,
+    def summary(self, memory_mb: int | None = None, caps: bool = False) -> str:
+        """One line for the user (``caps``: with what the caps count)."""
+        parts = ["namespaces (user, pid, mount, net, ipc)" if self.namespaces else None,
                  f"Landlock ABI {self.landlock}" if self.landlock else None,
-                 "seccomp" if self.seccomp else None]
+                 "seccomp" if self.seccomp else None,
+                 "cgroup (memory, tasks)" if self.cgroup else None]
         have = ", ".join(p for p in parts if p) or "rlimits only"
         lacking = self.missing()
-        return f"sandbox: {have}" + (f"; NOT available: {', '.join(lacking)}" if lacking else "")
+        line = f"sandbox: {have}" + (f"; NOT available: {', '.join(lacking)}" if lacking else "")
+        if caps:
+            c = self.caps(memory_mb)
+            line += f"; caps per worker: memory {c['memory']}; tasks {c['tasks']}"
+        return line
 
-    def to_record(self) -> dict:
-        return {**asdict(self), "missing": self.missing()}
+    def caps(self, memory_mb: int | None) -> dict[str, str]:
+        """What ``--memory`` and the task cap count in this mode (README, "Security model")."""
+        if self.cgroup:
+            memory = f"{memory_mb} MB, every kind (cgroup)" if memory_mb else "no cap (counted by a cgroup)"
+            tasks = f"{cgroups.TASKS} (cgroup)"
+        else:
+            scratch = f" + {PRIVATE_MB} MB scratch" if self.namespaces else ""
+            memory = f"{memory_mb} MB address space{scratch}" if memory_mb else "no cap"
+            if self.seccomp:
+                memory += " (memfd, SysV IPC refused)"
+            tasks = "1 (threads refused)" if self.seccomp else "no cap"
+        return {"memory": memory, "tasks": tasks}
+
+    def to_record(self, memory_mb: int | None = None) -> dict:
+        return {**asdict(self), "missing": self.missing(), "caps": self.caps(memory_mb)}
 
 
 _protected: set[str] = set()
@@ -180,7 +207,9 @@ def offered() -> Isolation:
             namespaces = False
     seccomp = sys.platform.startswith("linux") and ctypes.util.find_library("seccomp") is not None
     landlock = landlock_abi() if sys.platform.startswith("linux") else 0
-    return Isolation(namespaces, 0 if "landlock" in off else landlock, seccomp and "seccomp" not in off)
+    cgroup = "cgroup" not in off and sys.platform.startswith("linux") and cgroups.available()
+    return Isolation(namespaces, 0 if "landlock" in off else landlock, seccomp and "seccomp" not in off,
+                     cgroup)
 
 
 def isolation() -> Isolation:
@@ -199,9 +228,10 @@ def _probe() -> Isolation:
     want = offered()
     probe = BotSource("probe", b"class Bot:\n    def act(self, obs):\n        return 0\n")
     # The strongest first: most mechanisms; then Landlock + seccomp before namespaces (they leave less open).
-    attempts = {Isolation(ns, ll, sc) for ns in {want.namespaces, False} for ll in {want.landlock, 0}
-                for sc in {want.seccomp, False}}
-    for attempt in sorted(attempts, key=lambda a: (-len(a.missing()), a.landlock, a.seccomp), reverse=True):
+    attempts = {Isolation(ns, ll, sc, cg) for ns in {want.namespaces, False} for ll in {want.landlock, 0}
+                for sc in {want.seccomp, False} for cg in {want.cgroup, False}}
+    for attempt in sorted(attempts, key=lambda a: (-len(a.missing()), a.landlock, a.seccomp, a.cgroup),
+                          reverse=True):
         try:
             with BotProcess(probe, plan=attempt) as proc:
                 proc.request(None, 30)
@@ -223,21 +253,23 @@ def read_paths() -> list[str]:
 
 
 def launch(plan: Isolation, private: str, memory_mb: int | None, lifeline: int,
-           cpu: int | None) -> tuple[list[str], dict]:
-    """The worker's command line and environment for ``plan``; ``private`` is its own empty directory,
-    ``cpu`` the one CPU it may use."""
+           cpu: int | None, cgroup_procs: list[str] | None = None) -> tuple[list[str], dict, bytes]:
+    """The worker's command line, environment and configuration line (its first line of input) for
+    ``plan``; ``private`` is its own empty directory, ``cpu`` the one CPU it may use, ``cgroup_procs`` the
+    files that move it into its cgroup (cgroup.CgroupPlan; None: no cgroup)."""
     with _lock:
         protected = sorted(d for d in _protected if os.path.isdir(d))
     config = {"private": private, "protected": protected, "read": read_paths(), "write": ["/dev/null"],
               "namespaces": plan.namespaces, "landlock": bool(plan.landlock), "seccomp": plan.seccomp,
               "memory_mb": memory_mb, "cpu": cpu, "lifeline": lifeline, "private_mb": PRIVATE_MB,
-              "file_mb": FILE_MB, "open_files": OPEN_FILES}
+              "file_mb": FILE_MB, "open_files": OPEN_FILES, "cgroup": cgroup_procs,
+              "threads": bool(cgroup_procs)}  # threads only where a cgroup caps them
     if plan.namespaces:
         config["read"].append("/proc")  # the namespace's own: this worker only
-    cmd = [sys.executable, "-I", "-B", "-c", BOOT, str(PACKAGE_DIR.parent), json.dumps(config)]
+    cmd = [sys.executable, "-I", "-B", "-c", BOOT, str(PACKAGE_DIR.parent)]
     if plan.namespaces:
         cmd = [shutil.which("unshare") or "unshare", *UNSHARE_OPTIONS, *cmd]
     env = {k: os.environ[k] for k in ENV_KEPT if k in os.environ}
     env.update(HOME=private, TMPDIR=private, PATH="/usr/bin:/bin", OMP_NUM_THREADS="1",
                OPENBLAS_NUM_THREADS="1", MKL_NUM_THREADS="1")
-    return cmd, env
+    return cmd, env, json.dumps(config).encode() + b"\n"

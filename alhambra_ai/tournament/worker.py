@@ -1,14 +1,21 @@
-"""The bot side of the referee protocol: ``python -I -c BOOT PACKAGE_PARENT CONFIG`` (see sandbox.py).
+"""The bot side of the referee protocol: ``python -I -c BOOT PACKAGE_PARENT`` (see sandbox.py).
 
-One worker runs one bot for one seat of one game. It first confines itself (confine.py, as CONFIG
-asks), then talks JSON lines with the referee over private copies of fds 0 and 1; fd 0 then reads
-/dev/null and fd 1 goes to a trap, so a bot that reads stdin or prints to stdout cannot corrupt the
-protocol (printing is detected and forfeits). The bot's source comes over the protocol and is written
-to the worker's private directory: the worker never opens the submitted file itself.
+One worker runs one bot for one seat of one game. It reads its configuration (the first line of its
+input), confines itself (cgroup.py, confine.py, as the configuration asks), then talks JSON lines with
+the referee over private copies of fds 0 and 1; fd 0 then reads /dev/null and fd 1 goes to a trap, so a
+bot that reads stdin or prints to stdout cannot corrupt the protocol (printing is detected and forfeits).
+The bot's source comes over the protocol and is written to the worker's private directory: the worker
+never opens the submitted file itself.
+
+No bot code runs before the referee asks for it: the hello (the confinement in force) is sent before the
+bot is imported, and the referee stops the worker after each reply, so a bot's import, its threads and
+its set-up all run on its own clock ("start" and "setup"), never during another seat's.
 
 Referee -> worker                         worker -> referee
+CONFIG (one JSON line)
 {"cmd": "load", "name": NAME,             {"hello": NAME, "isolation": {...in force...}}
- "source": BASE64, "origin": PATH}         | {"error": REASON, "detail": TEXT}
+ "source": BASE64, "origin": PATH}         | {"error": "sandbox error", "detail": TEXT}
+{"cmd": "start"}                          {"ok": true} | {"error": ...}   (imports the bot, makes it)
 {"cmd": "setup", "config": {...}}         {"ok": true} | {"error": ...}
 {"cmd": "act", "obs": {...}}              {"action": INT | STR} | {"error": ...}
 
@@ -35,7 +42,7 @@ import traceback
 
 from alhambra_ai.botapi import BotLoadError, Observation, load_bot
 
-from . import confine
+from . import cgroup, confine
 
 DETAIL_CHARS = 2000
 SAFE_NAME = re.compile(r"[^A-Za-z0-9_.-]")
@@ -120,7 +127,8 @@ class Worker:
         self.check_stdout()
         return result
 
-    def run(self, path: str, isolation: dict) -> None:
+    def start(self, path: str):
+        """Import the bot's file and make its Bot (the first bot code this process runs)."""
         try:
             bot_class = load_bot(path)
         except BotLoadError as e:
@@ -128,10 +136,18 @@ class Worker:
         except MemoryError:
             self.fail("exceeds memory", "MemoryError while loading the bot")
         self.check_stdout()
-        bot = self.guarded(bot_class)
-        self.send({"hello": self.name, "isolation": isolation})
+        return self.guarded(bot_class)
+
+    def run(self, path: str, isolation: dict) -> None:
+        self.send({"hello": self.name, "isolation": isolation})  # before any bot code: it cannot forge this
+        bot = None
         for line in self.proto_in:
             msg = json.loads(line)
+            if bot is None and msg["cmd"] in ("start", "setup", "act"):
+                bot = self.start(path)
+                if msg["cmd"] == "start":
+                    self.send({"ok": True})
+                    continue
             if msg["cmd"] == "setup":
                 if callable(getattr(bot, "setup", None)):
                     self.guarded(bot.setup, msg["config"])
@@ -151,7 +167,10 @@ class Worker:
 def isolate(config: dict) -> dict:
     """The first confinement steps ``config`` asks for (sandbox.launch): namespaces (the private tmpfs, the
     init), rlimits, no privileges. Returns what is in force; raises OSError when a step fails."""
-    applied = {"namespaces": False, "landlock": 0, "seccomp": False}
+    applied = {"namespaces": False, "landlock": 0, "seccomp": False, "cgroup": False}
+    if config.get("cgroup"):  # first: everything after this is counted, and the files get hidden
+        cgroup.join(config["cgroup"])
+        applied["cgroup"] = True
     if config["namespaces"]:
         confine.mount_private(config["private"], config["private_mb"], config["protected"])
         confine.become_init(config["lifeline"], config["private"])  # now the worker, the init's child
@@ -172,7 +191,7 @@ def lock(config: dict, applied: dict, bot_dir: str, work: str) -> None:
         applied["landlock"] = confine.landlock([*config["read"], bot_dir], [*config["write"], work])
         if not applied["landlock"]:
             raise OSError("Landlock was asked for but is not available")
-    if config["seccomp"] and not confine.seccomp():
+    if config["seccomp"] and not confine.seccomp(threads=config.get("threads", True)):
         raise OSError("seccomp was asked for but libseccomp is not available")
     applied["seccomp"] = bool(config["seccomp"])
     os.chdir(work)
@@ -180,9 +199,20 @@ def lock(config: dict, applied: dict, bot_dir: str, work: str) -> None:
     tempfile.tempdir = work
 
 
+def read_config() -> dict:
+    """The first line of fd 0, read unbuffered (the rest of the input is the protocol, read later)."""
+    line = bytearray()
+    while not line.endswith(b"\n"):
+        chunk = os.read(0, 1)
+        if not chunk:
+            os._exit(2)
+        line += chunk
+    return json.loads(line)
+
+
 def main(argv: list[str] | None = None) -> None:
     argv = sys.argv[1:] if argv is None else argv
-    config = json.loads(argv[0])
+    config = json.loads(argv[0]) if argv else read_config()
     try:
         applied = isolate(config)
     except OSError as e:
