@@ -274,17 +274,25 @@ def test_the_worker_reports_the_isolation_in_force():
     assert FULL.namespaces and FULL.landlock and FULL.seccomp
 
 
+IN_TOURNAMENT = ("tamper", "daemon", "protocol", "early", "cleanup")
+
+
 @needs_full_sandbox
-def test_honest_results_are_those_of_a_run_without_attackers(tmp_path):
+@pytest.mark.parametrize("names", [
+    pytest.param(IN_TOURNAMENT, id="some"),
+    pytest.param((*ATTACKS, "collude2"), id="all", marks=[pytest.mark.slow]),
+])
+def test_honest_results_are_those_of_a_run_without_attackers(names, tmp_path, host):
     """A tournament with attackers: honest bots play all their games, their games against each other
-    are the same as in a run without the attackers, the store reads back whole, nothing survives."""
+    are the same as in a run without the attackers, the store reads back whole, nothing is left. (With
+    all of them, two copies of the colluder meet, and the deal-memory bot plays many games.)"""
     honest = [GOOD / "first.py", GOOD / "last.py", GOOD / "seeded.py"]
     out = tmp_path / "attacked"
     attackers = []
-    for name in ("tamper", "daemon"):
+    for name in names:
         path = tmp_path / "bots" / f"{name}.py"
         path.parent.mkdir(exist_ok=True)
-        path.write_bytes(attacker(name, out).code)
+        path.write_bytes(attacker(name.rstrip("2"), out, host).code)
         attackers.append(path)
     base = Settings(seats="2", games=1, seed=11, move_time=1.0, time_bank=2.0, memory=256, setup_time=20,
                     jobs=2)
@@ -300,10 +308,12 @@ def test_honest_results_are_those_of_a_run_without_attackers(tmp_path):
                       if set(r["bots"]) <= names)
 
     clean, attacked = load_results(tmp_path / "clean"), load_results(out)
-    assert len(attacked) == 20 and honest_games(attacked) == honest_games(clean) != []
-    assert all(f["bot"] in ("tamper", "daemon") for r in attacked for f in r["forfeits"])
+    n = len(honest) + len(attackers)
+    assert len(attacked) == n * (n - 1) and honest_games(attacked) == honest_games(clean) != []
+    assert all(f["bot"] in names for r in attacked for f in r["forfeits"])
     assert not any("ESCAPED" in f["detail"] for r in attacked for f in r["forfeits"])
-    assert kill_survivors(tmp_path) == [] and live_count() == 0
+    assert any(f["reason"] == "protocol error" for r in attacked for f in r["forfeits"])
+    assert left_behind(tmp_path, host) == [] and live_count() == 0
 
 
 DEGRADED = {  # what each layer alone leaves open (the README's "Security model")

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from tournament_support import GOOD, HOSTILE, use_toy_game
 
-from alhambra_ai.tournament import process, sandbox
+from alhambra_ai.tournament import cgroup, process, sandbox
 from alhambra_ai.tournament.process import live_count
 from alhambra_ai.tournament.referee import Limits, final_ranks, run_game
 from alhambra_ai.tournament.schedule import ScheduledGame
@@ -134,10 +134,11 @@ def test_workers_die_with_their_referee():
               "a.request(None, 30); b.request(None, 30)\n"
               "try: a.request({'cmd': 'act', 'obs': {}}, 0.5)\n"
               "except BotFailure: pass\n"
-              "print(a.proc.pid, b.proc.pid, b._worker_pid or b.proc.pid, a.private, b.private, flush=True); "
+              "print(os.getpid(), a.proc.pid, b.proc.pid, b._worker_pid or b.proc.pid, a.private, b.private, "
+              "flush=True); "
               "os._exit(0)")
     child = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
-    *pids, private_a, private_b = child.stdout.split()
+    middleman, *pids, private_a, private_b = child.stdout.split()
     pids = [int(p) for p in pids]
     assert len(pids) == 3, child.stderr
     deadline = time.monotonic() + 10
@@ -146,6 +147,12 @@ def test_workers_die_with_their_referee():
         if not alive:
             if sandbox.isolation().namespaces:  # the namespace's init removes the private directories
                 assert not os.path.exists(private_a) and not os.path.exists(private_b)
+            # their cgroups are left (empty) to the next referee's sweep, which removes them
+            theirs = f"{cgroup.PREFIX}{process._referee_tag(int(middleman))}-"
+            if sandbox.isolation().cgroup:
+                assert len(_cgroups_named(theirs)) == 2 * len(cgroup.parents())
+                assert cgroup.sweep(process._referee_gone) >= 2
+            assert _cgroups_named(theirs) == []
             return
         time.sleep(0.1)
     for p in alive:
@@ -221,6 +228,11 @@ def test_removing_a_private_dir_leaves_its_parent_alone(tmp_path):
     parent.chmod(0o1777)
     process.remove_private(str(parent / "alhambra-bot-ro"))
     assert parent.stat().st_mode & 0o7777 == 0o1777 and not (parent / "alhambra-bot-ro").exists()
+
+
+def _cgroups_named(prefix: str) -> list[str]:
+    return [e for d in cgroup.parents().values() if os.path.isdir(d) for e in os.listdir(d)
+            if e.startswith(prefix)]
 
 
 def _running(pid: int) -> bool:
