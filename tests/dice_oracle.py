@@ -314,6 +314,20 @@ class DiceOracle:
                 self.aside[seat] += 1
             return
 
+    def accepts(self, decision: Decision, text: str) -> bool:
+        """Whether ``text`` is a legal answer to ``decision``: a listed option, or (D5) a re-roll of any
+        non-empty subset of the dice after roll 1 or 2 (all 8: also called "roll")."""
+        if text in decision.options:
+            return True
+        words = "reroll 1 2 3 4 5 6 7 8".split() if text == "roll" else text.split()  # roll = all 8 dice
+        positions = [int(w) - 1 for w in words[1:] if w.isdigit()]
+        if words[0] != "reroll" or not 0 < len(positions) == len(words) - 1 \
+                or positions != sorted(set(positions)) or not all(0 <= p < 8 for p in positions):
+            return False
+        if decision.kind == "roll":  # §4.1: rolling all 8 dice is roll 1, whatever it is called
+            return len(positions) == 8
+        return decision.kind == "after_roll" and 1 <= self.rolls < 3
+
     def _rolled_dice(self, choice: str) -> list[int]:
         """§4.1, D4: roll 1 rolls all 8 dice; D5: a re-roll (after roll 1 or 2) any non-empty subset of them,
         not only the one per kept set that the listing shows (see _rerolls)."""

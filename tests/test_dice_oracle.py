@@ -313,11 +313,33 @@ class Players:
         return stop
 
 
+# ---------------------------------------------------------------- illegal actions
+
+
+def candidates(rng: random.Random, s, orc: DiceOracle) -> list[str]:
+    """A few action texts of every kind, mostly illegal now: the engine's checks (not only its listing)
+    must agree with the oracle."""
+    names = list(TYPES)
+    texts = ["roll", "void", "points", "tile", "pick start", f"stop {rng.choice(names)}",
+             f"stop {rng.choice(names)} push", f"black {rng.choice(names)}",
+             f"{rng.choice(('points', 'tile'))} convert {rng.choice(names)}", f"start {rng.randint(1, 6)}",
+             "reroll " + " ".join(str(p + 1) for p in sorted(rng.sample(range(8), rng.randint(1, 8))))]
+    if s.game == "alcazaba":
+        tile = orc.pending or rng.choice(sorted(dice_oracle.TILE_TYPE))
+        cell = f"{rng.randint(-3, 3)},{rng.randint(-3, 3)}"
+        seat = max(0, s.current_player)
+        own = sorted(orc.reserves[seat]) or [tile]
+        texts += [f"pick {tile}", f"place {tile} {cell}", f"place {tile} reserve", f"place {tile} dirk",
+                  f"build {rng.choice(own)} {cell}", f"swap {rng.choice(own)} {cell}", f"remove {cell}"]
+    return rng.sample(texts, 4)
+
+
 # ---------------------------------------------------------------- one game in lock-step
 
 
 def play(n: int, game: str, seed: int) -> Counter:
     rng = random.Random(seed * 1000 + n)
+    probe = random.Random(seed * 1000 + n + 7)  # its own stream: probing leaves the game's choices alone
     s = new_game(n, seed=seed, game=game)
     orc = DiceOracle(n, game)
     players = Players(rng, n)
@@ -340,6 +362,8 @@ def play(n: int, game: str, seed: int) -> Counter:
         check_state(s, orc, where)
         if req.kind in ("roll", "after_roll"):
             assert s.dice() == (orc.dice, orc.black) and s.rolls == orc.rolls, where
+        for text in candidates(probe, s, orc):
+            assert s.is_legal(text) == orc.accepts(req, text), (where, text)
         choice = players.choose(orc, req)
         code = s.parse_action(choice)
         if choice.split()[0] in ("roll", "reroll"):
