@@ -130,10 +130,21 @@ def test_several_markers_of_one_player_may_share_a_column():
 # ---------------------------------------------------------------- round evaluation (§5)
 
 
+def namings(history, r):
+    """The start-player namings logged in round r's evaluation (one start-player tile: at most one)."""
+    starts = [i for i, h in enumerate(history) if h.startswith(f"round {r}:")]
+    ends = [i for i, h in enumerate(history) if h.startswith(f"round {r + 1}:")]
+    return [h for h in history[starts[-1]:ends[0] if ends else None] if " names seat " in h]
+
+
 def finish_round(s):
-    """Take 2 points for every remaining reward decision of the round (e.g. the tower marker placed last)."""
+    """Take 2 points for every remaining reward decision of the round (e.g. the tower marker placed last); a
+    naming is answered only if the round's start player was not named yet (a second request fails)."""
     r = s.round
     while s.round == r and s.phase in ("reward", "name"):
+        if s.phase == "name":
+            done = namings(s.history, r)
+            assert not done, f"seat {s.current_player} asked to name again after: {done}"
         s.apply("points" if s.phase == "reward" else "start 1")
     return s
 
@@ -411,6 +422,53 @@ def test_start_player_tile_names_the_next_start_player():
     finish_round(s)
     assert s.round == 2 and s.start_player == 2 and s.current_player == 2
     assert s.bonus_tiles(2) == {}              # never kept
+
+
+def test_start_player_is_named_once_then_the_evaluation_goes_on_issue_43():
+    cols = empty_columns()
+    cols[ARC][v_of(4, 1) - 1] = 1            # best
+    cols[ARC][v_of(2, 3) - 1] = 2            # second: served automatically right after the naming
+    bonus = ["points1", "points2", "start", "void", "black", "push"]
+    s = evaluation_position(cols, bonus=bonus)
+    rolled(s, [TOW] * 8)
+    s.apply("stop tower")                     # seat idx 0: a lone tower marker, served after arcades
+    s.apply("tile")
+    assert s.phase == "name" and s.current_player == 1
+    s.apply("start 3")
+    assert s.building_points(2)[ARC] == 2 and s.start_player == 2
+    # the bug: the engine stayed in "name" and asked seat idx 1 again (the second answer won)
+    assert s.phase == "reward" and s.current_player == 0 and texts(s) == ["points", "tile"]
+    s.apply("points")
+    assert s.round == 2 and s.start_player == 2 and s.current_player == 2
+    assert len(namings(s.history, 1)) == 1
+
+
+@pytest.mark.parametrize("game", ["dice", "alcazaba"])
+@pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
+def test_at_most_one_naming_per_round_in_random_games(n, game):
+    named = 0
+    for seed in range(12):
+        s = new_game(n, seed=seed, game=game)
+        s.random_playout(seed)
+        for r in range(1, 6):
+            assert len(namings(s.history, r)) <= 1, (seed, r, namings(s.history, r))
+            named += len(namings(s.history, r))
+    assert named > 0
+
+
+def test_finish_round_fails_on_a_second_naming():
+    cols = empty_columns()
+    cols[ARC][v_of(3, 1) - 1] = 2
+    s = evaluation_position(cols, bonus=["points1", "points2", "start", "void", "black", "push"])
+    rolled(s, [TOW] * 8)
+    s.apply("stop tower")
+    s.apply("tile")
+    s.apply("start 2")
+    # a copy of this position asking for the name again, as the bug did
+    obs = dict(s.observation(0), phase="name", current_player=2)
+    again = DiceState.from_observation(obs, seed=1)
+    with pytest.raises(AssertionError, match="asked to name again"):
+        finish_round(again)
 
 
 def test_unawarded_start_tile_keeps_the_start_player():

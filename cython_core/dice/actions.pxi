@@ -376,14 +376,13 @@ cdef void dice_apply(DiceGame* g, int code, list log, uint8_t* faces=NULL):
             if which == 1 and t == BT_START:
                 g.phase = DP_NAME
                 return
-        else:
-            give_second(g, row, conv, log)
-            if g.phase == DP_NAME:
-                return
+        elif give_second(g, row, conv, log):
+            return
         run_evaluation(g, log)
     elif kind == D_NAME:
         name_start(g, row, code >> 4, log)
-        run_evaluation(g, log)
+        g.phase = DP_REWARD                 # leave the naming phase (issue 43: a stale DP_NAME made the same seat
+        run_evaluation(g, log)              # name twice); run_evaluation sets the next phase
     elif kind == D_PICK:
         t = code >> 4
         take_item(g, g.ev_col, t)

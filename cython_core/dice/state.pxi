@@ -371,8 +371,7 @@ cdef void run_evaluation(DiceGame* g, list log):
                 g.phase = DP_REWARD
                 g.current = <uint8_t>row
                 return
-            give_second(g, row, 0, log)
-            if g.phase == DP_NAME:
+            if give_second(g, row, 0, log):
                 return
         else:
             i = marker_at_rank(g, c, g.ev_rank) if g.nitems[c] else -1
@@ -392,8 +391,9 @@ cdef void run_evaluation(DiceGame* g, list log):
     end_round(g, log)
 
 
-cdef void give_second(DiceGame* g, int row, int conv, list log):
-    """The second-best marker's owner takes the reward the best did not; a start-player tile is named at once."""
+cdef bint give_second(DiceGame* g, int row, int conv, list log):
+    """The second-best marker's owner takes the reward the best did not; a start-player tile is named at once.
+    True when a human got it and must name now (phase DP_NAME)."""
     cdef int c = g.ev_col
     cdef bint start = g.ev_first == 0 and g.bonus[c] == BT_START
     give_reward(g, row, c, 1 - g.ev_first, conv, log)
@@ -404,6 +404,8 @@ cdef void give_second(DiceGame* g, int row, int conv, list log):
         else:
             g.phase = DP_NAME
             g.current = <uint8_t>row
+            return True
+    return False
 
 
 cdef void column_aside(DiceGame* g, int c, list log):
