@@ -183,6 +183,7 @@ class Sprt:
         self.elo1 = float(elo1) if elo_given else share_to_elo(self.s1, players)
         self.lower, self.upper = math.log(beta / (1 - alpha)), math.log((1 - beta) / alpha)
         self.counts: dict[float, int] = {}
+        self._llr: float | None = 0.0  # the LLR of the counts (None: to compute)
 
     def add(self, score: float) -> None:
         """One more deal's score (NEW's mean win share over the deal's games)."""
@@ -190,6 +191,7 @@ class Sprt:
             raise ValueError(f"a deal score lies in [0, 1], not {score}")
         key = round(float(score), 12)  # the same share summed in another order is the same score
         self.counts[key] = self.counts.get(key, 0) + 1
+        self._llr = None
 
     @property
     def deals(self) -> int:
@@ -209,8 +211,10 @@ class Sprt:
         return values, counts
 
     def llr(self) -> float:
-        values, counts = self._support()
-        return float(llr(values, counts, self.s0, self.s1))
+        if self._llr is None:  # once per deal, however often the run asks
+            values, counts = self._support()
+            self._llr = float(llr(values, counts, self.s0, self.s1))
+        return self._llr
 
     @property
     def status(self) -> str | None:
