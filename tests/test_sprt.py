@@ -1,21 +1,29 @@
-"""The sequential test (alhambra_ai.sprt).
+"""The sequential test (alhambra_ai.sprt) and the command ``alhambra-ai sprt``.
 
 The statistic is checked by simulation: many independent runs of the test on deal scores drawn with a
 known true strength, counting how often each hypothesis is accepted; that is what alpha and beta promise.
+The command runs on the tests' ToyGame (tournament_support), where the bot ``last`` (adds 3) beats
+``first`` (adds 1) in every game and ``last`` against itself ties every game.
 """
 
 import doctest
+import json
 import math
 
 import numpy as np
 import pytest
+from click.testing import CliRunner
+from tournament_support import GOOD, use_toy_game
 
-from alhambra_ai import sprt
+from alhambra_ai import sprt, sprt_run
+from alhambra_ai.cli import main
 from alhambra_ai.sprt import Sprt, elo_to_share, llr, mle_theta, score_grid, share_to_elo
+from alhambra_ai.strength import report
+from alhambra_ai.tournament.process import live_count
 
 
 def test_doctests():
-    for module in (sprt,):
+    for module in (sprt, sprt_run):
         assert doctest.testmod(module).failed == 0
 
 
@@ -172,3 +180,136 @@ def test_the_default_bounds(players):
     assert h1 <= 0.08, (h1, h0, deals)  # 500 runs: standard error 0.01
     h1, h0, deals = simulate(test, test.s1, 500, seed=30 + players)
     assert h1 >= 0.92, (h1, h0, deals)
+
+
+# ---------------------------------------------------------------- the command, on the toy game
+
+LAST, FIRST, SEEDED = str(GOOD / "last.py"), str(GOOD / "first.py"), str(GOOD / "seeded.py")
+FAST = ["--move-time", "0.5", "--time-bank", "0.5", "--no-progress"]
+WIDE = ["--share0", "0.5", "--share1", "0.7"]  # H1: NEW wins 70% of the 2-player deal: a short run
+WIDER = ["--share0", "0.5", "--share1", "0.8"]
+
+
+@pytest.fixture
+def toy(monkeypatch):
+    use_toy_game(monkeypatch)
+
+
+def invoke(*args):
+    r = CliRunner().invoke(main, ["sprt", *map(str, args)])
+    if r.exit_code == 0:
+        assert all(len(line) <= 80 for line in r.output.splitlines()[2:]), r.output  # the summary's lines
+    return r
+
+
+def summary(output: str) -> list[str]:
+    return output.splitlines()[2:]  # after the two header lines
+
+
+def logged(path):
+    lines = path.read_text().splitlines()
+    return json.loads(lines[0])["settings"], [json.loads(line) for line in lines[1:]]
+
+
+def test_a_stronger_bot_is_accepted_quickly(toy, tmp_path):
+    out = tmp_path / "s.jsonl"
+    r = invoke(LAST, FIRST, *WIDE, "--out", out, *FAST)
+    assert r.exit_code == 0, r.output
+    lines = summary(r.output)
+    # every deal scores 1: the LLR grows by log(0.7 / 0.5) = 0.336 per deal and passes log(19) at the 9th
+    assert lines[0].startswith("H1 accepted: NEW is stronger than BASE")
+    assert lines[1] == "games 18, deals 9 (2 players)"
+    assert lines[3] == "Elo +inf, 95% [+inf, +inf]" and lines[4].startswith("share 1.0000")
+    _settings, games = logged(out)
+    assert len(games) == 18 and {g["game"] for g in games} == set(range(18))  # no game beyond the decision
+    assert [g["bots"] for g in games[:2]] == [["last", "first"], ["first", "last"]]  # both seats of a deal
+    assert games[0]["seed"] == games[1]["seed"] != games[2]["seed"]
+
+
+def test_a_bot_against_itself_is_not_accepted(toy, tmp_path):
+    # last against last ties every game: deal score 1/2, exactly par; with the default bounds too
+    r = invoke(LAST, LAST, *WIDE, *FAST)
+    assert r.exit_code == 0, r.output
+    lines = summary(r.output)
+    assert lines[0].startswith("H0 accepted: NEW is not stronger"), r.output
+    assert lines[3] == "Elo +0.0, 95% [+0.0, +0.0]"
+    r = invoke(LAST, LAST, "--max-games", 20, *FAST)
+    assert r.exit_code == 0 and "H1" not in summary(r.output)[0], r.output
+
+
+def test_four_players_one_new_against_three_base(toy, tmp_path):
+    out = tmp_path / "s.jsonl"
+    r = invoke(LAST, FIRST, "--players", 4, "--elo1", 200, "--jobs", 2, "--out", out, *FAST)
+    assert r.exit_code == 0, r.output
+    assert "H0 Elo +0.0 (share 0.250), H1 Elo +200.0 (share 0.513)" in r.output
+    lines = summary(r.output)
+    assert lines[0].startswith("H1 accepted") and lines[4].endswith("(par 0.2500)")
+    deals = int(lines[1].split("deals ")[1].split()[0])
+    games = sorted(logged(out)[1], key=lambda g: g["game"])  # in finishing order with 2 jobs
+    assert len(games) >= 4 * deals and lines[1] == f"games {4 * deals}, deals {deals} (4 players)"
+    assert [g["bots"] for g in games[:2]] == [["last", "first", "first#2", "first#3"],
+                                              ["first#3", "last", "first", "first#2"]]
+
+
+def test_the_result_does_not_depend_on_jobs_and_resume_continues(toy, tmp_path):
+    # seeded (a random legal action from its seat's seed) against another random bot: deal scores vary
+    # (against itself every deal would score 1/2: the swapped seats replay the same game, seeds and all)
+    other = tmp_path / "other.py"
+    other.write_text((GOOD / "seeded.py").read_text().replace('config["seed"]', 'config["seed"] + 1'))
+    runs = {}
+    for jobs in (1, 2):
+        r = invoke(SEEDED, other, *WIDER, "--jobs", jobs, "--out", tmp_path / f"{jobs}.jsonl", *FAST)
+        assert r.exit_code == 0, r.output
+        runs[jobs] = summary(r.output)
+    assert runs[1] == runs[2] and runs[1][0].startswith("H0 accepted"), runs
+    assert live_count() == 0  # with 2 jobs a game was still running at the decision: stopped
+    assert "95% [0.5000, 0.5000]" not in runs[1][4]  # not all deals alike
+
+    out = tmp_path / "resumed.jsonl"
+    r = invoke(SEEDED, other, *WIDER, "--max-games", 7, "--out", out, *FAST)  # 3 whole deals
+    assert r.exit_code == 0 and summary(r.output)[:2] == [
+        "no decision: the game limit was reached (LLR between the bounds)", "games 6, deals 3 (2 players)"]
+    r = invoke(SEEDED, other, *WIDER, "--out", out, *FAST)
+    assert r.exit_code == 2 and "add --resume" in r.output
+    r = invoke(SEEDED, other, *WIDER, "--out", out, "--resume", *FAST)
+    assert r.exit_code == 0 and summary(r.output) == runs[1], r.output
+    _settings, games = logged(out)
+    assert sorted(g["game"] for g in games) == list(range(len(games)))  # nothing played twice
+    # resuming a decided run plays nothing and says the same
+    r = invoke(SEEDED, other, *WIDER, "--out", out, "--resume", *FAST)
+    assert summary(r.output) == runs[1] and len(logged(out)[1]) == len(games)
+    # the file is a strength log too
+    _, rows = report(out)
+    assert rows[0].games == len(games) and rows[0].a == "seeded" and rows[0].b == "other"
+    # other settings than the log's are refused
+    r = invoke(SEEDED, other, *WIDER, "--out", out, "--resume", "--seed", 2, *FAST)
+    assert r.exit_code == 2 and "other settings (seed 1 -> 2)" in r.output
+    assert len(r.output.strip().splitlines()) == 1, r.output  # refused before anything is printed
+
+
+@pytest.mark.parametrize("args, message", [
+    ([LAST], "Missing argument"),
+    ([LAST, "nope"], "no bot file"),
+    ([LAST, FIRST, "--elo0", 5, "--elo1", 0], "elo0 must be less than elo1"),
+    ([LAST, FIRST, "--elo1", 5, "--share0", 0.5, "--share1", 0.6], "not both"),
+    ([LAST, FIRST, "--share0", 0.5], "give both"),
+    ([LAST, FIRST, "--share0", 0.6, "--share1", 0.5], "share0 < share1"),
+    ([LAST, FIRST, "--alpha", 0], "alpha and beta"),
+    ([LAST, FIRST, "--players", 7], "--players"),
+    ([LAST, FIRST, "--max-games", 1], "at least one deal"),
+    ([LAST, FIRST, "--move-time", 0], "--move-time"),
+    ([LAST, FIRST, "--memory", 10], "--memory"),
+    ([LAST, FIRST, "--jobs", 0], "--jobs"),
+    ([LAST, FIRST, "--resume"], "--resume needs --out"),
+    ([LAST, FIRST, "--game", "dice", "--options", "camps"], "base game's"),
+    ([LAST, FIRST, "--address", "auto"], "needs --backend ray"),
+])
+def test_bad_arguments_are_one_line_and_exit_2(args, message):
+    r = CliRunner().invoke(main, ["sprt", *map(str, args), "--no-progress"])
+    assert r.exit_code == 2 and message in r.output, r.output
+    assert len(r.output.strip().splitlines()) == 1, r.output
+
+
+def test_resume_of_a_missing_file_is_refused(tmp_path):
+    r = CliRunner().invoke(main, ["sprt", LAST, FIRST, "--out", str(tmp_path / "none.jsonl"), "--resume"])
+    assert r.exit_code == 2 and "nothing to resume" in r.output
