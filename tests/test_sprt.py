@@ -283,8 +283,8 @@ def test_the_result_does_not_depend_on_jobs_and_resume_continues(toy, tmp_path):
     assert rows[0].games == len(games) and rows[0].a == "seeded" and rows[0].b == "other"
     # other settings than the log's are refused
     r = invoke(SEEDED, other, *WIDER, "--out", out, "--resume", "--seed", 2, *FAST)
-    assert r.exit_code == 2 and "other settings (seed 1 -> 2)" in r.output
-    assert len(r.output.strip().splitlines()) == 1, r.output  # refused before anything is printed
+    assert r.exit_code == 2 and "other settings (seed 1 -> 2)" in r.stderr
+    assert r.stdout == "" and len(r.stderr.strip().splitlines()) == 1  # refused before anything is printed
 
 
 @pytest.mark.parametrize("args, message", [
@@ -306,8 +306,8 @@ def test_the_result_does_not_depend_on_jobs_and_resume_continues(toy, tmp_path):
 ])
 def test_bad_arguments_are_one_line_and_exit_2(args, message):
     r = CliRunner().invoke(main, ["sprt", *map(str, args), "--no-progress"])
-    assert r.exit_code == 2 and message in r.output, r.output
-    assert len(r.output.strip().splitlines()) == 1, r.output
+    assert r.exit_code == 2 and message in r.stderr and r.stdout == "", r.output
+    assert len(r.stderr.strip().splitlines()) == 1 and r.stderr.startswith("Error: "), r.stderr
 
 
 def test_resume_of_a_missing_file_is_refused(tmp_path):
