@@ -12,6 +12,7 @@ import click
 from alhambra_ai.bench import bench_command
 from alhambra_ai.play import play
 from alhambra_ai.report import report_command
+from alhambra_ai.sprt_run import sprt_command
 from alhambra_ai.strength import strength_command
 from alhambra_ai.tournament.command import replay_command, submit_command, tournament_command
 
@@ -64,6 +65,7 @@ main.add_command(play)
 main.add_command(bench_command)
 main.add_command(strength_command)
 main.add_command(report_command)
+main.add_command(sprt_command)
 
 if __name__ == "__main__":
     main()

@@ -107,6 +107,7 @@ class Match:
     iterations: int | None = None
     options: tuple[str, ...] = ()  # the modules of every game (alhambra_ai.options)
     game: str = "alhambra"  # the game played: alhambra, dice or alcazaba (alhambra_ai.options.GAMES)
+    memory_mb: int | None = Limits.memory_mb  # each worker's memory cap (None: none)
 
     @property
     def fixed_players(self) -> int | None:
@@ -135,12 +136,12 @@ class Match:
 
     def limits(self, players: int) -> tuple[Limits, dict[str, Limits]]:
         """The default limits and, per seat name with its own time per move, its limits."""
-        base = Limits(move_time=self.move_time or 1.0, time_bank=self.time_bank)
+        base = Limits(move_time=self.move_time or 1.0, time_bank=self.time_bank, memory_mb=self.memory_mb)
         own = {}
         for name, side in zip(self.lineup(players), self.sides(players), strict=True):
             t = parse_side(side)[1]
             if t is not None:
-                own[name] = Limits(move_time=t, time_bank=self.time_bank)
+                own[name] = Limits(move_time=t, time_bank=self.time_bank, memory_mb=self.memory_mb)
         return base, own
 
     def bot_config(self, players: int) -> dict[str, dict]:
@@ -156,11 +157,12 @@ class Match:
                 out[name] = {"samples": max(1, self.iterations // 10)}
         return out
 
-    def games(self, players: int, games: int, seed: int) -> list[ScheduledGame]:
-        """``games`` games: the lineup rotates over the seats of each deal (so A sits in every seat of it)."""
+    def games(self, players: int, games: int, seed: int, start: int = 0) -> list[ScheduledGame]:
+        """Games ``start`` to ``games - 1`` (a run that grows, as ``sprt``, asks for more later): the lineup
+        rotates over the seats of each deal (so A sits in every seat of it)."""
         line = self.lineup(players)
         out = []
-        for g in range(games):
+        for g in range(start, games):
             deal, shift = divmod(g, players)
             seated = tuple(line[-shift:] + line[:-shift]) if shift else tuple(line)
             out.append(ScheduledGame(f"{self.text}/{players}p/{g}", seated,
