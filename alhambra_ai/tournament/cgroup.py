@@ -9,8 +9,12 @@ removes it when the worker is gone. This needs write access to the referee's own
 project's machines, or a delegated subtree; elsewhere ``available()`` is False and the sandbox refuses
 what it cannot count instead (seccomp: no threads, no memfd; sandbox.py).
 
->>> CgroupPlan({"memory": "/sys/fs/cgroup/memory/x"}, 2).files(256)["memory"]["memory.limit_in_bytes"]
-'268435456'
+The referee moves the worker's first process into the cgroup before it sends the worker its configuration,
+and the worker checks that it is a member (``is_member``) before it goes on: no bot code runs outside it.
+
+>>> plan = CgroupPlan({"memory": "/sys/fs/cgroup/memory/alhambra-bot-x"}, 2)
+>>> plan.files(256)["memory"]["memory.limit_in_bytes"], plan.name
+('268435456', 'x')
 """
 
 from __future__ import annotations
@@ -110,9 +114,17 @@ class CgroupPlan:
         out["pids"] = {"pids.max": str(self.tasks)}
         return out
 
-    def procs_files(self) -> list[str]:
-        """The files the worker writes ``0`` (itself) into to join."""
-        return [os.path.join(d, "cgroup.procs") for d in self.dirs.values()]
+    @property
+    def name(self) -> str:
+        return os.path.basename(next(iter(self.dirs.values())))[len(PREFIX):]
+
+    def move(self, pid: int) -> None:
+        """Move process ``pid`` into this cgroup (its later children and threads follow). The referee does it
+        while the worker's interpreter starts: a move costs ~5-10 ms per hierarchy (the kernel waits for an
+        RCU grace period), which would otherwise add to every start. Raises OSError."""
+        for d in self.dirs.values():
+            with open(os.path.join(d, "cgroup.procs"), "w") as f:
+                f.write(str(pid))
 
     def oom_killed(self) -> bool:
         """Did the kernel kill a task of this cgroup for memory?"""
@@ -175,12 +187,22 @@ def create(name: str, memory_mb: int | None, tasks: int = TASKS) -> CgroupPlan |
     return plan
 
 
-def join(procs_files: list[str]) -> None:
-    """Move the calling process into the worker's cgroup (called by the worker itself, before any bot code;
-    its children and threads follow). Raises OSError."""
-    for path in procs_files:
-        with open(path, "w") as f:
-            f.write("0")
+def is_member(name: str, hierarchies: list[str]) -> bool:
+    """Is the calling process in the cgroup ``PREFIX + name`` of every hierarchy named (``memory``,
+    ``pids`` or ``v2``)? The worker checks this before any bot code runs."""
+    try:
+        with open("/proc/self/cgroup") as f:
+            lines = f.read().splitlines()
+    except OSError:
+        return False
+    found = set()
+    for line in lines:
+        hid, _, rest = line.partition(":")
+        names, _, path = rest.partition(":")
+        keys = {"v2"} if hid == "0" and not names else set(names.split(","))
+        if path.rstrip("/").endswith("/" + PREFIX + name):
+            found |= keys
+    return set(hierarchies) <= found
 
 
 def sweep(gone: Callable[[str], bool]) -> int:

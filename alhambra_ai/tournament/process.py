@@ -138,8 +138,7 @@ class BotProcess:
                 sandbox.give_cpu(self._own_cpu)
                 raise SandboxError("cannot make the worker's cgroup")
         lifeline, self._lifeline = os.pipe()  # the worker's namespace ends when our end closes
-        cmd, env, config = sandbox.launch(self.plan, self.private, memory_mb, lifeline, cpu,
-                                          self.cgroup.procs_files() if self.cgroup else None)
+        cmd, env, config = sandbox.launch(self.plan, self.private, memory_mb, lifeline, cpu, self.cgroup)
         self.paused, self._worker_pid = False, None
         try:
             self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -158,6 +157,12 @@ class BotProcess:
         self.stderr_tail = b""
         with _live_lock:
             _live.add(self)
+        if self.cgroup is not None:  # while its interpreter starts; it waits for its configuration
+            try:
+                self.cgroup.move(_first_process(self.proc) if self.plan.namespaces else self.proc.pid)
+            except (OSError, ValueError) as e:
+                self.close()
+                raise SandboxError(f"cannot move the worker into its cgroup: {e}") from None
         code = base64.b64encode(self.source.code).decode()
         load = {"cmd": "load", "name": self.source.name, "source": code, "origin": self.source.origin}
         try:
@@ -516,6 +521,18 @@ def _alive(pid: int) -> bool:
     except (PermissionError, OverflowError):
         return True  # another user's process (or no such pid at all): not ours to judge
     return True
+
+
+def _first_process(launcher: subprocess.Popen, wait: float = 10.0) -> int:
+    """The namespace's first process, which ``unshare`` forks at once (ValueError if it never comes)."""
+    deadline = time.monotonic() + wait
+    while True:
+        try:
+            return _only_child(launcher.pid)
+        except ValueError:
+            if launcher.poll() is not None or time.monotonic() > deadline:
+                raise
+            time.sleep(0.0005)
 
 
 def _only_child(pid: int) -> int:

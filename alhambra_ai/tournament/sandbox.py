@@ -8,11 +8,12 @@ Every bot file is hostile. A worker is started as
 (util-linux's ``unshare``: new user, PID, mount, network and IPC namespaces; no root needed where the
 kernel allows unprivileged user namespaces), with a scrubbed environment, an empty private directory (the
 worker puts the bot's file in ``bot/``, read-only, and makes ``work/`` its cwd, HOME and TMPDIR), a
-lifeline pipe and, where the referee may make one, its own cgroup (cgroup.py). The interpreter runs
-isolated (``-I``: no environment variables, no user site, no script directory) and finds the package by
-the explicit path it is given. Its configuration is the first line on its standard input (not its command
-line, which a bot could read as its namespace's pid 1). worker.py then joins its cgroup and confines
-itself with confine.py before it reads the bot's source from the referee.
+lifeline pipe and, where the referee may make one, its own cgroup (cgroup.py), into which the referee
+moves it before sending its configuration. The interpreter runs isolated (``-I``: no environment
+variables, no user site, no script directory) and finds the package by the explicit path it is given. Its
+configuration is the first line on its standard input (not its command line, which a bot could read as its
+namespace's pid 1). worker.py checks that it is in its cgroup, then confines itself with confine.py before
+it reads the bot's source from the referee.
 
 Where a mechanism is missing (no ``unshare``, user namespaces disabled, no Landlock, no libseccomp) the
 strongest remaining set is used; ``isolation()`` says which, once per process, and the tournament
@@ -253,17 +254,18 @@ def read_paths() -> list[str]:
 
 
 def launch(plan: Isolation, private: str, memory_mb: int | None, lifeline: int,
-           cpu: int | None, cgroup_procs: list[str] | None = None) -> tuple[list[str], dict, bytes]:
+           cpu: int | None, cgroup: cgroups.CgroupPlan | None = None) -> tuple[list[str], dict, bytes]:
     """The worker's command line, environment and configuration line (its first line of input) for
-    ``plan``; ``private`` is its own empty directory, ``cpu`` the one CPU it may use, ``cgroup_procs`` the
-    files that move it into its cgroup (cgroup.CgroupPlan; None: no cgroup)."""
+    ``plan``; ``private`` is its own empty directory, ``cpu`` the one CPU it may use, ``cgroup`` the cgroup
+    it must find itself in (None: no cgroup)."""
     with _lock:
         protected = sorted(d for d in _protected if os.path.isdir(d))
     config = {"private": private, "protected": protected, "read": read_paths(), "write": ["/dev/null"],
               "namespaces": plan.namespaces, "landlock": bool(plan.landlock), "seccomp": plan.seccomp,
               "memory_mb": memory_mb, "cpu": cpu, "lifeline": lifeline, "private_mb": PRIVATE_MB,
-              "file_mb": FILE_MB, "open_files": OPEN_FILES, "cgroup": cgroup_procs,
-              "threads": bool(cgroup_procs)}  # threads only where a cgroup caps them
+              "file_mb": FILE_MB, "open_files": OPEN_FILES,
+              "cgroup": [cgroup.name, list(cgroup.dirs)] if cgroup else None,
+              "threads": cgroup is not None}  # threads only where a cgroup caps them
     if plan.namespaces:
         config["read"].append("/proc")  # the namespace's own: this worker only
     cmd = [sys.executable, "-I", "-B", "-c", BOOT, str(PACKAGE_DIR.parent)]

@@ -168,8 +168,10 @@ def isolate(config: dict) -> dict:
     """The first confinement steps ``config`` asks for (sandbox.launch): namespaces (the private tmpfs, the
     init), rlimits, no privileges. Returns what is in force; raises OSError when a step fails."""
     applied = {"namespaces": False, "landlock": 0, "seccomp": False, "cgroup": False}
-    if config.get("cgroup"):  # first: everything after this is counted, and the files get hidden
-        cgroup.join(config["cgroup"])
+    if config.get("cgroup"):  # the referee moved this process before sending the configuration
+        name, hierarchies = config["cgroup"]
+        if not cgroup.is_member(name, hierarchies):
+            raise OSError(f"not in its cgroup {name}")
         applied["cgroup"] = True
     if config["namespaces"]:
         confine.mount_private(config["private"], config["private_mb"], config["protected"])
