@@ -14,7 +14,8 @@ two strengths:
   breakdown sums to the scores, every city valid (oracle).
 * **a subset of games, every action**: each city checked with the independent oracle after every change.
 
-The default run is sized to stay within a few minutes on one core; ``-m slow`` plays many more games.
+The default run is sized to stay within a few minutes on one core; ``-m slow`` (CI) plays more games and
+``-m soak`` (optional, not in CI) many more.
 """
 
 from __future__ import annotations
@@ -30,9 +31,11 @@ from alhambra_ai import new_game
 PLACE_DIRK = 5
 MAX_ACTIONS = 20_000  # far above any real game; a game that does not end within it is a bug
 
-# (cheap games, of which with full checks) per player count in the default run and the slow run
+# (cheap games, of which with full checks) per player count in the default run, the slow job (CI) and the
+# soak job (optional, not in CI: it alone took 23 minutes of CPU)
 DEFAULT_GAMES, DEFAULT_FULL = 1000, 100
-SLOW_GAMES, SLOW_FULL = 10_000, 600
+SLOW_GAMES, SLOW_FULL = 2_000, 200
+SOAK_GAMES, SOAK_FULL = 10_000, 600
 
 
 def uniform(rng: random.Random, actions: list[int]) -> int:
@@ -308,3 +311,11 @@ def test_c_playouts_end_consistently(n):
 def test_random_games_invariants_slow(n):
     stats = run(n, SLOW_GAMES, SLOW_FULL, base_seed=1_000_000 * n)
     assert stats["games"] == SLOW_GAMES
+
+
+@pytest.mark.soak
+@pytest.mark.compute
+@pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
+def test_random_games_invariants_soak(n):
+    stats = run(n, SOAK_GAMES, SOAK_FULL, base_seed=3_000_000 * n)
+    assert stats["games"] == SOAK_GAMES

@@ -325,7 +325,14 @@ def test_random_play_positions_against_oracle():
 @pytest.mark.slow
 @pytest.mark.compute
 def test_random_play_positions_against_oracle_slow():
-    _, stats = run_positions(150_000, seed=12)
+    _, stats = run_positions(50_000, seed=12)
+    assert stats["positions"] == 50_000
+
+
+@pytest.mark.soak
+@pytest.mark.compute
+def test_random_play_positions_against_oracle_soak():
+    _, stats = run_positions(150_000, seed=13)
     assert stats["positions"] == 150_000
 
 
