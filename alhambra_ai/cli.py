@@ -2,10 +2,14 @@
 
 Every usage error of every command (unknown option, bad value, missing argument, unknown command) is one
 line on stderr and exit code 2, without click's usage block: ``OneLineErrors`` turns them into that form
-at the group, so options added to any command later get the same treatment.
+at the group, so options added to any command later get the same treatment. Output into a pipe whose reader
+stopped (``alhambra-ai replay g.json | head``) ends quietly with exit code 0.
 """
 
 from __future__ import annotations
+
+import os
+import sys
 
 import click
 
@@ -51,6 +55,18 @@ class OneLineErrors(click.Group):
             return super().invoke(ctx)
         except click.UsageError as e:
             raise _one_line(e) from None
+        except BrokenPipeError:  # the reader stopped (``| head``): its choice, not an error
+            _quiet_stdout()
+            sys.exit(0)
+
+
+def _quiet_stdout() -> None:
+    """Point stdout at /dev/null so that the interpreter's last flush does not fail on the closed pipe."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
 
 
 @click.group(cls=OneLineErrors)

@@ -650,10 +650,12 @@ def play_game(players: int | None = None, seat: int = 1, bots: Sequence[str] = (
         terminal.write(str(exc))
         terminal.write(terminal.score_line())
         status = 0
-    except KeyboardInterrupt:
-        terminal.write("\nInterrupted: the game was left unfinished.")
+    except KeyboardInterrupt:  # exit 130, as a shell expects of Ctrl-C; say how to see the deal again
+        keep = "" if record else "; to keep a game for `alhambra-ai replay`, add --record FILE"
+        terminal.write(f"\nInterrupted: the game was left unfinished. The same deal again: add --seed {seed}"
+                       f"{keep}.")
         terminal.write(terminal.score_line())
-        status = 0
+        status = 130
     except Exception as exc:  # never a traceback in front of the player
         error(f"Internal error: {type(exc).__name__}: {exc}. The game cannot go on (seed {seed}); "
               "please report it.")
@@ -696,8 +698,9 @@ def save_game(game: TerminalGame, path: str, error: Callable[[str], None]) -> in
 @click.option("--color/--no-color", default=False, help="ANSI colours")
 @click.option("--record", metavar="FILE", default=None,
               help="save the game as a record at the end (the path is checked before the game starts)")
-@click.option("--width", type=click.IntRange(min=1), metavar="COLUMNS", default=None,
-              help="draw for this many columns (at least 80)  [default: the terminal's]")
+@click.option("--width", type=click.IntRange(min=40), metavar="COLUMNS", default=None,
+              help="draw for this many columns (at least 40; laid out for 80 or more)  [default: the "
+              "terminal's]")
 @click.option("--compact/--full", default=None,
               help="the compact screen: own city only, others one line each  [default: when the terminal "
               f"has fewer than {COMPACT_HEIGHT} lines]")

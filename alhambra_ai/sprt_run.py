@@ -181,9 +181,9 @@ wrong with probability at most --alpha (accepting H1) or --beta (accepting H0). 
 \b
 Examples:
   alhambra-ai sprt bots/mine.py bots/mine_old.py --move-time 0.1 --jobs 2
-  alhambra-ai sprt mcts@0.2 mcts@0.1 --elo0 0 --elo1 20 --out runs/mcts.jsonl
+  alhambra-ai sprt mcts@0.2 mcts@0.1 --elo0 0 --elo1 20 --out runs/m.jsonl
   alhambra-ai sprt bots/mine.py greedy --players 4 --share0 0.25 --share1 0.3
-  alhambra-ai sprt mcts@0.2 mcts@0.1 --elo0 0 --elo1 20 --out runs/mcts.jsonl --resume
+  alhambra-ai sprt mcts@0.2 mcts@0.1 --elo1 20 --out runs/m.jsonl --resume
 """
 
 

@@ -58,3 +58,29 @@ def test_a_non_python_bot_file_is_reported_as_such(tmp_path):
         result = CliRunner().invoke(main, args, input="")
         assert result.exit_code == 2, result.output
         assert "not a Python file" in result.stderr and result.stderr.count("\n") == 1, result.stderr
+
+
+def test_a_reader_that_stops_ends_the_output_quietly(tmp_path):
+    """``alhambra-ai replay g.json | head``: the closed pipe is the reader's choice, exit code 0, no error."""
+    import subprocess
+    import sys
+
+    from alhambra_ai import new_game
+    from alhambra_ai.record import make_record, save_record
+
+    state = new_game(2, seed=3)
+    while not state.is_terminal():
+        state.apply(state.legal_actions()[0])
+    save_record(make_record(state, ["a", "b"]), tmp_path / "g.json")
+    replay = subprocess.Popen([sys.executable, "-m", "alhambra_ai.cli", "replay", str(tmp_path / "g.json")],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    replay.stdout.readline()
+    replay.stdout.close()  # as head does after its lines
+    err = replay.stderr.read().decode()
+    assert replay.wait(30) == 0 and err == ""
+
+
+@pytest.mark.parametrize("command", [["replay", "x.json"], ["play"], ["tournament", "bots/random.py"]])
+def test_a_width_below_40_is_refused(command):
+    result = CliRunner().invoke(main, [*command, "--width", "20"])
+    assert result.exit_code == 2 and "--width" in result.output and "40" in result.output

@@ -238,8 +238,8 @@ def test_ctrl_c_in_a_real_terminal_session():
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=30)
     text = (seen + out).decode()
-    assert proc.returncode == 0
-    assert "Interrupted: the game was left unfinished." in text
+    assert proc.returncode == 130  # as a shell expects of Ctrl-C
+    assert "Interrupted: the game was left unfinished." in text and "add --seed 2" in " ".join(text.split())
     assert "Traceback" not in text + err.decode()
 
 

@@ -108,8 +108,9 @@ Examples:
 @click.option("--require-sandbox", is_flag=True, default=None,
               help="Refuse to run unless every isolation mechanism for bots is available "
               "(README 'Security model').")
-@click.option("--width", type=click.IntRange(min=1), metavar="COLUMNS",
-              help="Fit the tables to this many columns (at least 80). [default: the terminal's]")
+@click.option("--width", type=click.IntRange(min=40), metavar="COLUMNS",
+              help="Fit the tables to this many columns (at least 40; laid out for 80 or more). "
+              "[default: the terminal's]")
 @click.option("--options", "options", default=None,
               help=OPTIONS_HELP + " Overrides the file's [options] ('none' switches them off).")
 @click.option("--game", "game", type=click.Choice(GAMES), default=None, help=GAME_HELP)
@@ -208,8 +209,9 @@ def submit_command(bot_file, ladder_dir, jobs, progress, game):
 @click.command("replay")
 @click.argument("record", type=click.Path(dir_okay=False))
 @click.option("--step", is_flag=True, help="Show the table after each move and wait for Enter (q quits).")
-@click.option("--width", type=click.IntRange(min=1), metavar="COLUMNS",
-              help="Draw for this many columns (at least 80). [default: the terminal's]")
+@click.option("--width", type=click.IntRange(min=40), metavar="COLUMNS",
+              help="Draw for this many columns (at least 40; laid out for 80 or more). "
+              "[default: the terminal's]")
 @click.option("--html", "html_file", type=click.Path(dir_okay=False), metavar="FILE",
               help="Write the game viewer (one HTML page: market, hands and cities drawn, step with the "
               "arrow keys or buttons) to FILE instead of printing the game.")
@@ -235,6 +237,8 @@ def replay_command(record, step, width, html_file):
             click.echo(f"game viewer written to {html_file}")
             return
         replay(loaded, sys.stdout, step=step, width=screen_size(width, tty=sys.stdout.isatty())[0])
+    except BrokenPipeError:
+        raise  # the reader stopped: the command group ends quietly
     except OSError as e:
         raise InputError(f"cannot write {html_file}: {e.strerror or e}") from None
     except RecordError as e:
