@@ -70,9 +70,20 @@ def test_a_new_ladder_starts_with_the_built_in_bots(tmp_path, monkeypatch):
     monkeypatch.setattr(ladder_module, "BUILTIN_BOTS", [GOOD / "first.py", GOOD / "last.py"])
     monkeypatch.setitem(ladder_module.DEFAULTS, "games", 1)
     lad = tmp_path / "ladder"
-    rank, n = submit(GOOD / "seeded.py", lad, progress=False, out=io.StringIO(), log=io.StringIO())
+    log = io.StringIO()
+    rank, n = submit(GOOD / "seeded.py", lad, progress=False, out=io.StringIO(), log=log)
     assert entrant_names(lad) == ["first", "last", "seeded"] and n == 3
-    assert len(load_results(lad)) == 2 * 2       # the newcomer against each built-in, both seatings
+    # the newcomer against each built-in, and the built-ins against each other (issue 44: a new ladder's
+    # order is right at once), both seatings; said before they are played, with the longest they may take
+    ids = sorted(r["game"] for r in load_results(lad))
+    assert ids == ["e001-o000-r1-s0", "e001-o000-r1-s1", "e002-o000-r1-s0", "e002-o000-r1-s1",
+                   "e002-o001-r1-s0", "e002-o001-r1-s1"]
+    assert ("seeded: 6 ladder games (4 against 2 entrants, 2 among the earlier entrants (not yet played)); "
+            "about ") in log.getvalue()
+    assert "at most " in log.getvalue() and "with --jobs 1" in log.getvalue()
+    before = (lad / "results.jsonl").read_bytes()
+    submit(GOOD / "seeded.py", lad, progress=False, out=io.StringIO(), log=io.StringIO())
+    assert (lad / "results.jsonl").read_bytes() == before  # nothing left to play
 
 
 def test_submit_good_then_broken_bot(tmp_path, monkeypatch):

@@ -191,8 +191,10 @@ def submit_command(bot_file, ladder_dir, jobs, progress, game):
     reporting its time per move; a bot that fails (any forfeit reason of `tournament`) is
     refused with the reason (exit code 2). An accepted bot is copied into the ladder and plays
     every earlier entrant (2 seats, both rotations, 2 games each by default: see the ladder's
-    ladder.json); then its rating and rank are printed. Submitting the same file again finishes
-    an interrupted submission; a changed file needs a new name.
+    ladder.json); then its rating and rank are printed. A new ladder starts with the built-in bots
+    (their names are taken), and its first submission also plays their games among themselves;
+    what will be played and the longest it may take are said first. Submitting the same file again
+    finishes an interrupted submission; a changed file needs a new name.
     """
     from .ladder import submit
 

@@ -10,14 +10,15 @@ A new entrant plays every earlier entrant at 2 seats, both rotations, ``games`` 
 interrupted submission continues when the same file is submitted again. A new ladder starts with the
 built-in bots (bots/random.py, greedy.py, expectimax.py, mcts.py) as its first entrants, entered when the
 ladder is made, before the first submission is even validated: their names are taken, and no submission
-replaces an entrant unless it is the same file (the same hash). The first submission is measured against
-known rungs at once (the built-ins do not play each other: their ratings come from their games against
-the bots submitted later).
+replaces an entrant unless it is the same file (the same hash). The first submission plays the built-ins'
+games among themselves as well as its own, so that a new ladder's order is right from the start; it says
+beforehand how many games it will play and the longest they may take.
 """
 
 from __future__ import annotations
 
 import json
+import random
 import sys
 import time
 from pathlib import Path
@@ -133,6 +134,50 @@ class Ladder:
         return games
 
 
+def moves_per_game(game: str, players: int = 2, samples: int = 5) -> float:
+    """The mean number of decisions in a random game (the engine's own playouts: milliseconds)."""
+    from alhambra_ai import new_game
+
+    total = 0
+    for seed in range(samples):
+        state = new_game(players, seed=seed, **({} if game == "alhambra" else {"game": game}))
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            state.apply(rng.choice(state.legal_actions()))
+            total += 1
+    return total / samples
+
+
+def plan_text(name: str, games: list[ScheduledGame], index: int, game: str, move_time: float,
+              jobs: int) -> str:
+    """What a submission will play and the longest it may take (every move using its whole time).
+
+    >>> g = [ScheduledGame(f"e001-o000-r1-s{k}", ("a", "b"), 1) for k in range(2)]
+    >>> plan_text("a", g, 1, "alhambra", 0.0, 1)
+    'a: 2 ladder games (2 against 1 entrant); quick at 0 s per move'
+    """
+    own = sum(g.id.startswith(f"e{index:03d}-") for g in games)
+    parts = [f"{own} against {index} entrant{'s' * (index != 1)}" if own else None,
+             f"{len(games) - own} among the earlier entrants (not yet played)" if len(games) > own else None]
+    head = f"{name}: {len(games)} ladder games (" + ", ".join(p for p in parts if p) + ")"
+    if not move_time:
+        return f"{head}; quick at 0 s per move"
+    moves = moves_per_game(game)
+    longest = len(games) * moves * move_time / max(1, jobs)
+    return (f"{head}; about {moves:.0f} moves a game at up to {move_time:g} s each: at most "
+            f"{_duration(longest)} with --jobs {jobs} (the bar below shows the progress)")
+
+
+def _duration(seconds: float) -> str:
+    """Minutes, or hours and minutes.
+
+    >>> _duration(4000), _duration(90)
+    ('1 h 7 min', '2 min')
+    """
+    minutes = max(1, round(seconds / 60))
+    return f"{minutes // 60} h {minutes % 60} min" if minutes >= 60 else f"{minutes} min"
+
+
 def validate(source: BotSource, limits: Limits, log: TextIO, game: str = "alhambra") -> dict:
     """Load the bot in a worker and play one ``game`` against bots/random.py; Refused if it fails."""
     name = source.name
@@ -189,11 +234,14 @@ def submit(path: str | Path, directory: str | Path, jobs: int = 1, progress: boo
     else:
         validate(source, limits, log, ladder.game)
         index = ladder.enter(source)
-    games = ladder.games_for(index)
+    # Every pairing up to this entrant: its own games, and (on a new ladder) the built-ins' among themselves,
+    # so that the ladder's order is right from the start; stored games are not played again.
+    done = {r["game"] for r in ladder.store.results()}
+    games = [g for i in range(1, index + 1) for g in ladder.games_for(i) if g.id not in done]
     sources = ladder.sources()
     hashes = {e["name"]: e["sha256"] for e in ladder.entrants}
     if games:
-        print(f"{name}: {len(games)} ladder games against {index} entrants", file=log)
+        print(plan_text(name, games, index, ladder.game, limits.move_time, jobs), file=log)
         run_games(games, sources, hashes, limits, ladder.store, jobs, progress=progress, log=log)
     results = ladder.store.results()
     standings = write_standings(ladder.dir, results, list(sources))
