@@ -25,11 +25,14 @@ import json
 import math
 import os
 import sys
+import textwrap
 import threading
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from contextlib import closing, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from tqdm import tqdm
 
 from alhambra_ai.botapi import bot_name
 from alhambra_ai.options import check_game_options
@@ -188,14 +191,23 @@ class MatchResult:
     def rate(self) -> float:
         return self.wins / self.games if self.games else 0.0
 
-    def row(self) -> str:
+    def row(self, width: int = 80) -> str:
+        """The match in lines of at most ``width`` columns: the result first, then scores, times, forfeits.
+
+        >>> print(MatchResult("mcts", "greedy", 2, 200, 194.0, 150.2, 97.1, {"mcts": 0.1, "greedy": 0.01},
+        ...                   {}, {"mcts": 0.085, "greedy": 0.002}).row())
+              mcts vs greedy     2p  games  200  win  97.0%  95% [93.6%, 98.6%]
+          score  150.2 vs   97.1; move mean/max greedy 0.002/0.010 s, mcts 0.085/0.100 s
+        """
         lo, hi = wilson(self.wins, self.games)
-        slow = " ".join(f"{k} {self.mean_move_time[k]:.3f}/{v:.3f}s" if k in self.mean_move_time
-                        else f"{k} {v:.3f}s" for k, v in sorted(self.max_move_time.items()))
-        lost = "".join(f"  forfeits {k} {v}" for k, v in sorted(self.forfeits.items()))
-        return (f"{self.a:>10} vs {self.b:<10} {self.players}p  games {self.games:4d}  "
-                f"win {self.rate:6.1%}  95% [{lo:.3f}, {hi:.3f}]  "
-                f"score {self.mean_score_a:6.1f} vs {self.mean_score_b:6.1f}  move mean/max {slow}{lost}")
+        slow = ", ".join(f"{k} {self.mean_move_time[k]:.3f}/{v:.3f} s" if k in self.mean_move_time
+                         else f"{k} {v:.3f} s" for k, v in sorted(self.max_move_time.items()))
+        lost = "".join(f"; forfeits {k} {v}" for k, v in sorted(self.forfeits.items()))
+        head = (f"{self.a:>10} vs {self.b:<10} {self.players}p  games {self.games:4d}  "
+                f"win {self.rate:6.1%}  95% [{lo:.1%}, {hi:.1%}]")
+        more = f"score {self.mean_score_a:6.1f} vs {self.mean_score_b:6.1f}; move mean/max {slow}{lost}"
+        return "\n".join([head, *textwrap.wrap(more, width, initial_indent="  ", subsequent_indent="    ",
+                                                break_on_hyphens=False)])
 
 
 def _base(name: str) -> str:
@@ -334,14 +346,15 @@ def run_strength(matches=DEFAULT_MATCHES, players=(2, 4), games: int = 20, seed:
                  echo=print, out: str | Path | None = None, progress=None,
                  time_bank: float = 5.0, backend: str = "local",
                  address: str | None = None, options: dict | None = None,
-                 game: str = "alhambra") -> list[MatchResult]:
+                 game: str = "alhambra", bar=None) -> list[MatchResult]:
     """Run every match at every player count; ``iterations`` (MCTS iterations, expectimax samples / 10)
     replaces the search bots' time budget and makes the run deterministic (the referee's time limits stay).
     With ``out``, finished games are kept in that file and a rerun with the same settings plays only the
     missing ones. ``progress(match, players, done, total)`` is called after every game. ``backend="ray"``
     plays the games as Ray tasks on the cluster at ``address`` (README "Tournaments on a cluster").
     ``options``: the modules of every game (kept in the ``out`` file's settings: a rerun with another set is
-    refused). ``game``: the game of every match (alhambra, dice or alcazaba; kept in the settings too)."""
+    refused). ``game``: the game of every match (alhambra, dice or alcazaba; kept in the settings too).
+    ``bar``: a tqdm bar, set to the run's games and advanced as each finishes."""
     for m in matches:
         check_match(m)
     check_game_options(game, options)
@@ -368,11 +381,17 @@ def run_strength(matches=DEFAULT_MATCHES, players=(2, 4), games: int = 20, seed:
     def finished(k: int, g: int, result: dict) -> None:
         m, p, _ = groups[k]
         _store(log, m, p, g, result, games, progress)
+        if bar is not None:
+            bar.update(1)
+            bar.set_postfix_str(f"{m} {p}p", refresh=False)
         flush()
 
     # every game of every match in one queue: the cores (or the cluster) never wait for a match's last game
     todo = [Game(k, g, spec) for k, (m, p, match) in enumerate(groups)
             for g, spec in enumerate(match.games(p, games, seed)) if (m, p, g) not in log.done]
+    if bar is not None:
+        bar.reset(total=len(groups) * games)
+        bar.update(len(groups) * games - len(todo))
     flush()
     with _cluster(backend, address) as ray:
         _play(todo, [(match, p) for _, p, match in groups], jobs, finished, ray)
@@ -526,7 +545,7 @@ def _strength_command():
                   help="Keep finished games in this JSON-lines file; rerunning with the same file and "
                        "settings plays only the missing games (a long run can be stopped and resumed).")
     @click.option("--progress/--no-progress", default=True, show_default=True,
-                  help="A progress line on stderr.")
+                  help="A progress bar on stderr.")
     @click.option("--report", "report_file", type=click.Path(dir_okay=False), default=None,
                   help="Only summarize the games an --out file holds so far (plays nothing).")
     @click.option("--options", "options", default=None, callback=click_callback, help=OPTIONS_HELP)
@@ -585,20 +604,21 @@ def _strength_command():
             except BadInput as e:
                 raise InputError(str(e)) from None
         click.echo("strength: " + ("" if game == "alhambra" else f"{game}, ")
-                   + f"{games} games per match, players {counts}, seed {seed}, "
+                   + f"{games} games per match, players {','.join(map(str, counts))}, seed {seed}, "
                    + (f"{iterations} iterations per move" if iterations else f"{move_time} s per move")
                    + f", time bank {time_bank} s, "
                    + (f"jobs {jobs}" if backend == "local" else f"on Ray at {address or 'this machine'}"))
 
-        def show(match, p, done, total):
-            click.echo(f"\r{match} {p}p: {done}/{total} games", nl=done == total, err=True)
-
+        bar = tqdm(total=0, file=sys.stderr, unit="game", disable=not progress, dynamic_ncols=True,
+                   leave=False)  # as tournament's; the rows are printed above it as matches complete
         try:
             run_strength((*matches, *lineups) or DEFAULT_MATCHES, counts, games, seed, move_time, iterations,
-                         jobs, click.echo, out, show if progress else None, time_bank, backend, address,
-                         options, game)
+                         jobs, lambda text: bar.write(text, file=sys.stdout), out, None, time_bank, backend,
+                         address, options, game, bar=bar)
         except (ValueError, BadInput) as e:
             raise InputError(str(e)) from None
+        finally:
+            bar.close()
 
     return strength
 

@@ -115,7 +115,7 @@ def test_all_matches_share_one_queue_and_the_table_keeps_its_order(toy, tmp_path
         r = invoke("strength", "--match", f"{FIRST}:{LAST}", "--match", f"{LAST}:{FIRST}", "--games", "4",
                    "--players", "2,3", "--jobs", jobs, "--out", out, *FAST[2:])
         assert r.exit_code == 0, r.output
-        rows = [line.split("win")[0].split()[:4] for line in r.output.splitlines() if " vs " in line]
+        rows = [line.split("win")[0].split()[:4] for line in r.output.splitlines() if " win " in line]
         assert rows == [["first", "vs", "last", "2p"], ["first", "vs", "last", "3p"],
                         ["last", "vs", "first", "2p"], ["last", "vs", "first", "3p"]]
         runs[jobs] = sorted((g["id"], g["bots"], g["scores"]) for g in games_in(out))
