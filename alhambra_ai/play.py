@@ -34,6 +34,7 @@ from alhambra_ai.render import (
     MIN_WIDTH,
     WIDTH,
     card_paint,
+    city_block,
     hand_by_currency,
     render_city,
     render_scoring,
@@ -51,35 +52,47 @@ STRONGEST = "mcts"
 STRONGEST_DICE = "expectimax"       # in the dice games (docs/bots.md: the dice games' strength table)
 FALLBACK = "random"
 
-HELP = """\
-Commands (cells are x,y: x grows to the east, y to the north; fountain 0,0):
-  take y3 b2        take money from the display (one card, or several worth
-                    at most 5 together)
-  buy 2 g4 g3       buy the tile in market slot 2 paying g4 + g3 (also: buy
-                    g4 g3, buy 33 g4 g3); paying exactly gives another action
-  place 17 1,-2     place tile 17 (bought this turn) in your city at 1,-2
-  place 17 reserve  put tile 17 (bought this turn) into your reserve
-                    (also: reserve 17)
-  place 17 dirk     give tile 17 (bought this turn) to Dirk (2 players)
-                    (also: dirk 17)
-  build 17 1,-2     build tile 17 from your reserve at 1,-2 (place works too)
-  remove 1,-2       move the city tile at 1,-2 to your reserve
-                    (also: reserve 1,-2)
-  swap 17 1,-2      swap reserve tile 17 with the city tile at 1,-2
-  pass              only when nothing else is possible
-  wall 5 17         (Walls) wall card 5's pieces on your tile 17 (or: wall 5
-                    fountain); coins (Change) pay like cards: buy 2 g4 gc gc
-  done, wake, thief y6, bazaar 65 b4 b3, falcon 3 g4 0,1, resident 13,
-  exchange garden seraglio, disc 1,0, figures garden seraglio tower
-                    the other modules' moves, written as 'moves' lists them
-  moves [word]      list the legal moves, numbered (moves buy: the buys);
-                    type a number to choose one
-  hint              ask the strongest bot what it would do
-  table             the whole table again; city N: seat N's city; scores;
-                    log [N|all]: the last events
-  help              this text;  quit  leaves the game
-After the end the final position stays: scores, city N, table and log work
-until quit."""
+# One line per command: (module that brings it, or "" for the base game; "dirk": 2 players only), an
+# example as typed, what it does. ``help`` shows the lines of the game in play (issue 44: at most 24 lines).
+COMMANDS: tuple[tuple[str, str, str], ...] = (
+    ("", "take y3 b2", "take money: one card, or several worth 5 at most"),
+    ("", "buy 2 g4 g3", "buy slot 2's tile with g4 + g3 (exact: act again)"),
+    ("", "place 17 1,-2", "place tile 17 (bought this turn) in your city at 1,-2"),
+    ("", "reserve 17", "put tile 17 (bought this turn) into your reserve"),
+    ("dirk", "dirk 17", "give tile 17 (bought this turn) to Dirk"),
+    ("", "build 17 1,-2", "build reserve tile 17 in your city at 1,-2"),
+    ("", "remove 1,-2", "move the city tile at 1,-2 to your reserve"),
+    ("", "swap 17 1,-2", "swap reserve tile 17 with the city tile at 1,-2"),
+    ("", "pass", "only when nothing else is possible"),
+    ("vizier", "wake | done", "buy out of turn with your vizier | let it pass"),
+    ("bazaars", "bazaar 65 b4 b3", "buy bazaar 65 with b4 + b3 (always exact)"),
+    ("falcons", "falcon 3 g4 0,1", "buy falcon 3 with g4, corner at 0,1; done: no more"),
+    ("change", "buy 2 g4 gc gc", "coins pay like cards (gc: a green coin)"),
+    ("thief", "thief y6", "take y6 from the display out of turn with a thief"),
+    ("walls", "wall 5 17", "wall card 5 on your tile 17 (or: wall 5 fountain)"),
+    ("residents", "resident 13", "a figure moves in at tile 13; exchange garden seraglio"),
+    ("residents", "disc 1,0", "move the disc; at setup: figures garden seraglio tower"),
+    ("", "moves [word]", "the legal moves, numbered; type a number to play one"),
+    ("", "hint", "what the strongest bot would play"),
+    ("", "table | city N", "the whole table | seat N's city and its reserve"),
+    ("", "scores | log [N|all]", "points so far | the last events"),
+    ("", "help | quit", "this text | leave the game"),
+)
+
+
+def help_text(options: dict, num_players: int) -> str:
+    """The commands of this game: the base game's, its modules', Dirk's with 2 players.
+
+    >>> len(help_text({}, 3).splitlines()), "dirk 17" in help_text({}, 2), "wall 5" in help_text({}, 2)
+    (14, True, False)
+    >>> from alhambra_ai.options import MODULES
+    >>> max(map(len, help_text(dict.fromkeys(MODULES, True), 2).splitlines())) <= 80
+    True
+    """
+    have = {m for m, on in options.items() if on} | ({"dirk"} if num_players == 2 else set())
+    lines = ["Commands (cells are x,y: x grows to the east, y to the north; fountain 0,0):"]
+    lines += [f"  {example:<21}{what}" for module, example, what in COMMANDS if not module or module in have]
+    return "\n".join(lines)
 
 
 # ----------------------------------------------------------------------------------------------------------
@@ -205,7 +218,9 @@ class TerminalGame:
     games' version (dice_play.DiceTerminalGame) replaces what is shown and read: ``table``, ``short_view``,
     ``turn_key``, ``parse``, ``describe``, ``news``, ``situation``, ``report_scoring``, ``help_text``."""
 
-    help_text = HELP
+    @property
+    def help_text(self) -> str:
+        return help_text(self.state.options, self.state.num_players)
 
     def __init__(self, state: Any, human: int, bots: dict[int, SeatBot], hint_path: Path | None,
                  move_time: float, unicode: bool = False, color: bool = False,
@@ -484,9 +499,9 @@ class TerminalGame:
     def show_city(self, args: list[str]) -> None:
         s = self.state
         seat = self.city_seat(args)
-        obs = s.observation(self.human)
-        self.write(f"{seat_name(seat, self.names, self.human)}:")
-        self.write(render_city(obs["cities"][seat], unicode=self.unicode, color=self.color))
+        obs = s.observation(self.human)  # reserves are public: city and reserve, as the table draws them
+        self.write("\n".join(city_block(obs, seat, self.names, self.human, self.unicode, self.color,
+                                         self.width)))
         self.write(LEGEND_UNICODE if self.unicode else LEGEND_ASCII)
 
     def hint(self) -> None:

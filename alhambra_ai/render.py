@@ -319,8 +319,10 @@ def _city_title(obs: dict, seat: int, names, you) -> str:
     return title if wall is None else title + f", wall {wall}"
 
 
-def _city_block(obs: dict, seat: int, names, you, unicode: bool, color: bool, width: int,
-                widest: int = CELL, margin: int = 1) -> list[str]:
+def city_block(obs: dict, seat: int, names, you, unicode: bool, color: bool, width: int,
+               widest: int = CELL, margin: int = 1) -> list[str]:
+    """Seat ``seat``'s city as the table draws it: its title, the grid (compact cells when the full ones do
+    not fit ``width``) and its reserve."""
     cells = obs["cities"][seat]
     reserve = (obs.get("reserves") or [[]] * (seat + 1))[seat]
     title = _city_title(obs, seat, names, you)
@@ -453,12 +455,12 @@ def render_table(obs_like: Any, seat: int, names: Sequence[str] | None = None, u
     first = you if you is not None else seat
     order = [first] + [s for s in range(n) if s != first]
     if compact:
-        out += _city_block(obs, first, names, you, unicode, color, width, widest=5, margin=0)
+        out += city_block(obs, first, names, you, unicode, color, width, widest=5, margin=0)
         out += [_city_title(obs, s, names, you) + " (city N to see it)" for s in order[1:]]
         return "\n".join(out).rstrip() + "\n" + rule
     out += wrap(LEGEND_UNICODE if unicode else LEGEND_ASCII, width)
     out.append("")
-    blocks = [_city_block(obs, s, names, you, unicode, color, width) for s in order]
+    blocks = [city_block(obs, s, names, you, unicode, color, width) for s in order]
     out += _fit_blocks(blocks, width)
     return "\n".join(out).rstrip() + "\n" + rule
 

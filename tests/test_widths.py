@@ -94,9 +94,29 @@ def test_a_whole_play_session_fits_the_width(width):
 def test_the_help_is_written_for_80_columns():
     # the play screen wraps longer lines, which would break the two columns of the command list
     from alhambra_ai.dice_play import HELP as DICE_HELP
-    from alhambra_ai.play import HELP
+    from alhambra_ai.options import MODULES
+    from alhambra_ai.play import help_text
 
-    assert max(len(line) for line in (HELP + "\n" + DICE_HELP).splitlines()) <= 78
+    every = help_text(dict.fromkeys(MODULES, True), 2)
+    assert max(len(line) for line in (every + "\n" + DICE_HELP).splitlines()) <= 78
+
+
+def test_the_help_fits_a_24_line_screen_and_names_only_the_game_in_play():
+    """Issue 44: with every module and Dirk it still fits above the prompt; a module's commands appear only
+    when it is in play."""
+    import itertools
+
+    from alhambra_ai.options import MODULES
+    from alhambra_ai.play import COMMANDS, help_text
+
+    for k in (0, 1, len(MODULES)):
+        for chosen in itertools.combinations(MODULES, k):
+            for players in (2, 4):
+                text = help_text(dict.fromkeys(chosen, True), players)
+                assert len(text.splitlines()) <= 23
+                for module, example, _ in COMMANDS:
+                    shown = not module or module in chosen or (module == "dirk" and players == 2)
+                    assert (f"  {example} " in text) == shown, (chosen, players, example)
 
 
 def test_every_commands_help_fits_80_columns():
