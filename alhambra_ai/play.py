@@ -39,6 +39,7 @@ from alhambra_ai.render import (
     render_city,
     render_scoring,
     render_table,
+    render_totals,
     screen_size,
     seat_name,
     tile_long,
@@ -437,7 +438,7 @@ class TerminalGame:
         elif cmd == "city":
             self.show_city(args)
         elif cmd == "scores":
-            self.write(self.score_line())
+            self.write(self.score_table())
         elif cmd in ("log", "history"):
             history = s.observation(self.human)["history"]    # (the others' secret choices hidden)
             if args and args[0] == "all":
@@ -545,17 +546,24 @@ class TerminalGame:
             line += f", Dirk {s.dirk_score}"
         return line
 
-    def finish(self) -> None:
+    def score_table(self, final: bool = False) -> str:
+        """Every seat's points so far by building type, walls and module (``scores``; the end screen)."""
         s = self.state
-        self.report_scoring()
+        return render_totals(s.score_breakdown(), s.scores(), s.ranking() if final else None, self.names,
+                             self.human, s.dirk_score)
+
+    def finish(self) -> None:
+        """The final position, then on one screen below it every seat's breakdown summed over the rounds,
+        best first, and the winner."""
+        s = self.state
+        self.report_scoring()  # the last round's own table, then the position, then the sums
         self.write(self.table())
+        self.write("")
         self.write("Final scores:")
+        self.write(self.score_table(final=True))
         ranking = s.ranking()
-        scores = s.scores()
-        for seat in sorted(range(s.num_players), key=lambda p: (ranking[p], p)):
-            self.write(f"  {ranking[seat]}. {seat_name(seat, self.names, self.human)}: {scores[seat]} points")
-        if s.dirk_score is not None:
-            self.write(f"  (Dirk: {s.dirk_score} points, not ranked)")
+        winners = [seat_name(p, self.names, self.human) for p in range(s.num_players) if ranking[p] == 1]
+        self.write(("Winner: " if len(winners) == 1 else "Winners (shared): ") + ", ".join(winners))
         mine = ranking[self.human]
         shared = sum(1 for r in ranking if r == mine) > 1
         if mine == 1:

@@ -505,6 +505,53 @@ def thief_residents_lines(obs: Mapping, names: Sequence[str] | None = None,
     return out
 
 
+MODULE_COLUMNS = (("camps", "camp"), ("bazaars", "bzr"), ("falcons", "flc"), ("residents", "res"))
+
+
+def render_totals(breakdown: Sequence[Mapping], scores: Sequence[int], ranking: Sequence[int] | None = None,
+                  names: Sequence[str] | None = None, you: int | None = None,
+                  dirk_score: int | None = None) -> str:
+    """Every seat's points so far, summed over the scoring rounds done: per building type, walls and each
+    module, best first when ``ranking`` is given (the end screen; ``scores`` in play)::
+
+        After 3 rounds      pav ser arc cha gar tow  wall  total
+        1. seat 2 (mcts)     16   2  10   4   5  17    12    112
+    """
+    rounds = len(breakdown)
+    seats = range(len(scores))
+    rows = []
+    for seat in sorted(seats, key=lambda p: (ranking[p], p)) if ranking else seats:
+        sums: dict = {"majorities": [0] * 6, "wall": 0}
+        for entry in breakdown:
+            d = (entry.get("seats") or [])[seat] if seat < len(entry.get("seats") or []) else {}
+            sums["majorities"] = [a + b for a, b in zip(sums["majorities"], d.get("majorities") or [0] * 6,
+                                                        strict=True)]
+            sums["wall"] += d.get("wall") or 0
+            for k, _h in MODULE_COLUMNS:
+                if k in d:
+                    sums[k] = sums.get(k, 0) + d[k]
+        label = (f"{ranking[seat]}. " if ranking else "") + seat_name(seat, names, you)
+        rows.append((label, sums, scores[seat]))
+    if dirk_score is not None:
+        dirk: dict = {"majorities": [0] * 6, "wall": 0}
+        for entry in breakdown:
+            d = entry.get("dirk") or {}
+            dirk["majorities"] = [a + b for a, b in zip(dirk["majorities"], d.get("majorities") or [0] * 6,
+                                                        strict=True)]
+            dirk["wall"] += d.get("wall") or 0
+        rows.append(("(Dirk, not ranked)" if ranking else "Dirk", dirk, dirk_score))
+    title = f"After {count(rounds, 'round')}" if rounds else "No scoring yet"  # short: 4 module columns fit
+    extra = [(k, h) for k, h in MODULE_COLUMNS if any(k in d for _n, d, _t in rows)]
+    w = max([len(title)] + [len(r[0]) for r in rows]) + 2
+    out = [title.ljust(w) + "".join(f"{ABBREV[t]:>4}" for t in TYPE_NAMES) + "  wall"
+           + "".join(f"{h:>5}" for _k, h in extra) + "  total"]
+    for name, d, total in rows:
+        cells = "".join(f"{(str(p) if p else '.'):>4}" for p in d["majorities"])
+        mods = "".join(f"{(str(d[k]) if k in d else '-'):>5}" for k, _h in extra)
+        out.append(name.ljust(w) + cells + f"{d['wall']:>6}" + mods + f"{total:>7}")
+    return "\n".join(out)
+
+
 def render_scoring(breakdown: Mapping | Sequence[Mapping], names: Sequence[str] | None = None,
                    you: int | None = None) -> str:
     """A scoring round (one ``score_breakdown()`` entry) or several, as a table per player::
@@ -525,9 +572,7 @@ def render_scoring(breakdown: Mapping | Sequence[Mapping], names: Sequence[str] 
             rows.append(("Dirk", entry["dirk"]))
         w = max([len(title)] + [len(r[0]) for r in rows]) + 2
         # the modules' columns (camps, bazaars, falcons, residents) appear in games with those modules only
-        extra = [(k, h) for k, h in (("camps", "camp"), ("bazaars", "bzr"), ("falcons", "flc"),
-                                     ("residents", "res"))
-                 if any(k in d for _n, d in rows)]
+        extra = [(k, h) for k, h in MODULE_COLUMNS if any(k in d for _n, d in rows)]
         out.append(title.ljust(w) + "".join(f"{ABBREV[t]:>4}" for t in TYPE_NAMES) + "  wall"
                    + "".join(f"{h:>5}" for _k, h in extra) + "  round")
         for name, d in rows:

@@ -72,7 +72,10 @@ def test_full_game_against_random_with_bad_input():
     assert "Seat 2 (random) " in out                          # bot moves in words
     assert "Scoring round 3 (final)" in out
     assert "Final scores:" in out
-    assert "(Dirk:" in out                                     # 2 players: Dirk is reported, not ranked
+    assert "(Dirk, not ranked)" in out                         # 2 players: Dirk is reported, not ranked
+    end = out[out.index("Final scores:"):]  # the breakdown, then the winner
+    assert "pav ser arc cha gar tow  wall  total" in end
+    assert "Winner: " in end or "Winners (shared): " in end
     assert "End of input" not in out
     assert_fits(out)
 

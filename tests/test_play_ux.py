@@ -100,7 +100,9 @@ def test_review_prompt_after_the_end(tmp_path):
     assert "[game over] > " in review and "The game is over: type scores" in review
     result = play(["--bot", RANDOM_BOT, "--seed", "4"], ["1"] * 3000 + ["scores", "city 2", "log 3", "quit"])
     review = result.stdout[result.stdout.index("Review the game"):]
-    assert "Scores: you (seat 1)" in review and ", Dirk " in review
+    # scores: every seat's breakdown by type, walls and total (issue 44), Dirk's too
+    assert "After 3 rounds" in review and "pav ser arc cha gar tow  wall  total" in review
+    assert "\nyou (seat 1) " in review and "\nDirk " in review
     assert "seat 2 (random):" in review and "walls: #" in review
 
 
