@@ -24,6 +24,7 @@ from typing import Any
 import click
 
 from alhambra_ai.botapi import bot_file_problem
+from alhambra_ai.builtin import bots_dir
 from alhambra_ai.options import GAME_HELP, GAMES, check_game_options, click_callback
 from alhambra_ai.options import HELP as OPTIONS_HELP
 from alhambra_ai.playtext import InputError, describe, narrate, resolve
@@ -106,12 +107,6 @@ SITUATIONS = {"action": "your move", "place": "place your tiles", "final": "plac
               "resident": "your disc was lifted: resident / exchange, or done",
               "disc": "put your disc on a cell: disc x,y",
               "figures": "choose your disc's 3 figures (secret): figures <type> <type> <type>"}
-
-
-def bots_dir() -> Path:
-    """The repository's ``bots/`` folder (next to the package), else ``./bots``."""
-    here = Path(__file__).resolve().parent.parent / "bots"
-    return here if here.is_dir() else Path.cwd() / "bots"
 
 
 def resolve_bot(spec: str) -> Path:

@@ -35,12 +35,11 @@ from pathlib import Path
 from tqdm import tqdm
 
 from alhambra_ai.botapi import bot_name
+from alhambra_ai.builtin import bots_dir
 from alhambra_ai.options import check_game_options
 from alhambra_ai.tournament.process import kill_all
 from alhambra_ai.tournament.referee import Limits, run_game
 from alhambra_ai.tournament.schedule import ScheduledGame, lineup_names, stable_seed
-
-BOTS_DIR = Path(__file__).resolve().parent.parent / "bots"
 
 DEFAULT_MATCHES = ("greedy:random", "expectimax:greedy", "mcts:greedy", "mcts:expectimax")
 FORMAT_VERSION = 2  # results refereed in worker processes (version 1: in-process, no forfeits)
@@ -60,7 +59,7 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
 def bot_path(name: str) -> Path:
     """A bot name (``greedy``) or a path to a bot file."""
     p = Path(name)
-    return p if p.suffix == ".py" else BOTS_DIR / f"{name}.py"
+    return p if p.suffix == ".py" else bots_dir() / f"{name}.py"
 
 
 def parse_side(text: str) -> tuple[str, float | None]:

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import click
 
+from alhambra_ai.builtin import resolve
 from alhambra_ai.options import GAME_HELP, GAMES, parse_options
 from alhambra_ai.options import HELP as OPTIONS_HELP
 
@@ -34,6 +35,7 @@ def _sigterm_as_interrupt() -> None:
 
 
 TOURNAMENT_HELP = """Play every combination of BOT_FILEs against each other and rate them (TrueSkill).
+A BOT_FILE may also be a built-in bot's name: random, greedy, expectimax, mcts.
 
 Each combination of bots for a seat count is played in every cyclic seat rotation (each bot
 sits in each seat equally often, on the same deal), and that is repeated --games times.
@@ -125,7 +127,8 @@ def tournament_command(bot_files, config_file, lineup, seats, games, seed, move_
             raise BadInput("--resume needs --out DIR (the directory of the run to continue)")
         if resume and not bot_files and not config_file:
             definition = stored_definition(Path(out))
-        lineup_files = tuple(p.strip() for p in lineup.split(",")) if lineup else ()
+        lineup_files = tuple(resolve(p.strip()) for p in lineup.split(",")) if lineup else ()
+        bot_files = tuple(resolve(b) for b in bot_files)  # built-in names (random, mcts, ...) as their files
         try:
             modules = None if options is None else tuple(parse_options(options))
         except ValueError as e:

@@ -24,8 +24,8 @@ import time
 from pathlib import Path
 from typing import TextIO
 
-import alhambra_ai
 from alhambra_ai.botapi import bot_file_problem, bot_name
+from alhambra_ai.builtin import NAMES, bots_dir
 
 from . import sandbox
 from .config import BadInput
@@ -37,9 +37,8 @@ from .schedule import ScheduledGame, derive_seed, new_master_seed
 from .store import ResultStore, StoreError, write_json_atomic
 
 DEFAULTS = {"games": 2, "seed": None, "move_time": 1.0, "time_bank": 10.0, "memory": 2048, "setup_time": 10.0}
-BOTS_DIR = Path(alhambra_ai.__file__).resolve().parent.parent / "bots"
-RANDOM_BOT = BOTS_DIR / "random.py"
-BUILTIN_BOTS = [BOTS_DIR / f"{name}.py" for name in ("random", "greedy", "expectimax", "mcts")]
+RANDOM_BOT = bots_dir() / "random.py"
+BUILTIN_BOTS = [bots_dir() / f"{name}.py" for name in NAMES]
 
 
 class Refused(BadInput):

@@ -1,0 +1,51 @@
+"""A wheel that plays (issue 42): built from this tree, installed into a fresh virtual environment, it runs a
+tournament of the built-in bots by name and a game of ``play`` from an empty folder: the bots ship inside
+the package (pyproject.toml maps bots/ onto ``alhambra_ai.bots``), nothing is found through a checkout.
+Slow: building the wheel compiles the core."""
+
+import os
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.mark.slow
+def test_the_wheel_plays_from_an_empty_folder(tmp_path):
+    wheels = tmp_path / "wheels"
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(wheels), str(ROOT)],
+                   check=True, timeout=1800)
+    (wheel,) = wheels.glob("alhambra_ai-*.whl")
+    names = zipfile.ZipFile(wheel).namelist()
+    assert {f"alhambra_ai/bots/{b}.py" for b in ("random", "greedy", "expectimax", "mcts")} <= set(names)
+    assert not any(n.startswith(("tests/", "bots/")) or n.endswith((".c", ".pyx", ".pxi")) for n in names)
+
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
+    subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "-q", str(wheel)], check=True,
+                   timeout=1800)
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
+    cli = str(venv / "bin" / "alhambra-ai")
+
+    where = subprocess.run([str(venv / "bin" / "python"), "-c",
+                            "import alhambra_ai, alhambra_ai.builtin as b; print(alhambra_ai.__file__); "
+                            "print(b.bots_dir())"], cwd=empty, env=env, capture_output=True, text=True)
+    package, bots = where.stdout.split()
+    assert package.startswith(str(venv)) and bots.startswith(str(venv)), where.stdout
+
+    run = subprocess.run([cli, "tournament", "random", "greedy", "--games", "1", "--move-time", "0.05",
+                          "--out", "run", "--no-progress"], cwd=empty, env=env, capture_output=True, text=True,
+                         timeout=600)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert (empty / "run" / "standings.json").is_file() and "greedy" in run.stdout
+
+    game = subprocess.run([cli, "play", "--seed", "3", "--move-time", "0.05"], cwd=empty, env=env,
+                          input="1\n" * 3000, capture_output=True, text=True, timeout=900)
+    assert game.returncode == 0, (game.stdout[-2000:], game.stderr[-2000:])
+    assert "seat 2: mcts" in game.stdout and "Final scores:" in game.stdout  # the strongest bot, shipped
