@@ -14,7 +14,7 @@ from click.testing import CliRunner
 
 from alhambra_ai import new_game
 from alhambra_ai.cli import main
-from alhambra_ai.record import make_record, steps
+from alhambra_ai.record import make_record, save_record, steps
 from alhambra_ai.report import viewer_data, viewer_html
 
 GAMES = ["dice", "alcazaba"]
@@ -129,3 +129,14 @@ def test_report_links_every_game_of_a_dice_tournament(tmp_path, game):
         data = game_data(page)
         assert data["game"] == game and len(data["frames"]) == len(records[gid]["actions"]) + 1
         assert data["frames"][-1]["scores"] == records[gid]["scores"] and 'href="../index.html"' in page
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_replay_html_writes_the_viewer_of_a_dice_record(tmp_path, game):
+    record, html = dice_record(game, 3, seed=2), tmp_path / "g.html"
+    save_record(record, tmp_path / "g.json")
+    result = CliRunner().invoke(main, ["replay", str(tmp_path / "g.json"), "--html", str(html)])
+    assert result.exit_code == 0, result.output
+    page = html.read_text()
+    assert "game viewer written" in result.output and "start(renderDice);" in page
+    assert game_data(page) == json.loads(json.dumps(viewer_data(record)))
