@@ -198,6 +198,17 @@ function chips(names, parent, label) {
   for (const [name, n] of held) el("span", {"data-bonus": name}, line, BONUS[name] + (n > 1 ? ` ×${n}` : ""));
 }
 
+// Dirk ends with up to half the tiles: a row per type keeps his box narrow and shows his majorities.
+function tilesByType(tiles, parent) {
+  el("div", {class: "note"}, parent, `tiles (${tiles.length})`);
+  const rows = TYPES.map(type => tiles.filter(t => tileType(t) === type)).filter(r => r.length);
+  const most = Math.max(1, ...rows.map(r => r.length));
+  const svg = el("svg:svg", {width: most * (CELL + 6), height: Math.max(1, rows.length) * (CELL + 6), class: "tiles"},
+                 parent);
+  rows.forEach((row, y) => row.forEach((t, x) => drawTile(svg, 3 + x * (CELL + 6), 3 + y * (CELL + 6), t,
+                                                          wallBits(DATA.tiles[t].walls), {"data-tile": t})));
+}
+
 function pointsLine(points) {
   const parts = TYPES.map((type, t) => points[t] ? `${type} ${points[t]}` : "").filter(x => x);
   return "building points: " + (parts.join(" · ") || "none");
@@ -223,7 +234,7 @@ function drawSeats(f) {
       el("div", {class: "note"}, box, pointsLine(f.building_points[r]));
       chips(f.bonus_tiles[r], box, "bonus tiles:");
     } else if (dirk) {
-      tileRow(f.dirk_tiles, box, "tiles");
+      tilesByType(f.dirk_tiles, box);
     } else {
       box.appendChild(drawCity(f.cities[owner], owner + 1));
       tileRow(f.reserves[owner], box, "reserve");
