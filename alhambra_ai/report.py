@@ -4,7 +4,9 @@
 matrix, rating mu +- sigma over the games as an inline SVG chart, forfeits, every game linked) and a game
 viewer per game (OUT_DIR/report/games/ID.html); ``alhambra-ai replay RECORD --html FILE`` writes the viewer
 for one game. The viewer draws the market, the hands and every city as SVG (tile types in colour, walls as
-thick lines, the fountain) and steps through the record with the arrow keys or buttons.
+thick lines, the fountain) and steps through the record with the arrow keys or buttons. For the dice games
+(Alhambra: The Dice Game, Alcazaba) it draws the dice, the six columns with their markers, the bonus tiles or
+column tiles, the building-point tracks or the cities, and the scorings.
 
 No server, no network, no CDN: each page carries its data (JSON), style and script inline. The pages are
 Jinja2 templates (autoescaping, so bot names never become markup); the charts are SVG drawn here.
@@ -61,8 +63,11 @@ def viewer_data(record: dict) -> dict:
     since the previous frame), ``market``, ``display``, ``hands`` (every seat's: a record is seen by a
     spectator after the game), ``cities`` (``[x, y, tile, walls]`` per cell), ``reserves``, ``scores``,
     ``dirk_score``, ``dirk_tiles``, ``turn``, ``phase``, ``current_player``, ``pending``.
+    Dice and Alcazaba records get the frames of ``dice_viewer_data``.
     Raises RecordError for a record that does not replay.
     """
+    if record.get("game", "alhambra") != "alhambra":
+        return dice_viewer_data(record)
     frames: list[dict] = []
     seen = 0
     state = None
@@ -90,23 +95,120 @@ def viewer_data(record: dict) -> dict:
                 tiles.update(ts)
     if state is not None:
         check_final_scores(record, state)
+    return {"game": "alhambra", "seats": _seat_names(record), "seed": record["seed"],
+            "num_players": record["num_players"], "forfeits": record.get("forfeits", []), "frames": frames,
+            "tiles": _tile_table(tiles)}
+
+
+def _seat_names(record: dict) -> list[str]:
+    return list(record.get("seats") or [f"seat {k + 1}" for k in range(record["num_players"])])
+
+
+EXTRA_TOWER = 71       # Alcazaba's extra tower (DICE-RULES D23); tile_info knows only the base game's tiles
+
+
+def _tile_table(tiles: set[int]) -> dict[int, dict]:
+    """Type, cost and printed walls of each tile drawn (the viewer colours and walls tiles from this)."""
     info = {}
     for t in sorted(tiles):
-        kind, cost, walls = tile_info(t)
+        kind, cost, walls = ("tower", 10, "-") if t == EXTRA_TOWER else tile_info(t)
         info[t] = {"type": "fountain" if t == 0 else kind, "cost": cost, "walls": walls}
-    seats = list(record.get("seats") or [f"seat {k + 1}" for k in range(record["num_players"])])
-    return {"seats": seats, "seed": record["seed"], "num_players": record["num_players"],
-            "forfeits": record.get("forfeits", []), "frames": frames, "tiles": info}
+    return info
+
+
+_EVALUATING = ("reward", "name", "pick", "place")      # the phases in which ev_col is the column being scored
+
+
+def dice_viewer_data(record: dict) -> dict:
+    """The viewer's frames of a dice or Alcazaba record, each replayed by the engine (no rules in the page).
+
+    A frame: ``move``, ``events`` (as in the base game), ``seat`` (who moved, -1 at the set-up), ``round``,
+    ``turn``, ``phase``, ``current_player``, ``start_player``, ``dice`` (8 faces 0-5 or None), ``black``,
+    ``rolls``, ``rolled`` (0-based dice this move rolled: the rest were kept), ``stopped`` (after a stop,
+    which clears the dice: the dice the turn ended with, the named ``type`` and ``rolls``), ``markers``
+    (``[type, field, owner]`` per marker on the board: field = v - 1, 0..23, owner a seat or ``"dirk"``),
+    ``changed`` (``[type, field]`` whose owner this move set), ``evaluating`` (the column being scored, else
+    None), ``fallen`` / ``aside`` (per row: seats, then Dirk), ``scores``, ``dirk_score``,
+    ``score_breakdown`` and, once the game is over, ``final`` (``{"ranking"}``, 1 = won). The basic game
+    adds ``bonus_fields``, ``building_points``, ``arrivals`` (lower = earlier on the field: ranks better at
+    equal points) and ``bonus_tiles`` (``{name: count}`` per row); Alcazaba adds ``column_items``,
+    ``cities``, ``reserves``, ``dirk_tiles``, ``pending``, ``aside_tiles``, ``bag_size``.
+    """
+    frames: list[dict] = []
+    seen, state, tiles = 0, None, {0}
+    shown: tuple = ([None] * 8, None, 0)         # the dice on the table before this move
+    before: dict = {}                            # (type, field) -> owner in the previous frame
+    for _, seat, text, state in steps(record):
+        obs = state.observation(0)
+        history = state.history
+        events, seen = list(history[seen:]), len(history)
+        mine = f"seat {seat + 1}: "
+        # the engine's own text of the move (a record may say "keep 1 2" for "reroll 3 4 5 6 7 8")
+        said = next((e[len(mine):] for e in events if e.startswith(mine)), "").split()
+        board = {(t, i): o for t, column in enumerate(obs["columns"])
+                 for i, o in enumerate(column) if o is not None}
+        rows = list(range(state.num_players)) + (["dirk"] if state.dirk_score is not None else [])
+        frame = {
+            "move": f"seat {seat + 1}: {text}" if text else "", "seat": seat,
+            "events": [e for e in events if not e.startswith(mine)],
+            "round": obs["round"], "turn": obs["turn"], "phase": obs["phase"],
+            "current_player": obs["current_player"], "start_player": obs["start_player"],
+            "dice": obs["dice"], "black": obs["black"], "rolls": obs["rolls"],
+            "rolled": (list(range(8)) if said[:1] == ["roll"] else
+                       [int(w) - 1 for w in said[1:]] if said[:1] == ["reroll"] else []),
+            "markers": [[t, i, o] for (t, i), o in board.items()],
+            "changed": [[t, i] for (t, i), o in board.items() if before.get((t, i)) != o],
+            "evaluating": obs["evaluation"]["column"] if obs["phase"] in _EVALUATING else None,
+            "fallen": obs["fallen"], "aside": obs["aside"],
+            "scores": obs["scores"], "dirk_score": obs["dirk_score"],
+            "score_breakdown": obs["score_breakdown"],
+        }
+        if said[:1] == ["stop"]:
+            frame["stopped"] = {"dice": shown[0], "black": shown[1], "rolls": shown[2],
+                                "type": TYPE_NAMES.index(said[1])}
+        if state.game == "dice":
+            frame.update(bonus_fields=obs["bonus_fields"], building_points=obs["building_points"],
+                         arrivals=obs["arrivals"], bonus_tiles=[state.bonus_tiles(r) for r in rows])
+        else:
+            frame.update(column_items=obs["column_items"], cities=obs["cities"], reserves=obs["reserves"],
+                         dirk_tiles=obs["dirk_tiles"], pending=obs["pending"], aside_tiles=obs["aside_tiles"],
+                         bag_size=obs["bag_size"])
+            for city in obs["cities"]:
+                tiles.update(c[2] for c in city)
+            for group in (obs["column_items"], obs["reserves"], [obs["dirk_tiles"] or []], [obs["pending"]],
+                          [obs["aside_tiles"]]):
+                for ts in group:
+                    tiles.update(t for t in ts if isinstance(t, int))
+        if state.is_terminal():
+            frame["final"] = {"ranking": state.ranking()}
+        frames.append(frame)
+        shown, before = (obs["dice"], obs["black"], obs["rolls"]), board
+    if state is not None:
+        check_final_scores(record, state)
+    return {"game": record["game"], "seats": _seat_names(record), "seed": record["seed"],
+            "num_players": record["num_players"], "forfeits": record.get("forfeits", []),
+            "types": list(TYPE_NAMES), "markers_each": obs["markers"], "frames": frames,
+            "tiles": _tile_table(tiles) if record["game"] == "alcazaba" else {}}
+
+
+GAME_TITLES = {"alhambra": "Alhambra", "dice": "Alhambra: The Dice Game", "alcazaba": "Alcazaba"}
+DIRK_COLOUR = "#7f7f7f"
 
 
 def viewer_html(record: dict, title: str | None = None, back: str | None = None) -> str:
     """The viewer page of one game record (``back``: a link to the report, if any)."""
     data = viewer_data(record)
-    title = title or "Alhambra game, seed {}: {}".format(record["seed"], ", ".join(data["seats"]))
-    return _env.get_template("viewer.html").render(
-        title=title, back=back, data=_json_for_script(data), forfeits=data["forfeits"], seats=data["seats"],
-        colours=TYPE_COLOURS, seat_colours=SEAT_COLOURS,
-        types=[*TYPE_NAMES, "fountain"], script=_static("viewer.js"), style=_static("style.css"))
+    game = data["game"]
+    title = title or f"{GAME_TITLES[game]} game, seed {record['seed']}: {', '.join(data['seats'])}"
+    common = dict(title=title, back=back, data=_json_for_script(data), forfeits=data["forfeits"],
+                  seats=data["seats"], colours=TYPE_COLOURS, seat_colours=SEAT_COLOURS,
+                  script=_static("viewer.js"), style=_static("style.css"))
+    if game == "alhambra":
+        return _env.get_template("viewer.html").render(types=[*TYPE_NAMES, "fountain"], **common)
+    # the dice board reuses viewer.js (tiles, cities, stepping) and adds its own drawing
+    return _env.get_template("dice_viewer.html").render(
+        game=game, types=list(TYPE_NAMES) + (["fountain"] if game == "alcazaba" else []),
+        dirk_colour=DIRK_COLOUR, dice_script=_static("viewer_dice.js"), **common)
 
 
 def write_viewer(record: dict, path: str | Path, back: str | None = None) -> None:
@@ -207,8 +309,8 @@ def write_report(out_dir: str | Path, to: str | Path | None = None) -> Path:
     for r in results:
         rec_path = out_dir / "games" / f"{r['game']}.json"
         link = None
-        if rec_path.is_file() and r.get("game_type", "alhambra") == "alhambra":  # the viewer draws the base
-            try:                                                                 # game only
+        if rec_path.is_file():
+            try:
                 write_viewer(load_record(rec_path), report / "games" / f"{r['game']}.html",
                              back="../index.html")
                 link = f"games/{r['game']}.html"

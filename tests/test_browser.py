@@ -205,3 +205,197 @@ def test_replay_html_of_a_saved_game(browser, tmp_path):
     load(browser, tmp_path / "g.html", "#50")
     assert frame(browser) == 50 and len(browser.find_elements("css selector", "svg.city")) == 4
     assert console_errors(browser) == []
+
+
+# ----------------------------------------------------------------------------------------------------------
+# The dice games' viewer (Alhambra: The Dice Game, Alcazaba): the same stepping, its own board.
+
+DICE_TYPES = ("pavilion", "seraglio", "arcades", "chambers", "garden", "tower")
+
+# What the page shows, read from the DOM: markers, dice, bonus fields / column tiles, building-point discs.
+DRAWN = """
+const all = (sel, f) => [...document.querySelectorAll(sel)].map(f);
+return {
+  markers: all("g.marker", g => [+g.dataset.type, +g.dataset.field,
+                                 g.dataset.owner === "dirk" ? "dirk" : +g.dataset.owner]),
+  changed: all("g.marker", g => !!g.querySelector(".changed")),
+  dice: all("g.die", g => [g.dataset.die, +g.dataset.face, g.dataset.state]),
+  bonus: all("g.bonus", g => g.dataset.bonus || null),
+  items: all("g.column", c => [...c.querySelectorAll("g.item")].map(
+    i => i.dataset.item === "start" ? "start" : +i.dataset.item)),
+  discs: all("g.disc", g => [+g.dataset.type, g.dataset.owner === "dirk" ? "dirk" : +g.dataset.owner,
+                             +g.dataset.points]),
+  result: document.getElementById("result").textContent,
+  frame: +document.body.dataset.frame,
+};
+"""
+# One round trip a frame: read the drawing, then step as the arrow key does (real key presses cost ~60 ms
+# each; the way back below uses them).
+DRAWN_THEN_RIGHT = "const got = (() => {" + DRAWN + "})();" \
+    "document.body.dispatchEvent(new KeyboardEvent('keydown', {key: 'ArrowRight', bubbles: true}));" \
+    "return got;"
+
+
+def dice_game_record(game, players=2, seed=3):
+    state, rng = new_game(players, seed, game=game), random.Random(seed)
+    while not state.is_terminal():
+        state.apply(rng.choice(state.legal_actions()))
+    return make_record(state, [f"bot{k + 1}" for k in range(players)])
+
+
+def expected_drawing(record):
+    """Per frame, what the page must show, from the engine's replay and the record's texts alone."""
+    from alhambra_ai.record import steps
+
+    out, before = [], None
+    for _, _, text, state in steps(record):
+        rows = list(range(state.num_players)) + (["dirk"] if state.dirk_score is not None else [])
+        dice, black = state.dice()
+        words = text.split()
+        if words[:1] == ["stop"]:                       # the dice the turn ended with, the named ones counted
+            named = DICE_TYPES.index(words[1])
+            dice, black = before
+            states = ["counted" if f == named else "other" for f in dice]
+            black_state = "counted" if black == named else "other"
+        else:
+            rolled = set(range(8)) if words == ["roll"] else {int(w) - 1 for w in words[1:]} \
+                if words[:1] == ["reroll"] else set()
+            states = ["rolled" if k in rolled else "kept" if rolled else "" for k in range(8)]
+            black_state = ""
+        shown = [] if all(f is None for f in dice) else \
+            [[str(k + 1), f, states[k]] for k, f in enumerate(dice)] + \
+            ([["black", black, black_state]] if black is not None else [])
+        out.append({
+            "markers": sorted([t, v, o] for t in range(6) for v, o in enumerate(state.column(t))
+                              if o is not None),
+            "dice": shown,
+            "bonus": state.bonus_fields() if state.game == "dice" else [],
+            "items": [state.column_items(t) if state.game == "alcazaba" else [] for t in range(6)],
+            "phase": state.phase,
+            "discs": sorted(([t, r, p] for r in rows for t, p in enumerate(state.building_points(r)) if p),
+                            key=str) if state.game == "dice" else [],
+        })
+        before = state.dice()
+    return out, state
+
+
+def drawn(driver, script=DRAWN):
+    got = driver.execute_script(script)
+    got["markers"], got["discs"] = sorted(got["markers"]), sorted(got["discs"], key=str)
+    return got
+
+
+@pytest.mark.parametrize("game", ["dice", "alcazaba"])
+def test_the_dice_viewer_draws_every_frame_as_the_engine_replays_it(browser, tmp_path, game):
+    from selenium.webdriver.common.keys import Keys
+
+    record = dice_game_record(game, 2, seed=3 if game == "dice" else 4)
+    want, final = expected_drawing(record)
+    write_viewer(record, tmp_path / f"{game}.html")
+    load(browser, tmp_path / f"{game}.html")
+    body = browser.find_element("tag name", "body")
+    shot = None
+    for k, expect in enumerate(want):                # forward through the whole game
+        got = drawn(browser, DRAWN_THEN_RIGHT)
+        assert got["frame"] == k
+        for key in ("markers", "dice", "bonus", "items"):
+            assert got[key] == expect[key], (k, key, record["actions"][k - 1] if k else "set-up")
+        assert got["discs"] == expect["discs"], k
+        assert got["result"] == "" or k == len(want) - 1
+        if shot is None and (expect["phase"] == "place" if game == "alcazaba" else     # a tile picked,
+                             any(d[2] == "kept" for d in got["dice"]) and           # or dice kept with
+                             any(m[2] != "dirk" for m in got["markers"])):          # players' markers out
+            shot = k
+    assert frame(browser) == len(want) - 1
+    for k in range(len(want) - 1, len(want) - 21, -1):   # and back with the key: the drawing follows
+        got = drawn(browser)
+        assert (got["frame"], got["markers"], got["dice"]) == (k, want[k]["markers"], want[k]["dice"])
+        body.send_keys(Keys.ARROW_LEFT)
+
+    # a stop puts a marker on the board, ringed as the move's; one step back it is gone again
+    stop = next(k for k, a in enumerate(record["actions"]) if a.startswith("stop") and
+                len(want[k + 1]["markers"]) > len(want[k]["markers"]))
+    go_to(browser, stop + 1)
+    got = drawn(browser)
+    new = [m for m in got["markers"] if m not in want[stop]["markers"]]
+    named = DICE_TYPES.index(record["actions"][stop].split()[1])
+    assert len(new) == 1 and new[0][2] in (0, 1) and new[0][0] == named
+    assert sum(got["changed"]) >= 1 and all(d[2] in ("counted", "other") for d in got["dice"])
+    browser.find_element("id", "prev").click()
+    assert drawn(browser)["markers"] == want[stop]["markers"]
+    assert console_errors(browser) == []
+
+    # the last frame: the final scores and the winner (Dirk may score more, he never wins)
+    body.send_keys(Keys.END)
+    scores, winners = final.scores(), [s for s, r in enumerate(final.ranking()) if r == 1]
+    result = browser.find_element("id", "result").text
+    assert result.startswith("Game over: " + ("shared win " if len(winners) > 1 else "winner "))
+    assert f"bot{winners[0] + 1} (seat {winners[0] + 1}) with {scores[winners[0]]} points" in result
+    assert f"Final scores: bot1 {scores[0]}, bot2 {scores[1]}, Dirk {final.dirk_score}" in result
+    for s in range(2):
+        head = browser.find_element("css selector", f"#seat-{s + 1} h3").text
+        assert f"— {scores[s]} points" in head and ("winner" in head) == (s in winners)
+    if game == "alcazaba":                              # the cities, drawn by the base viewer's drawCity
+        for s in range(2):
+            svg = browser.find_element("css selector", f"svg.city[data-seat='{s + 1}']")
+            cells = {(int(c.get_attribute("data-x")), int(c.get_attribute("data-y"))):
+                     (int(c.get_attribute("data-tile")), int(c.get_attribute("data-walls")))
+                     for c in svg.find_elements("css selector", "g.cell")}
+            assert cells == {(x, y): (t, w) for x, y, t, w in final.city(s).cells()}
+    browser.save_screenshot(str(tmp_path / f"{game}-final.png"))
+    go_to(browser, shot)
+    browser.save_screenshot(str(tmp_path / f"{game}-frame-{shot}.png"))
+    for name in (f"{game}-final.png", f"{game}-frame-{shot}.png"):
+        assert (tmp_path / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert console_errors(browser) == []
+
+
+def go_to(driver, k):
+    driver.execute_script("go(arguments[0]);", k)
+    assert frame(driver) == k
+
+
+@pytest.mark.parametrize("game", ["dice", "alcazaba"])
+def test_a_screenshot_of_the_dice_and_the_markers_has_their_colours(browser, tmp_path, game):
+    record = dice_game_record(game, 3, seed=6)
+    write_viewer(record, tmp_path / "g.html")
+    load(browser, tmp_path / "g.html")
+    k = next(k for k, a in enumerate(record["actions"]) if a.startswith("reroll") and k > 30)
+    go_to(browser, k + 1)                                  # a re-roll some turns in: dice and markers out
+    seat_colours = browser.execute_script("return SEAT_COLOURS;")
+    checked = 0
+    for svg_sel, part, colour_of, dx, dy in (
+            ("svg.dice-tray", "g.die:not([data-die=black]) rect",
+             lambda g: TYPE_COLOURS[DICE_TYPES[int(g["face"])]], 20, 8),
+            ("svg.board", "g.marker circle:not(.changed)", lambda g: seat_colours[int(g["owner"])]
+             if g["owner"] != "dirk" else "#7f7f7f", 3, 8)):
+        svg = browser.find_element("css selector", svg_sel)
+        _, _, pixels = png_pixels(svg.screenshot_as_png)
+        boxes = browser.execute_script(
+            "const s = arguments[0].getBoundingClientRect();"
+            "return [...arguments[0].querySelectorAll(arguments[1])].map(n => {"
+            "  const r = n.getBoundingClientRect();"
+            "  return [{...n.parentNode.dataset}, r.left - s.left, r.top - s.top]; });", svg, part)
+        assert boxes
+        for data, left, top in boxes:
+            got, want = pixels[round(top) + dy][round(left) + dx], hex_rgb(colour_of(data))
+            assert max(abs(g - w) for g, w in zip(got, want, strict=True)) <= 8, (svg_sel, data, got, want)
+            checked += 1
+    assert checked >= 9
+    # each marker sits on its field: row = symbols counted (8 on top), sub-column = rolls made (1 left)
+    misplaced = browser.execute_script("""
+      const out = [];
+      for (const m of document.querySelectorAll("g.marker")) {
+        const c = m.querySelector("circle:not(.changed)").getBoundingClientRect();
+        const field = document.querySelector(
+          `g.column[data-type="${m.dataset.type}"] rect.field[data-field="${m.dataset.field}"]`);
+        const r = field.getBoundingClientRect(), x = c.left + c.width / 2, y = c.top + c.height / 2;
+        if (!(r.left < x && x < r.right && r.top < y && y < r.bottom)) out.push(m.dataset);
+      }
+      const f = i => document.querySelector(`g.column[data-type="0"] rect.field[data-field="${i}"]`)
+        .getBoundingClientRect();
+      // v = 24 (8 in 1 roll) top left, v = 1 (1 in 3 rolls) bottom right, 2 in 3 rolls (v = 4) above 1 in 3
+      if (!(f(23).top < f(0).top && f(23).left < f(0).left && f(3).top < f(0).top && f(3).left === f(0).left))
+        out.push("field order");
+      return out;""")
+    assert misplaced == [] and console_errors(browser) == []

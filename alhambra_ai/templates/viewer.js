@@ -1,10 +1,12 @@
 // The game viewer: draws one frame of the record (market, money, hands, cities) and steps through them.
+// The shared parts (tiles, cities, stepping) serve the dice games' board too (viewer_dice.js).
 "use strict";
 const DATA = JSON.parse(document.getElementById("game-data").textContent);
 const FRAMES = DATA.frames;
 const CELL = 46;
 const NS = "http://www.w3.org/2000/svg";
 let index = 0;
+let draw = null;      // the frame renderer of this game: renderBase or renderDice
 
 function el(tag, attrs, parent, text) {
   const node = tag.startsWith("svg:") ? document.createElementNS(NS, tag.slice(4)) : document.createElement(tag);
@@ -82,13 +84,7 @@ function wallBits(text) {
   return bits;
 }
 
-function render() {
-  const f = FRAMES[index];
-  document.body.dataset.frame = index;
-  document.getElementById("slider").value = index;
-  document.getElementById("counter").textContent = `position ${index} of ${FRAMES.length - 1}`;
-  document.getElementById("move").textContent = f.move || "set-up";
-  document.getElementById("events").textContent = f.events.join("; ");
+function renderBase(f) {
 
   const market = document.getElementById("market");
   market.replaceChildren();
@@ -133,22 +129,32 @@ function render() {
 
 function go(i) {
   index = Math.max(0, Math.min(FRAMES.length - 1, i));
-  render();
+  const f = FRAMES[index];
+  document.body.dataset.frame = index;
+  document.getElementById("slider").value = index;
+  document.getElementById("counter").textContent = `position ${index} of ${FRAMES.length - 1}`;
+  document.getElementById("move").textContent = f.move || "set-up";
+  document.getElementById("events").textContent = f.events.join("; ");
+  draw(f);
 }
 
-document.getElementById("slider").max = FRAMES.length - 1;
-document.getElementById("slider").addEventListener("input", e => go(Number(e.target.value)));
-document.getElementById("first").addEventListener("click", () => go(0));
-document.getElementById("prev").addEventListener("click", () => go(index - 1));
-document.getElementById("next").addEventListener("click", () => go(index + 1));
-document.getElementById("last").addEventListener("click", () => go(FRAMES.length - 1));
-document.addEventListener("keydown", e => {
-  const moves = {ArrowRight: 1, ArrowLeft: -1, PageDown: 10, PageUp: -10};
-  if (e.target.tagName === "INPUT" && e.key.startsWith("Arrow")) return;  // the slider steps itself
-  if (e.key in moves) go(index + moves[e.key]);
-  else if (e.key === "Home") go(0);
-  else if (e.key === "End") go(FRAMES.length - 1);
-  else return;
-  e.preventDefault();
-});
-go(Number((location.hash || "#0").slice(1)) || 0);
+// Called by the page after every script is in (the dice renderer comes after this file).
+function start(renderer) {
+  draw = renderer;
+  document.getElementById("slider").max = FRAMES.length - 1;
+  document.getElementById("slider").addEventListener("input", e => go(Number(e.target.value)));
+  document.getElementById("first").addEventListener("click", () => go(0));
+  document.getElementById("prev").addEventListener("click", () => go(index - 1));
+  document.getElementById("next").addEventListener("click", () => go(index + 1));
+  document.getElementById("last").addEventListener("click", () => go(FRAMES.length - 1));
+  document.addEventListener("keydown", e => {
+    const moves = {ArrowRight: 1, ArrowLeft: -1, PageDown: 10, PageUp: -10};
+    if (e.target.tagName === "INPUT" && e.key.startsWith("Arrow")) return;  // the slider steps itself
+    if (e.key in moves) go(index + moves[e.key]);
+    else if (e.key === "Home") go(0);
+    else if (e.key === "End") go(FRAMES.length - 1);
+    else return;
+    e.preventDefault();
+  });
+  go(Number((location.hash || "#0").slice(1)) || 0);
+}

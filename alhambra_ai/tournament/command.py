@@ -218,8 +218,8 @@ def submit_command(bot_file, ladder_dir, jobs, progress, game):
               help="Draw for this many columns (at least 40; laid out for 80 or more). "
               "[default: the terminal's]")
 @click.option("--html", "html_file", type=click.Path(dir_okay=False), metavar="FILE",
-              help="Write the game viewer (one HTML page: market, hands and cities drawn, step with the "
-              "arrow keys or buttons) to FILE instead of printing the game.")
+              help="Write the game viewer (one HTML page: the table drawn, step with the arrow keys or "
+              "buttons) to FILE instead of printing the game.")
 def replay_command(record, step, width, html_file):
     """Step through a game RECORD in text: a tournament's OUT/games/ID.json or any saved game record."""
     from alhambra_ai.record import RecordError, load_record
@@ -234,9 +234,6 @@ def replay_command(record, step, width, html_file):
             raise InputError(f"cannot read game record {record}: {e.strerror or e}") from None
         if html_file:
             from alhambra_ai.report import write_viewer
-
-            if loaded.get("game", "alhambra") != "alhambra":
-                raise InputError(f"--html draws the base game only, not a {loaded['game']} record")
 
             write_viewer(loaded, html_file)
             click.echo(f"game viewer written to {html_file}")
