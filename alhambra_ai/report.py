@@ -199,7 +199,7 @@ def viewer_html(record: dict, title: str | None = None, back: str | None = None)
     """The viewer page of one game record (``back``: a link to the report, if any)."""
     data = viewer_data(record)
     game = data["game"]
-    title = title or f"{GAME_TITLES[game]} game, seed {record['seed']}: {', '.join(data['seats'])}"
+    title = title or f"{GAME_TITLES[game]}, seed {record['seed']}: {', '.join(data['seats'])}"
     common = dict(title=title, back=back, data=_json_for_script(data), forfeits=data["forfeits"],
                   seats=data["seats"], colours=TYPE_COLOURS, seat_colours=SEAT_COLOURS,
                   script=_static("viewer.js"), style=_static("style.css"))
