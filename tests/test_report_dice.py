@@ -103,7 +103,7 @@ def test_the_page_carries_its_frames_and_the_dice_board(game):
     assert data == json.loads(json.dumps(viewer_data(record)))
     assert "function renderDice" in page and "start(renderDice);" in page and "function drawCity" in page
     assert page.count("function drawCity") == 1                      # the base viewer's, not a copy
-    assert ("Alcazaba game" if game == "alcazaba" else "Alhambra: The Dice Game game") in page
+    assert ("Alcazaba, seed " if game == "alcazaba" else "Alhambra: The Dice Game, seed ") in page
     assert ('id="tracks"' in page) == (game == "dice")
 
 

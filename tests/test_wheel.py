@@ -40,8 +40,8 @@ def test_the_wheel_plays_from_an_empty_folder(tmp_path):
     assert package.startswith(str(venv)) and bots.startswith(str(venv)), where.stdout
 
     run = subprocess.run([cli, "tournament", "random", "greedy", "--games", "1", "--move-time", "0.05",
-                          "--out", "run", "--no-progress"], cwd=empty, env=env, capture_output=True, text=True,
-                         timeout=600)
+                          "--out", "run", "--no-progress"],
+                         cwd=empty, env=env, capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stderr[-2000:]
     assert (empty / "run" / "standings.json").is_file() and "greedy" in run.stdout
 
