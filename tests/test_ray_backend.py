@@ -254,7 +254,8 @@ def test_strength_on_ray_gives_the_local_results(ray_cluster, tmp_path, monkeypa
 
     assert len(games("ray.jsonl")) == 2 and games("ray.jsonl") == games("local.jsonl")
     assert not any(forfeits for *_, forfeits in games("ray.jsonl"))
-    row = [r.output.split("games per match")[1].split("move mean")[0] for r in (local, on_ray)]  # win, scores
+    row = ["\n".join(line for line in r.output.splitlines() if not line.startswith("strength:"))
+           .split("move mean")[0] for r in (local, on_ray)]  # the row's win rate and scores
     assert "games    2" in row[0] and row[0] == row[1]
 
 
