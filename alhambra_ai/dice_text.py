@@ -134,9 +134,9 @@ def prompt_words(obs: dict) -> str:
     if phase == "after_roll":
         tiles = " / void" * _can(obs, 9) + " / black <type>" * _can(obs, 10)
         if rolls >= ROLLS:
-            return "3 rolls made: stop <type>" + tiles
+            return "rolled 3 of 3: stop <type>" + tiles
         rebuild = " / rebuild" * _can(obs, 6, 7, 8)
-        return f"roll {rolls} of 3 made: keep <dice> / reroll / stop <type>{tiles}{rebuild}"
+        return f"rolled {rolls} of 3: keep <dice> / stop <type>{tiles}{rebuild}"
     if phase == "reward":
         return f"{TYPES[obs['evaluation']['column']]} reward: points / tile"
     if phase == "name":
@@ -282,7 +282,7 @@ def _alcazaba_compact(obs: dict, names, you: int, width: int, unicode: bool, col
 def _scoring_words(obs: dict) -> str:
     r = obs["round"]
     if obs["phase"] == "over":
-        return "game over after round 5"
+        return "round 5 of 5, game over"
     nxt = next(x for x in (1, 3, 5) if x >= r)
     return f"round {r} of 5 (scoring {'ABC'[nxt // 2]} after " + ("it)" if nxt == r else f"round {nxt})")
 
