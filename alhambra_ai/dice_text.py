@@ -81,10 +81,15 @@ def field_words(index: int) -> str:
 
 
 def bonus_words(tiles: Mapping[str, int] | Sequence[int]) -> str:
-    """Bonus tiles held, in words: ``'void roll, 2 points x2'`` (counts in BONUS_NAMES order, or a dict)."""
+    """Bonus tiles held, in words: the points tiles by their total (what each scoring adds), the others by
+    name: ``'points tiles 5, void roll x2'`` (counts in BONUS_NAMES order, or a dict)."""
     if not isinstance(tiles, Mapping):
         tiles = {BONUS_NAMES[c]: k for c, k in enumerate(tiles) if k}
-    return ", ".join(BONUS_WORDS[name] + (f" x{k}" if k > 1 else "") for name, k in tiles.items() if k) or "-"
+    worth = sum(int(name[-1]) * k for name, k in tiles.items() if name.startswith("points"))
+    words = [f"points tiles {worth}"] if worth else []
+    words += [BONUS_WORDS[name] + (f" x{k}" if k > 1 else "") for name, k in tiles.items()
+              if k and not name.startswith("points")]
+    return ", ".join(words) or "-"
 
 
 def _rows(obs: dict) -> list:
@@ -211,13 +216,14 @@ def _column_table(obs: dict, you: int | None, width: int) -> list[str]:
 
 
 def _markers_left(obs: dict, k: int, row: Any) -> str:
+    """Markers the row has still to place this round: ``3``, ``2 (1 fell off)``, ``2 (1 rebuilt)``."""
     if row == "dirk":
         return "-"
     placed = sum(1 for col in obs["columns"] for o in col if o == row)
     fallen, aside = obs["fallen"][k], obs["aside"][k]
     left = max(0, obs["markers"] - placed - fallen - aside) if obs["phase"] in ("roll", "after_roll") else 0
     extra = [f"{fallen} fell off"] * bool(fallen) + [f"{aside} rebuilt"] * bool(aside)
-    return f"{left} left" + (f" ({', '.join(extra)})" if extra else "")
+    return f"{left}" + (f" ({', '.join(extra)})" if extra else "")
 
 
 def _seat_rows(obs: dict, names, you: int | None) -> tuple[list, list[str], list[int], int]:
@@ -236,22 +242,23 @@ def _seat_table(obs: dict, names, you: int | None, width: int) -> list[str]:
     (Alcazaba) the city's size and wall and the reserve."""
     rows, lab, scores, w = _seat_rows(obs, names, you)
     if obs["game"] == "dice":
-        head = [("seat", w), ("score", 5), ("markers", 12), (" ".join(ABBREV), 23), ("bonus tiles held", 0)]
+        head = [("seat", w), ("score", 5), ("markers left", 12), (" ".join(ABBREV), 23),
+                ("bonus tiles held", 0)]
         out = _table_row(head, width)
         for k, row in enumerate(rows):
             points = " ".join(f"{p:>3}" if p else "  ." for p in obs["building_points"][k])
             out += _table_row([(lab[k], w), (f"{scores[k]:>5}", 5), (_markers_left(obs, k, row), 12),
                                (points, 23), (bonus_words(obs["bonus_tiles"][k]), 0)], width)
         return out
-    out = _table_row([("seat", w), ("score", 5), ("markers", 12), ("city", 22), ("reserve", 0)], width)
+    out = _table_row([("seat", w), ("score", 5), ("markers left", 14), ("city", 22), ("reserve", 0)], width)
     for k, row in enumerate(rows):
         if row == "dirk":
-            out += _table_row([(lab[k], w), (f"{scores[k]:>5}", 5), ("-", 12),
+            out += _table_row([(lab[k], w), (f"{scores[k]:>5}", 5), ("-", 14),
                                (f"tiles: {_dirk_tiles(obs)}", 0)], width)
             continue
         city = city_title(obs, row, None, None).split(": ", 1)[1]
         reserve = ", ".join(tile_long(t) for t in obs["reserves"][row]) or "-"
-        out += _table_row([(lab[k], w), (f"{scores[k]:>5}", 5), (_markers_left(obs, k, row), 12), (city, 22),
+        out += _table_row([(lab[k], w), (f"{scores[k]:>5}", 5), (_markers_left(obs, k, row), 14), (city, 22),
                            (reserve, 0)], width)
     return out
 
@@ -263,10 +270,10 @@ def _alcazaba_compact(obs: dict, names, you: int, width: int, unicode: bool, col
     """The seats (score, markers left, longest wall; Dirk's tiles) beside ``you``'s city drawn in narrow
     cells with its reserve: side by side while they fit, so that a 24-line screen holds the board."""
     rows, lab, scores, w = _seat_rows(obs, names, you)
-    left = _table_row([("seat", w), ("score", 5), ("markers", 12), ("wall", 0)], LEFT)
+    left = _table_row([("seat", w), ("score", 5), ("markers left", 14), ("wall", 0)], LEFT)
     for k, row in enumerate(rows):
         wall = "" if row == "dirk" else city_title(obs, row, None, None).rpartition("wall ")[2]
-        left += _table_row([(lab[k], w), (f"{scores[k]:>5}", 5), (_markers_left(obs, k, row), 12),
+        left += _table_row([(lab[k], w), (f"{scores[k]:>5}", 5), (_markers_left(obs, k, row), 14),
                             (f"{wall:>4}", 0)], LEFT)
     if "dirk" in rows:
         left += wrap(f"Dirk's tiles: {_dirk_tiles(obs)}", LEFT, indent="  ")
