@@ -396,7 +396,7 @@ def _by_symbol(obs: dict) -> list[str]:
             groups.append((len(where), f"{name} {' '.join(where)}", where, name))
     most = max(groups)
     return [f"   dice showing {' | '.join(g[1] for g in groups)}",
-            f"   keep {' '.join(most[2])} keeps the {most[3]} and re-rolls the rest; reroll re-rolls all 8"]
+            f"   keep {' '.join(most[2])} = keep the {most[3]}, re-roll the rest; reroll = re-roll all 8"]
 
 
 def moves_text(state: Any, filters: Sequence[str] = (), width: int = MIN_WIDTH) -> str:
@@ -445,7 +445,8 @@ def moves_text(state: Any, filters: Sequence[str] = (), width: int = MIN_WIDTH) 
     if roll:
         out += _cells(roll, width)
     out.append("Type a number or the words to play a move.")
-    return "\n".join(line for chunk in out for line in wrap(chunk, width, indent="   "))
+    return "\n".join(line for chunk in out
+                     for line in (wrap(chunk, width, indent="   ") if len(chunk) > width else [chunk]))
 
 
 def _grouped_cells(items: list[tuple[int, str]], width: int) -> list[str]:
