@@ -458,7 +458,7 @@ def _grouped_cells(items: list[tuple[int, str]], width: int) -> list[str]:
         groups.setdefault(key, []).append(f"{i}) {words[-1]}")
     out = []
     for key, cells in groups.items():
-        out += wrap(f"  {key} at: " + ", ".join(cells), width, indent="      ")
+        out += wrap(f"  {key} at: " + "   ".join(cells), width, indent="      ")
     return out
 
 
