@@ -273,10 +273,13 @@ class Tile(NamedTuple):
 
 
 def tile_facts(tile: int) -> Tile:
-    """The facts of ``tile`` (ids as in data/buildings.csv; 0 = the fountain).
+    """The facts of ``tile`` (ids as in data/buildings.csv; 0 = the fountain; 55..70 the modules' camps and
+    bazaars; 71 = Alcazaba's extra tower, DICE-RULES D23).
 
     >>> tile_facts(17)
     Tile(type='arcades', cost=6, walls='SW', wall_mask=12)
+    >>> tile_facts(71)
+    Tile(type='tower', cost=10, walls='-', wall_mask=0)
     """
     from alhambra_ai import tile_info
 

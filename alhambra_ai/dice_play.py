@@ -17,24 +17,29 @@ True
 
 from __future__ import annotations
 
-from alhambra_ai.dice_text import render
+from alhambra_ai.dice_text import dice_words, landing, moves_text, prompt_words, render
 from alhambra_ai.play import InputError, TerminalGame
-from alhambra_ai.render import seat_name
+from alhambra_ai.render import LEGEND_ASCII, LEGEND_UNICODE, city_block, seat_name
 
 HELP = """\
-Commands (the dice are numbered 1-8 as on the board's 'dice:' line):
+Commands (the dice are numbered 1-8 as on the board's 'rolled dice:' line):
   roll              roll the dice (first roll of your turn)
   keep 1 3 4        keep dice 1, 3 and 4 and re-roll the others
                     (also: reroll 2 5 6; reroll = all)
-  stop garden       stop and score the garden dice (stop garden push: push
-                    back)
+  stop garden       stop: a marker on the garden column's field of your
+                    garden dice and rolls (stop garden push: push back)
   points | tile     choose your reward (points convert tower: convert them)
-  moves [word]      list the legal moves, numbered (moves stop: the stops);
-                    type a number to choose one
+  void, black tower use a void-roll or black-die bonus tile
+  pick 17, place 17 1,-2, place 17 reserve, build 17 1,-2, remove 1,-2,
+  swap 17 1,-2      Alcazaba: take a tile, place it; rebuild after roll 1-2
+  moves [word]      the legal moves in groups (moves keep: every re-roll;
+                    moves stop: the stops); type a number to choose one
   hint              ask the strongest bot what it would do
-  table             show the board again; scores; log [N|all]
+  table             show the board again; city N (Alcazaba); scores;
+                    log [N|all]
   help              this text;  quit  leaves the game
-Any other move is typed as 'moves' lists it (void, black, place, ...)."""
+The board: a marker "5 in 3" stands on the field of 5 dice in 3 rolls (more
+dice win, then fewer rolls); * marks the start player."""
 
 
 class DiceTerminalGame(TerminalGame):
@@ -43,16 +48,17 @@ class DiceTerminalGame(TerminalGame):
     help_text = HELP
 
     def table(self) -> str:
-        short = ["you" if p == self.human else f"s{p + 1} {name}" for p, name in enumerate(self.names)]
-        return render(self.state, short)
+        return render(self.state, self.names, width=self.width, you=self.human, compact=self.compact,
+                      unicode=self.unicode, color=self.color)
 
     def short_view(self) -> str:
         return self.table()
 
     def situation(self) -> str:
-        phase = self.state.phase
-        words = {"roll": "roll the dice", "after_roll": "keep dice or stop"}
-        return words.get(phase, phase.replace("_", " "))
+        return prompt_words(self.state.observation(self.human))
+
+    def show_moves(self, filters: list[str]) -> None:
+        self.write(moves_text(self.state, filters, self.width))
 
     def turn_key(self) -> tuple:
         return (self.state.round, self.state.turn)
@@ -69,7 +75,26 @@ class DiceTerminalGame(TerminalGame):
         return code
 
     def describe(self, code: int, who: str) -> str:
-        return f"{who}: {self.state.action_to_text(code)}"
+        """The move's text, with where the marker lands (a stop)."""
+        s = self.state
+        text = s.action_to_text(code)
+        if text.startswith("stop"):
+            where = landing(s, code)
+            text += f": the marker {where}" if where.startswith("falls") else f": marker on {where}"
+        return f"{who}: {text}"
+
+    def apply(self, code: int, seat: int) -> None:
+        """Play a move and say it; a roll's result is said with it (the bots' rolls are seen too)."""
+        try:
+            sentence = self.describe(code, self.who(seat))
+        except Exception:  # words are a nicety: the text form always works
+            sentence = f"{self.who(seat)}: {self.state.action_to_text(code)}"
+        rolled = self.state.action_to_text(code).startswith(("roll", "reroll"))
+        self.state.apply(code)
+        if rolled:
+            sentence += f" -> {dice_words(self.state.dice()[0])}"
+        self.write(sentence + ".")
+        self.news()
 
     def news(self) -> None:
         """The dice games' events are on the board: only new scorings are shown (report_scoring)."""
@@ -80,7 +105,10 @@ class DiceTerminalGame(TerminalGame):
         if s.game != "alcazaba":
             raise InputError("The dice game has no cities: type table to see the board.")
         seat = self.city_seat(args)
-        self.write(f"{seat_name(seat, self.names, self.human)}: {s.city(seat).to_text()}")
+        obs = s.observation(self.human)
+        block = city_block(obs, seat, self.names, self.human, self.unicode, self.color, self.width)
+        self.write("\n".join(block))
+        self.write(LEGEND_UNICODE if self.unicode else LEGEND_ASCII)
 
     def report_scoring(self, round_: int | None = None) -> None:
         new = [e for e in self.state.score_breakdown() if e["round"] not in self.reported

@@ -80,7 +80,7 @@ def _tile_type(t: int) -> int:
     if t not in _TYPES:
         from alhambra_ai import tile_info
         names = ["pavilion", "seraglio", "arcades", "chambers", "garden", "tower"]
-        _TYPES[t] = 5 if t == 71 else names.index(tile_info(t)[0])
+        _TYPES[t] = names.index(tile_info(t)[0])        # the extra tower 71 included (D23)
     return _TYPES[t]
 
 

@@ -377,14 +377,11 @@ RESERVE_TILE = 0.3
 
 
 def _tile_type(tile: int, tile_info) -> int:
-    return 5 if tile == EXTRA_TOWER else TYPES.index(tile_info(tile)[0])
+    return TYPES.index(tile_info(tile)[0])      # the extra tower 71 included (D23)
 
 
 def _tile_cost(tile: int, tile_info) -> int:
-    return EXTRA_TOWER_COST if tile == EXTRA_TOWER else tile_info(tile)[1]
-
-
-EXTRA_TOWER, EXTRA_TOWER_COST = 71, 10      # D23 (tile_info knows the base game's tiles only)
+    return tile_info(tile)[1]
 
 
 TYPES = ("pavilion", "seraglio", "arcades", "chambers", "garden", "tower")

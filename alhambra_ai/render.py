@@ -281,7 +281,7 @@ def _change_walls_lines(obs: dict, names, you) -> list[str]:
     return out
 
 
-def _fit_blocks(blocks: list[list[str]], width: int, gap: int = 3) -> list[str]:
+def fit_blocks(blocks: list[list[str]], width: int, gap: int = 3) -> list[str]:
     """Lay text blocks side by side while they fit in ``width``, else one under another."""
     out: list[str] = []
     row: list[list[str]] = []
@@ -310,7 +310,7 @@ def _fit_blocks(blocks: list[list[str]], width: int, gap: int = 3) -> list[str]:
     return out
 
 
-def _city_title(obs: dict, seat: int, names, you) -> str:
+def city_title(obs: dict, seat: int, names, you) -> str:
     """``seat 2 (mcts): 5 buildings, wall 3``."""
     cells = obs["cities"][seat]
     built = sum(1 for c in cells if c[2] != 0)
@@ -325,7 +325,7 @@ def city_block(obs: dict, seat: int, names, you, unicode: bool, color: bool, wid
     not fit ``width``) and its reserve."""
     cells = obs["cities"][seat]
     reserve = (obs.get("reserves") or [[]] * (seat + 1))[seat]
-    title = _city_title(obs, seat, names, you)
+    title = city_title(obs, seat, names, you)
     for cell in sorted({widest, 5}, reverse=True):    # the compact cells only when the full ones do not fit
         grid = render_city(cells, unicode=unicode, color=color, cell=cell, margin=margin).split("\n")
         wide = max(visible_len(line) for line in grid)
@@ -456,12 +456,12 @@ def render_table(obs_like: Any, seat: int, names: Sequence[str] | None = None, u
     order = [first] + [s for s in range(n) if s != first]
     if compact:
         out += city_block(obs, first, names, you, unicode, color, width, widest=5, margin=0)
-        out += [_city_title(obs, s, names, you) + " (city N to see it)" for s in order[1:]]
+        out += [city_title(obs, s, names, you) + " (city N to see it)" for s in order[1:]]
         return "\n".join(out).rstrip() + "\n" + rule
     out += wrap(LEGEND_UNICODE if unicode else LEGEND_ASCII, width)
     out.append("")
     blocks = [city_block(obs, s, names, you, unicode, color, width) for s in order]
-    out += _fit_blocks(blocks, width)
+    out += fit_blocks(blocks, width)
     return "\n".join(out).rstrip() + "\n" + rule
 
 

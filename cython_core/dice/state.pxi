@@ -12,7 +12,6 @@ cdef enum:
     NFIELDS = 24              # per column: field index v - 1, v = 3 * (count - 1) + (4 - rolls) in 1..24
     EMPTY = 255
     NO_FACE = 255
-    EXTRA_TOWER = 71          # D23
     # bonus tile codes (tiles of one code are interchangeable, so a tile is its code)
     BT_POINTS1 = 0            # points tiles 1..3 = codes 0..2
     BT_VOID = 3
@@ -569,10 +568,6 @@ def _load_dice_bonus():
             BONUS_COUNTS[0 if back == "normal" else 1][code] += int(count)
     if sum(BONUS_COUNTS[0][c] for c in range(NBT)) != NSTACK or sum(BONUS_COUNTS[1][c] for c in range(NBT)) != NDARK:
         raise RuntimeError(f"{path}: expected {NSTACK} normal and {NDARK} dark tiles")
-    # D23: the extra tower tile of Alcazaba (never in the base game's bag)
-    TILE_TYPE[EXTRA_TOWER] = 5
-    TILE_COST[EXTRA_TOWER] = 10
-    TILE_WALLS[EXTRA_TOWER] = 0
 
 
 _load_dice_bonus()

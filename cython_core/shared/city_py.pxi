@@ -7,14 +7,15 @@ cdef inline tuple _unpack_cell(int packed):
 
 
 cdef int _tile_arg(object tile) except -1:
-    """A building id 1..54, or a camp / bazaar id 55..70 (the fountain and unknown ids raise ValueError)."""
+    """A building id 1..54, a camp / bazaar id 55..70 or Alcazaba's extra tower 71 (the fountain and unknown
+    ids raise ValueError)."""
     if not isinstance(tile, int) or isinstance(tile, bool):
         raise TypeError(f"tile must be an int, not {type(tile).__name__}")
     if tile == FOUNTAIN:
         raise ValueError("the fountain (tile 0) is not a building tile")
-    if tile < 1 or tile > LAST_TILE or TILE_KIND[tile] == KIND_NONE:
+    if tile < 1 or tile >= MAX_TILE or not known_tile(tile):     # (a huge int never reaches the C call)
         raise ValueError(f"no building tile with id {tile} (use 1..{NBUILDINGS}, camps and bazaars "
-                         f"{CAMP_FIRST}..{LAST_TILE})")
+                         f"{CAMP_FIRST}..{LAST_TILE}, Alcazaba's extra tower {EXTRA_TOWER})")
     return tile
 
 
@@ -120,7 +121,7 @@ cdef class City:
                 raise ValueError(f"bad city token {token!r} (write x,y:tile or x,y:tile/walls)") from None
             if not _on_grid(x, y):
                 raise ValueError(f"cell {x},{y} is off the grid (|x|, |y| <= {CITY_COORD_MAX})")
-            if tile < 0 or tile > LAST_TILE or TILE_KIND[tile] == KIND_NONE:
+            if not known_tile(tile):
                 raise ValueError(f"no tile with id {tile} in {token!r}")
             if (x, y) in cells:
                 raise ValueError(f"cell {x},{y} is given twice")

@@ -24,9 +24,12 @@ cdef enum:
     BAZAAR_FIRST = 63
     NBAZAARS = 8
     LAST_TILE = 70          # highest tile id of any module
+    EXTRA_TOWER = 71        # Alcazaba's extra tower (DICE-RULES D23, data/alcazaba_tiles.csv)
     KIND_BUILDING = 0       # TILE_KIND: the fountain and the 54 buildings
     KIND_CAMP = 1
     KIND_BAZAAR = 2
+    KIND_EXTRA = 3          # the extra tower: a building, but of the dice games only, so the base game's tile
+                            # census (== KIND_BUILDING) and its id checks (<= LAST_TILE) leave it out
     KIND_NONE = 255         # unused id
     NFALCONS = 15           # falcons 0..14 (text 1..15), RULES §9.4
     NFALCON_COLOURS = 3
@@ -133,12 +136,18 @@ def parse_card(str text):
     raise ValueError(f"not a money card: {text!r} (write a colour letter y/g/b/o and a value 1-9, e.g. g3)")
 
 
+cdef inline bint known_tile(long tile) noexcept nogil:
+    """tile is the fountain, a building, a module tile or Alcazaba's extra tower."""
+    return 0 <= tile < MAX_TILE and TILE_KIND[tile] != KIND_NONE
+
+
 def tile_info(int tile):
     """``tile_info(17) -> ('arcades', 6, 'SW')``; the fountain is ``('fountain', 0, '-')``; a camp
-    ``('camp', 4, 'N')`` (its bastion sides); a bazaar ``('bazaar', 0, '-')`` (its price follows the market)."""
+    ``('camp', 4, 'N')`` (its bastion sides); a bazaar ``('bazaar', 0, '-')`` (its price follows the market);
+    Alcazaba's extra tower ``tile_info(71) -> ('tower', 10, '-')`` (D23)."""
     if tile == FOUNTAIN:
         return ("fountain", 0, "-")
-    if tile < 1 or tile > LAST_TILE:
+    if not known_tile(tile):
         raise ValueError(f"no tile with id {tile}")
     if TILE_KIND[tile] == KIND_CAMP:
         return ("camp", TILE_COST[tile], walls_to_text(TILE_WALLS[tile]))
@@ -149,7 +158,7 @@ def tile_info(int tile):
 
 def tile_walls(int tile):
     """Wall mask of a tile (N=1, E=2, S=4, W=8); for a camp, its bastion sides."""
-    if tile < 0 or tile > LAST_TILE:
+    if not known_tile(tile):
         raise ValueError(f"no tile with id {tile}")
     return TILE_WALLS[tile]
 
@@ -210,6 +219,13 @@ def _load_modules():
         FALCON_TYPES[int(fid) - 1] = _type_bits(types)
     for wid, sides in _data_rows("wall_cards.csv"):
         WALL_CARD_SIDES[int(wid) - 1] = walls_from_text(sides)
+    for tid, tname, cost, walls in _data_rows("alcazaba_tiles.csv"):
+        if int(tid) != EXTRA_TOWER:
+            raise RuntimeError(f"alcazaba_tiles.csv: tile {tid} is not the extra tower {EXTRA_TOWER}")
+        TILE_KIND[EXTRA_TOWER] = KIND_EXTRA
+        TILE_TYPE[EXTRA_TOWER] = TYPE_NAMES.index(tname)
+        TILE_COST[EXTRA_TOWER] = int(cost)
+        TILE_WALLS[EXTRA_TOWER] = walls_from_text(walls)
 
 
 def _load_tiles():
