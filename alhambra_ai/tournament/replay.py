@@ -17,7 +17,7 @@ def spectator_table(state, names: list[str], width: int = WIDTH) -> str:
     """The table as a spectator of a finished record sees it: every hand, seats by name, nobody "you"."""
     if getattr(state, "game", "alhambra") != "alhambra":      # the dice games: their own board
         from alhambra_ai.dice_text import render
-        return render(state, names)
+        return render(state, names, width=width)
     return render_table(state, max(state.current_player, 0), names=names, width=width,
                         hands=[state.hand(p) for p in range(state.num_players)])
 
