@@ -5,6 +5,7 @@ import copy
 import pytest
 
 from alhambra_ai import DiceState, new_game
+from alhambra_ai.record import make_record
 
 PAV, SER, ARC, CHA, GAR, TOW = range(6)
 SEAT1 = {"current_player": 1, "start_player": 1, "round_start": 1}   # seat index 1 starts and is to act
@@ -51,3 +52,13 @@ def unchanged(s, action, match):
     with pytest.raises(IllegalActionError, match=match):
         s.apply(action)
     assert (s._fingerprint(), s.history) == before
+
+
+def random_record(game, players=2, seed=3):
+    """The record of a random game of ``game`` (dice or alcazaba), seats named bot1, bot2, ..."""
+    import random
+
+    state, rng = new_game(players, seed, game=game), random.Random(seed)
+    while not state.is_terminal():
+        state.apply(rng.choice(state.legal_actions()))
+    return make_record(state, [f"bot{k + 1}" for k in range(players)])

@@ -16,6 +16,7 @@ import zlib
 from pathlib import Path
 
 import pytest
+from dicehelpers import random_record
 
 from alhambra_ai import new_game
 from alhambra_ai.record import make_record, replay, save_record
@@ -236,13 +237,6 @@ DRAWN_THEN_RIGHT = "const got = (() => {" + DRAWN + "})();" \
     "return got;"
 
 
-def dice_game_record(game, players=2, seed=3):
-    state, rng = new_game(players, seed, game=game), random.Random(seed)
-    while not state.is_terminal():
-        state.apply(rng.choice(state.legal_actions()))
-    return make_record(state, [f"bot{k + 1}" for k in range(players)])
-
-
 def expected_drawing(record):
     """Per frame, what the page must show, from the engine's replay and the record's texts alone."""
     from alhambra_ai.record import steps
@@ -289,7 +283,7 @@ def drawn(driver, script=DRAWN):
 def test_the_dice_viewer_draws_every_frame_as_the_engine_replays_it(browser, tmp_path, game):
     from selenium.webdriver.common.keys import Keys
 
-    record = dice_game_record(game, 2, seed=3 if game == "dice" else 4)
+    record = random_record(game, 2, seed=3 if game == "dice" else 4)
     want, final = expected_drawing(record)
     write_viewer(record, tmp_path / f"{game}.html")
     load(browser, tmp_path / f"{game}.html")
@@ -357,7 +351,7 @@ def go_to(driver, k):
 
 @pytest.mark.parametrize("game", ["dice", "alcazaba"])
 def test_a_screenshot_of_the_dice_and_the_markers_has_their_colours(browser, tmp_path, game):
-    record = dice_game_record(game, 3, seed=6)
+    record = random_record(game, 3, seed=6)
     write_viewer(record, tmp_path / "g.html")
     load(browser, tmp_path / "g.html")
     k = next(k for k, a in enumerate(record["actions"]) if a.startswith("reroll") and k > 30)

@@ -305,17 +305,12 @@ def test_c_playouts_end_consistently(n):
     assert run_c_playouts(n, 300, base_seed=7000 * n)["games"] == 300
 
 
-@pytest.mark.slow
 @pytest.mark.compute
+@pytest.mark.parametrize("games, full, seed", [
+    pytest.param(SLOW_GAMES, SLOW_FULL, 1_000_000, marks=pytest.mark.slow, id="slow"),
+    pytest.param(SOAK_GAMES, SOAK_FULL, 3_000_000, marks=pytest.mark.soak, id="soak"),
+])
 @pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
-def test_random_games_invariants_slow(n):
-    stats = run(n, SLOW_GAMES, SLOW_FULL, base_seed=1_000_000 * n)
-    assert stats["games"] == SLOW_GAMES
-
-
-@pytest.mark.soak
-@pytest.mark.compute
-@pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
-def test_random_games_invariants_soak(n):
-    stats = run(n, SOAK_GAMES, SOAK_FULL, base_seed=3_000_000 * n)
-    assert stats["games"] == SOAK_GAMES
+def test_random_games_invariants_long(n, games, full, seed):
+    stats = run(n, games, full, base_seed=seed * n)
+    assert stats["games"] == games

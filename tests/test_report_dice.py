@@ -6,25 +6,18 @@ checked in a real browser by tests/test_browser.py.
 """
 
 import json
-import random
 import re
 
 import pytest
 from click.testing import CliRunner
+from dicehelpers import random_record
 
 from alhambra_ai import new_game
 from alhambra_ai.cli import main
-from alhambra_ai.record import make_record, save_record, steps
+from alhambra_ai.record import save_record, steps
 from alhambra_ai.report import viewer_data, viewer_html
 
 GAMES = ["dice", "alcazaba"]
-
-
-def dice_record(game, players=2, seed=3):
-    state, rng = new_game(players, seed, game=game), random.Random(seed)
-    while not state.is_terminal():
-        state.apply(rng.choice(state.legal_actions()))
-    return make_record(state, [f"bot{k + 1}" for k in range(players)])
 
 
 def game_data(page):
@@ -38,7 +31,7 @@ def board_of(state):
 @pytest.mark.parametrize("game", GAMES)
 @pytest.mark.parametrize("players", [2, 4])
 def test_each_frame_is_the_engines_state_after_that_move(game, players):
-    record = dice_record(game, players, seed=players)
+    record = random_record(game, players, seed=players)
     data = viewer_data(record)
     assert data["game"] == game and data["seats"] == record["seats"]
     assert len(data["frames"]) == len(record["actions"]) + 1
@@ -68,7 +61,7 @@ def test_each_frame_is_the_engines_state_after_that_move(game, players):
 
 @pytest.mark.parametrize("game", GAMES)
 def test_a_reroll_frame_names_the_dice_rolled_and_a_stop_frame_the_dice_it_ended_with(game):
-    record = dice_record(game, 3, seed=5)
+    record = random_record(game, 3, seed=5)
     frames = viewer_data(record)["frames"]
     first_reroll = next(k for k, a in enumerate(record["actions"]) if a.startswith("reroll"))
     rolled = [int(w) - 1 for w in record["actions"][first_reroll].split()[1:]]
@@ -87,7 +80,7 @@ def test_a_reroll_frame_names_the_dice_rolled_and_a_stop_frame_the_dice_it_ended
 
 
 def test_a_keep_move_is_shown_as_the_dice_the_engine_rolled():
-    record = dice_record("dice", 2, seed=7)
+    record = random_record("dice", 2, seed=7)
     k = next(k for k, a in enumerate(record["actions"]) if a.startswith("reroll "))
     rolled = {int(w) for w in record["actions"][k].split()[1:]}
     record["actions"][k] = "keep " + " ".join(str(d) for d in range(1, 9) if d not in rolled)
@@ -97,7 +90,7 @@ def test_a_keep_move_is_shown_as_the_dice_the_engine_rolled():
 
 @pytest.mark.parametrize("game", GAMES)
 def test_the_page_carries_its_frames_and_the_dice_board(game):
-    record = dice_record(game, 2, seed=1)
+    record = random_record(game, 2, seed=1)
     page = viewer_html(record)
     data = game_data(page)
     assert data == json.loads(json.dumps(viewer_data(record)))
@@ -113,7 +106,7 @@ def test_report_links_every_game_of_a_dice_tournament(tmp_path, game):
 
     store, records = ResultStore(tmp_path / "run"), {}
     for i, players in enumerate([2, 3, 2]):
-        record = dice_record(game, players, seed=10 + i)
+        record = random_record(game, players, seed=10 + i)
         ranks = new_game(players, 1, game=game).ranking()       # any valid ranks: the report only shows them
         gid = f"g{i + 1:05d}"
         store.add({"game": gid, "bots": record["seats"], "scores": record["scores"], "ranks": ranks,
@@ -132,8 +125,8 @@ def test_report_links_every_game_of_a_dice_tournament(tmp_path, game):
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_replay_html_writes_the_viewer_of_a_dice_record(tmp_path, game):
-    record, html = dice_record(game, 3, seed=2), tmp_path / "g.html"
+def test_replay_html_writes_the_viewer_of_a_random_record(tmp_path, game):
+    record, html = random_record(game, 3, seed=2), tmp_path / "g.html"
     save_record(record, tmp_path / "g.json")
     result = CliRunner().invoke(main, ["replay", str(tmp_path / "g.json"), "--html", str(html)])
     assert result.exit_code == 0, result.output

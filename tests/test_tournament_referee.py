@@ -198,21 +198,6 @@ def test_worker_dirs_of_a_dead_referee_are_swept(tmp_path, monkeypatch):
     assert process.sweep_stale_dirs(str(tmp_path)) == 0  # what is left is not to be swept
 
 
-def test_removing_a_private_dir_follows_no_symlink_out_of_it(tmp_path):
-    """A bot may replace its read-only bot/ by a symlink to its user's files: the referee's cleanup must not
-    chmod or empty what it points to."""
-    users = tmp_path / "users_dir"
-    users.mkdir()
-    (users / "keep").write_text("mine")
-    users.chmod(0o750)
-    private = tmp_path / "alhambra-bot-x"
-    private.mkdir()
-    (private / "bot").symlink_to(users)
-    process.remove_private(str(private))
-    assert not os.path.lexists(private)
-    assert users.stat().st_mode & 0o777 == 0o750 and (users / "keep").read_text() == "mine"
-
-
 def test_removing_a_private_dir_leaves_its_parent_alone(tmp_path):
     """The referee may find the directory gone (the namespace's init removed it) or not removable: its
     parent (/tmp in real use) keeps its mode."""
@@ -245,7 +230,8 @@ def _running(pid: int) -> bool:
 
 def _hostile_tree(private, outside) -> None:
     """What a bot can leave in its private directory (issue 41): mode-000 trees, a deep tree, a FIFO, a
-    socket, hard links, symlinks to its user's files and directories, unprintable names."""
+    socket, hard links, symlinks to its user's files and directories, unprintable names. The cleanup must
+    not chmod or empty what a link points to."""
     (private / "locked" / "inner").mkdir(parents=True)
     (private / "locked" / "inner" / "f").write_text("x")
     (private / "locked" / "inner").chmod(0)
@@ -263,7 +249,7 @@ def _hostile_tree(private, outside) -> None:
     (private / "orig").write_text("y")
     os.link(private / "orig", private / "hard")
     (private / "link").symlink_to(outside / "keep")
-    (private / "dirlink").symlink_to(outside)
+    (private / "bot").symlink_to(outside)  # its read-only bot/ replaced by a link to its user's files
     (private / "\x1b[2Jname").write_text("z")
     private.chmod(0o500)
 
