@@ -414,15 +414,19 @@ def test_alcazaba_against_oracle():
     assert not [e for e in RARE_ALCAZABA if not events[e]], dict(events)
 
 
-@pytest.mark.slow
+LONG = [pytest.param(1, marks=pytest.mark.slow, id="slow"),   # in CI
+        pytest.param(4, marks=pytest.mark.soak, id="soak")]   # by hand: four times as many games
+
+
 @pytest.mark.compute
-def test_dice_game_against_oracle_slow():
-    events = run_games("dice", range(100, 300))
+@pytest.mark.parametrize("scale", LONG)
+def test_dice_game_against_oracle_long(scale):
+    events = run_games("dice", range(100, 100 + 100 * scale))
     assert not [e for e in RARE_DICE if not events[e]], dict(events)
 
 
-@pytest.mark.slow
 @pytest.mark.compute
-def test_alcazaba_against_oracle_slow():
-    events = run_games("alcazaba", range(100, 160))
+@pytest.mark.parametrize("scale", LONG)
+def test_alcazaba_against_oracle_long(scale):
+    events = run_games("alcazaba", range(100, 100 + 30 * scale))
     assert not [e for e in RARE_ALCAZABA if not events[e]], dict(events)

@@ -152,16 +152,20 @@ def test_ring_cities_against_oracle():
     assert run_ring_cities(120, seed=5) == 120
 
 
-@pytest.mark.slow
-@pytest.mark.compute
-def test_city_api_against_oracle_slow():
-    run_city_api(3000, seed=2)
+LONG = [pytest.param(1, marks=pytest.mark.slow, id="slow"),   # in CI
+        pytest.param(3, marks=pytest.mark.soak, id="soak")]   # by hand (3,000 cities, 3,000 rings)
 
 
-@pytest.mark.slow
 @pytest.mark.compute
-def test_ring_cities_against_oracle_slow():
-    assert run_ring_cities(2000, seed=6) == 2000
+@pytest.mark.parametrize("scale", LONG)
+def test_city_api_against_oracle_long(scale):
+    run_city_api(1000 * scale, seed=2 + scale)
+
+
+@pytest.mark.compute
+@pytest.mark.parametrize("scale", LONG)
+def test_ring_cities_against_oracle_long(scale):
+    assert run_ring_cities(1000 * scale, seed=6 + scale) == 1000 * scale
 
 
 def test_city_is_valid_on_arbitrary_layouts():
