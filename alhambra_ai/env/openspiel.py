@@ -161,12 +161,11 @@ class _Core:
         if "position" in d:
             self.engine = state_from_json(d["position"])
         elif "origin" in d:
-            self.origin = kind, *args = d["origin"]
-            cfg = self.cfg
-            if kind == "seed":
-                self.engine = new_game(cfg.n, seed=args[0], game=cfg.game)
-            else:
-                self.engine = DiceState.from_observation(*args)
+            self.origin = d["origin"]
+            if self.origin[0] == "seed":
+                self.engine = new_game(self.cfg.n, seed=self.origin[1], game=self.cfg.game)
+            else:               # ("observation", obs, seed): what DiceState.determinized built
+                self.engine = DiceState.from_observation(self.origin[1], self.origin[2])
             for code, faces in d["moves"]:
                 self.engine.apply(code, outcome=faces)
                 self.log = (self.log, (code, faces))
