@@ -143,3 +143,14 @@ def test_docstring_examples():
     import alhambra_ai.env.pettingzoo as module
 
     assert doctest.testmod(module).failed == 0
+
+
+def test_the_example_runs(capsys, monkeypatch):
+    import runpy
+    from pathlib import Path
+
+    example = Path(__file__).resolve().parents[1] / "examples" / "env_random_vs_greedy.py"
+    monkeypatch.setattr("sys.argv", [str(example), "2"])
+    runpy.run_path(str(example), run_name="__main__")
+    assert "greedy-like vs random:" in capsys.readouterr().out
+    assert len(example.read_text().splitlines()) <= 40
