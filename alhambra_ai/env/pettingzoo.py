@@ -122,7 +122,7 @@ class raw_env(AECEnv):
             return
         self.agent_selection = self.possible_agents[s.current_player]
         try:
-            self._legal = self.actions.mask(s.legal_actions())
+            self._legal = self.actions.indices(s.legal_actions())   # the mask is made when observed
         except OutsideWindow as e:
             self.truncations = dict.fromkeys(self.agents, True)
             for a in self.agents:
@@ -135,9 +135,8 @@ class raw_env(AECEnv):
             return
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
-        codes = self._legal[1]
         try:
-            code = codes[int(action)]
+            code = self._legal[int(action)]
         except (KeyError, TypeError, ValueError):
             raise ValueError(f"{agent}: action {action!r} is not legal now (see the action_mask)") from None
         self.state_.apply(code)
@@ -148,17 +147,16 @@ class raw_env(AECEnv):
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self.possible_agents.index(agent)
         obs = self.state_.observation(seat)
+        mask = np.zeros(self.actions.n, dtype=np.int8)
         if obs["legal_actions"] and self._legal is not None:
-            mask = self._legal[0].copy()             # the same list, already indexed in _advance
-        else:
-            mask = np.zeros(self.actions.n, dtype=np.int8)
+            mask[list(self._legal)] = 1              # the same list, already indexed in _advance
         return {"observation": self.encoder.encode(obs), "action_mask": mask}
 
     # ------------------------------------------------------------ for people
 
     def action_code(self, index: int) -> int:
         """The engine's action code behind a legal index of the agent to act."""
-        return self._legal[1][int(index)]
+        return self._legal[int(index)]
 
     def action_text(self, index: int) -> str:
         """``'buy 2 g4 g3'``, ``'place 17 1,-2'``, ... for a legal index of the agent to act."""
