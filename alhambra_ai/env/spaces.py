@@ -420,15 +420,15 @@ class ObservationEncoder:
         hands, sizes = v("hands"), v("hand_sizes")
         for k, cards in enumerate(count_cards(obs)):      # the own hand, and the others' as the history tells
             for c in cards:
-                hands[rel[k], _card(c)] += 1
+                hands[rel[k], CARD[c]] += 1
             sizes[rel[k]] = obs["hand_sizes"][k]
         disp = v("display")
         for i, c in enumerate(obs["display"]):
             if c is not None:
-                disp[i, _card(c)] = 1
+                disp[i, CARD[c]] = 1
         disc = v("discard")
         for c in obs["discard"]:
-            disc[_card(c)] += 1
+            disc[CARD[c]] += 1
         market = v("market")
         for i, t in enumerate(obs["market"]):
             if t is not None:
@@ -582,6 +582,5 @@ class ObservationEncoder:
         v("bag_size")[0] = obs["bag_size"]
 
 
-def _card(text: str) -> int:
-    """Card text ('g3') -> code 0..35."""
-    return CURRENCIES.index(text[0]) * 9 + int(text[1:]) - 1
+#: card text ('g3') -> code 0..35
+CARD = {f"{c}{v}": i * 9 + v - 1 for i, c in enumerate(CURRENCIES) for v in range(1, 10)}
