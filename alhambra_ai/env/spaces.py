@@ -44,10 +44,13 @@ BONUS = ("points1", "points2", "points3", "void", "convert", "black", "push", "s
 CITY_CHANNELS = ("occupied",) + TYPES + ("fountain", "camp", "bazaar", "wall_n", "wall_e", "wall_s", "wall_w",
                                          "tile_id")
 NCARDS = 36                      # money cards: code currency * 9 + value - 1
-MAX_COST = 13                    # dearest tile (a tower); camps and bazaars' prices stay below
 EXTRA_TOWER = 71                 # Alcazaba's extra tower (DICE-RULES D23)
 START_ITEM = 254                 # Alcazaba's pick of the start-player tile
 CURRENCIES = "ygbo"
+
+
+#: the dearest tile (13, a tower): a payment pays at most this (a bazaar's price is a market tile's cost)
+MAX_COST = max(tile_info(t)[1] for t in range(1, 71))
 
 
 def game_options(game: str, num_players: int, options: dict | None) -> dict:
