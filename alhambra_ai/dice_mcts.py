@@ -253,7 +253,7 @@ class Search:
 
 
 def search(obs: dict, seed: int, deadline: float, iterations: int | None = None, **params) -> int:
-    """The most visited root action after ``iterations`` iterations, or until ``deadline`` (time.monotonic)."""
+    """The most visited root action after ``iterations`` iterations, or until ``deadline`` (monotonic)."""
     legal = list(obs["legal_actions"])
     if len(legal) == 1:
         return legal[0]
