@@ -23,6 +23,7 @@ import random
 import time
 
 from alhambra_ai import dice_search
+from alhambra_ai.dice_expectimax import Turn
 from alhambra_ai.dice_value import value_of
 
 D_ROLL, D_STOP, D_VOID, D_BLACK = 1, 2, 9, 10
@@ -95,7 +96,7 @@ def _ends_turn(kind: int, phase: str) -> bool:
 
 class Search:
     def __init__(self, obs: dict, seed: int, c_uct: float = C_UCT, depth: int = DEPTH, scale: float = SCALE,
-                 pw: float = PW, dets: int = DETS) -> None:
+                 pw: float = PW, dets: int = DETS, turn_policy: int = 0) -> None:
         from alhambra_ai import determinize
         self.obs = obs
         self.seed = seed
@@ -111,6 +112,41 @@ class Search:
         self._values = {}
         self._outcomes = {}
         self.iterations = 0
+        self.turn_policy = turn_policy
+        self._turns = {}
+
+    def _turn_action(self, s) -> int:
+        """The rollout policy after a roll: with ``turn_policy``, expectimax's stop table and binomial chains
+        for the seat's turn (dice_expectimax.Turn, public facts only: built once per turn start and shared by
+        all determinizations); else greedy's fixed field weights."""
+        if not self.turn_policy:
+            return _fast_turn(s)
+        key = (s.round, s.current_player, tuple(tuple(s.column(t)) for t in range(6)))
+        turn = self._turns.get(key)
+        if turn is None:
+            turn = self._turns[key] = Turn(s, value_of(s, s.current_player))
+        dice, black = s.dice()
+        c = dice_search._counts(dice, black)
+        rolls = s.rolls
+        best_t, best_v = None, -1e9
+        for t in range(6):
+            if c[t] and turn.stop[t][c[t]][rolls] > best_v:
+                best_t, best_v = t, turn.stop[t][c[t]][rolls]
+        stop = best_t
+        if rolls < 3:
+            for t in range(6):
+                v = turn.chain(t, c[t], rolls)
+                if v > best_v + 1e-9:
+                    best_t, best_v, stop = t, v, None
+        if stop is not None:
+            a = D_STOP | (stop << 4)
+            if s.is_legal(a):
+                return a
+        elif best_t is not None:
+            mask = sum(1 << i for i in range(8) if dice[i] != best_t)
+            if mask and s.is_legal(D_ROLL | (mask << 4)):
+                return D_ROLL | (mask << 4)
+        return _fast_turn(s)
 
     # ------------------------------------------------------------ the leaf value
 
@@ -209,7 +245,7 @@ class Search:
                 turns += _ends_turn(a & 15, phase)
                 continue
             if expanded:
-                a = _fast_turn(s) if s.phase == "after_roll" else (
+                a = self._turn_action(s) if s.phase == "after_roll" else (
                     legal[0] if s.phase == "roll" else dice_search.greedy_action(s))
                 phase = s.phase
                 if a & 15 == D_ROLL:

@@ -322,5 +322,5 @@ def mcts_bot(obs, seed: int, config: dict) -> int:
     if config.get("flat"):
         return mcts_action(search.obs_dict(obs), seed, clock.deadline, iterations)
     params = {k: type(v)(config[k]) for k, v in (("c_uct", 0.0), ("depth", 0), ("scale", 0.0), ("pw", 0.0),
-                                                  ("dets", 0)) if k in config}
+                                                  ("dets", 0), ("turn_policy", 0)) if k in config}
     return dice_mcts.search(search.obs_dict(obs), seed, clock.deadline, iterations, **params)
