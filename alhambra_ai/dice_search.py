@@ -312,8 +312,15 @@ def expectimax_bot(obs, seed: int, config: dict | None = None) -> int:
 
 
 def mcts_bot(obs, seed: int, config: dict) -> int:
-    from alhambra_ai import search
+    """alhambra_ai/dice_mcts.py (config: iterations, c_uct, depth, scale, pw, dets; ``flat`` = the old flat
+    UCB with random playouts, kept for comparisons)."""
+    from alhambra_ai import dice_mcts, search
     clock = search.MoveClock(obs, config)
     iterations = config.get("iterations")
-    return mcts_action(search.obs_dict(obs), search.move_seed(seed, obs), clock.deadline,
-                       int(iterations) if iterations else None)
+    iterations = int(iterations) if iterations else None
+    seed = search.move_seed(seed, obs)
+    if config.get("flat"):
+        return mcts_action(search.obs_dict(obs), seed, clock.deadline, iterations)
+    params = {k: type(v)(config[k]) for k, v in (("c_uct", 0.0), ("depth", 0), ("scale", 0.0), ("pw", 0.0),
+                                                  ("dets", 0), ("turn_policy", 0)) if k in config}
+    return dice_mcts.search(search.obs_dict(obs), seed, clock.deadline, iterations, **params)
