@@ -71,7 +71,13 @@ class DiceTerminalGame(TerminalGame):
         except ValueError as e:
             raise InputError(f"{e} (type 'moves' or 'help').") from None
         if not s.is_legal(code):
-            raise InputError(f"'{line.strip()}' is not possible now (type 'moves' for the legal moves).")
+            try:  # the engine names the reason (no such die, no such tile, not in this step of the turn)
+                s.clone().apply(code)
+                why = ""
+            except ValueError as e:
+                reason = str(e).split(": ", 1)[-1]
+                why = reason.removeprefix("not now") if reason.startswith("not now") else f": {reason}"
+            raise InputError(f"'{line.strip()}' is not possible now{why} (type 'moves' for the legal moves).")
         return code
 
     def describe(self, code: int, who: str) -> str:

@@ -158,3 +158,20 @@ def test_play_defaults_to_the_strongest_bot_of_the_game():
     assert play_module.default_bot(print, "dice").name == "expectimax.py"
     assert play_module.default_bot(print, "alcazaba").name == "expectimax.py"
     assert play_module.default_bot(print).name == "mcts.py"
+
+
+def test_a_move_not_possible_now_says_why():
+    """Issue 44: "'stop pavilion' is not possible now" gave no reason; the engine's reason is shown, in the
+    player's words (no internal phase names)."""
+    from alhambra_ai import new_game
+    from alhambra_ai.dice_play import DiceTerminalGame, InputError
+
+    state = new_game(2, seed=1, game="dice")
+    state.apply("roll")
+    game = object.__new__(DiceTerminalGame)
+    game.state = state
+    with pytest.raises(InputError, match=r"'points' is not possible now \(possible now: reroll, stop\) "
+                                         r"\(type 'moves'"):
+        game.parse("points")
+    with pytest.raises(InputError, match="you hold no void roll tile"):
+        game.parse("void")

@@ -81,6 +81,7 @@ def test_a_new_ladder_starts_with_the_built_in_bots(tmp_path, monkeypatch):
     assert ("seeded: 6 ladder games (4 against 2 entrants, 2 among the earlier entrants (not yet played)); "
             "about ") in log.getvalue()
     assert "at most " in log.getvalue() and "with --jobs 1" in log.getvalue()
+    assert "seeded validated: an Alhambra game against random" in log.getvalue()  # not "a alhambra game"
     before = (lad / "results.jsonl").read_bytes()
     submit(GOOD / "seeded.py", lad, progress=False, out=io.StringIO(), log=io.StringIO())
     assert (lad / "results.jsonl").read_bytes() == before  # nothing left to play

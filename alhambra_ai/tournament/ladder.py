@@ -196,7 +196,8 @@ def validate(source: BotSource, limits: Limits, log: TextIO, game: str = "alhamb
             more = f": {first}" if first else ""
             raise Refused(f"{name} refused: {f['reason']} at move {f['move'] + 1}{more}")
     t = result["move_times"][0]
-    print(f"{name} validated: a {game} game against random, {t['moves']} moves, "
+    kind = {"alhambra": "an Alhambra", "alcazaba": "an Alcazaba"}.get(game, f"a {game}")  # not "a alhambra"
+    print(f"{name} validated: {kind} game against random, {t['moves']} moves, "
           f"{1000 * t['mean']:.1f} ms per move on average, {1000 * t['max']:.1f} ms at most; "
           f"score {result['scores'][0]} to {result['scores'][1]}", file=log)
     return result

@@ -548,7 +548,7 @@ cdef str dice_explain(DiceGame* g, int code, int err):
     if err >= DE_CITY:
         reason = city_error_text(err - DE_CITY).decode()
     elif err == DE_PHASE:
-        reason = f"not now (the {DICE_PHASE_NAMES[g.phase]} phase: " + ", ".join(
+        reason = "not now (possible now: " + ", ".join(  # the player's words, not the phase's internal name
             sorted({dice_action_text(g, c).split()[0] for c in _dice_legal_list(g)})) + ")"
     elif err == DE_NO_TILE:
         need = {D_STOP: "push back", D_VOID: "void roll", D_BLACK: "black die", D_REWARD: "convert"}.get(kind, "")
