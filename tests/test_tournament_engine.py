@@ -100,7 +100,8 @@ def test_submit_good_then_broken_bot(tmp_path, monkeypatch):
     assert (lad / "bots" / "seeded.py").read_text() == (GOOD / "seeded.py").read_text()
     assert len(load_results(lad)) == 2
 
-    with pytest.raises(Refused, match="raises refused: raises at move .*RuntimeError: deliberate failure"):
+    with pytest.raises(Refused, match=r"raises refused: raises at move .*RuntimeError: deliberate failure "
+                                      r"\(.*raises\.py:\d+\)"):  # where in the bot's file (issue 44)
         submit(HOSTILE / "raises.py", lad, progress=False, out=out, log=log)
     assert entrant_names(lad) == ["random", "seeded"]
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import sys
 import time
 from pathlib import Path
@@ -193,7 +194,9 @@ def validate(source: BotSource, limits: Limits, log: TextIO, game: str = "alhamb
     for f in result["forfeits"]:
         if f["seat"] == 0:
             first = f["detail"].strip().splitlines()[0] if f["detail"].strip() else ""
-            more = f": {first}" if first else ""
+            frames = re.findall(r'File "([^"]+)", line (\d+)', f["detail"])  # the bot's own, innermost last
+            where = f" ({frames[-1][0]}:{frames[-1][1]})" if frames else ""
+            more = f": {first}{where}" if first else ""
             raise Refused(f"{name} refused: {f['reason']} at move {f['move'] + 1}{more}")
     t = result["move_times"][0]
     kind = {"alhambra": "an Alhambra", "alcazaba": "an Alcazaba"}.get(game, f"a {game}")  # not "a alhambra"
