@@ -51,7 +51,7 @@ function drawDice(f) {
   const faces = stopped ? stopped.dice : f.dice, black = stopped ? stopped.black : f.black;
   if (faces.every(x => x === null)) {
     const doing = f.final ? "the game is over" : f.phase === "roll" ? `${who(f.current_player)} to roll`
-      : `the columns are scored (${f.phase})`;
+      : `the columns are scored (${PHASE_WORDS[f.phase] || f.phase})`;
     el("p", {class: "note", id: "dice-note"}, box, `No dice on the table: ${doing}.`);
     return;
   }
@@ -280,8 +280,13 @@ function drawResult(f) {
     (f.dirk_score !== null ? `, Dirk ${f.dirk_score} (Dirk never wins)` : "") + ".";
 }
 
+// The engine's phases in a reader's words (its names are internal).
+const PHASE_WORDS = {roll: "before the roll", after_roll: "after a roll", reward: "rewards of a scored column",
+                     name: "naming the next start player", pick: "picking a column's tile",
+                     place: "placing a tile", over: "game over"};
+
 function renderDice(f) {
-  const facts = [`round ${f.round} of 5`, `turn ${f.turn + 1}`, `phase ${f.phase}`,
+  const facts = [`round ${f.round} of 5`, `turn ${f.turn + 1}`, PHASE_WORDS[f.phase] || f.phase,
                  `start player ${who(f.start_player)}`, `${DATA.markers_each} markers each`];
   if (!f.final) facts.splice(3, 0, `${who(f.current_player)} to act`);
   if (DATA.game === "alcazaba") {
