@@ -1,8 +1,9 @@
 """Pictures of games and tournaments: self-contained HTML pages that work from ``file://``.
 
-``alhambra-ai report OUT_DIR`` writes OUT_DIR/report/index.html (leaderboard with legend, head-to-head
-matrix, rating mu +- sigma over the games as an inline SVG chart, forfeits, every game linked) and a game
-viewer per game (OUT_DIR/report/games/ID.html); ``alhambra-ai replay RECORD --html FILE`` writes the viewer
+``alhambra-ai report OUT_DIR`` writes OUT_DIR/report/index.html (leaderboard with legend, head-to-head matrix,
+the rating (mu - 3 sigma) over the games with a band of mu +- sigma as an inline SVG chart, forfeits, every
+game linked) and a game viewer per game (OUT_DIR/report/games/ID.html); ``alhambra-ai replay RECORD --html
+FILE`` writes the viewer
 for one game. The viewer draws the market, the hands and every city as SVG (tile types in colour, walls as
 thick lines, the fountain) and steps through the record with the arrow keys or buttons. For the dice games
 (Alhambra: The Dice Game, Alcazaba) it draws the dice, the six columns with their markers, the bonus tiles or
@@ -221,22 +222,25 @@ def write_viewer(record: dict, path: str | Path, back: str | None = None) -> Non
 
 
 def rating_history(results: list[dict], names: Sequence[str]) -> list[dict]:
-    """mu and sigma of every bot after each game, in game-id order (the order the ratings are computed in)."""
+    """mu, sigma and the rating (mu - 3 sigma, the leaderboard's sort key) of every bot after each game, in
+    game-id order (the order the ratings are computed in)."""
     from alhambra_ai.tournament.ratings import Ratings
 
     ratings = Ratings(list(names))
-    points = [{"game": "", **{n: (s.mu, s.sigma) for n, s in ratings.table.items()}}]
+    points = [{"game": "", **{n: (s.mu, s.sigma, s.conservative) for n, s in ratings.table.items()}}]
     for result in sorted(results, key=lambda r: r["game"]):
         ratings.update(result)
-        points.append({"game": result["game"], **{n: (s.mu, s.sigma) for n, s in ratings.table.items()}})
+        points.append({"game": result["game"],
+                       **{n: (s.mu, s.sigma, s.conservative) for n, s in ratings.table.items()}})
     return points
 
 
 def rating_chart(history: list[dict], names: Sequence[str], width: int = 820, height: int = 320) -> str:
-    """An SVG line chart of each bot's mu over the games with a band of +- sigma."""
+    """An SVG line chart of each bot's rating (mu - 3 sigma: what the leaderboard sorts by) over the games,
+    with a band of mu +- sigma."""
     left, right, top, bottom = 44, 190, 12, 34
     w, h = width - left - right, height - top - bottom
-    values = [v for p in history for n in names for v in (p[n][0] - p[n][1], p[n][0] + p[n][1])]
+    values = [v for p in history for n in names for v in (p[n][2], p[n][0] - p[n][1], p[n][0] + p[n][1])]
     lo, hi = min(values), max(values)
     lo, hi = (lo - 1, hi + 1) if hi - lo < 2 else (lo, hi)
     n = max(1, len(history) - 1)
@@ -260,17 +264,17 @@ def rating_chart(history: list[dict], names: Sequence[str], width: int = 820, he
         colour = SEAT_COLOURS[k % len(SEAT_COLOURS)]
         upper = [f"{x(i)},{y(p[name][0] + p[name][1])}" for i, p in enumerate(history)]
         lower = [f"{x(i)},{y(p[name][0] - p[name][1])}" for i, p in enumerate(history)][::-1]
-        line = [f"{x(i)},{y(p[name][0])}" for i, p in enumerate(history)]
+        line = [f"{x(i)},{y(p[name][2])}" for i, p in enumerate(history)]
         parts.append(f'<polygon points="{" ".join(upper + lower)}" fill="{colour}" fill-opacity="0.12"/>')
         parts.append(f'<polyline points="{" ".join(line)}" fill="none" stroke="{colour}" stroke-width="2" '
                      f'data-bot="{escape(name)}"/>')
-        mu, sigma = history[-1][name]
+        mu, sigma, rating = history[-1][name]
         ly = top + 16 + 18 * k
         parts.append(f'<rect x="{left + w + 10}" y="{ly - 9}" width="12" height="4" fill="{colour}"/>'
                      f'<text x="{left + w + 28}" y="{ly - 3}" class="key">{escape(name)} '
-                     f'{mu:.1f}±{sigma:.1f}</text>')
+                     f'{rating:.1f} ({mu:.1f}±{sigma:.1f})</text>')
     parts.append(f'<text x="{left + w / 2}" y="{height - 6}" text-anchor="middle" class="axis">games played '
-                 f'(0-{n}); line: mu, band: mu ± sigma</text></svg>')
+                 f'(0-{n}); line: rating = mu - 3 sigma (the table\'s order), band: mu ± sigma</text></svg>')
     return "".join(parts)
 
 

@@ -1,0 +1,20 @@
+"""The report's rating chart (issue 44): it plots what the leaderboard sorts by."""
+
+import re
+
+from alhambra_ai.report import rating_chart, rating_history
+from alhambra_ai.tournament.ratings import compute_standings
+
+
+def test_the_rating_chart_plots_the_sort_key_with_a_band_of_mu_and_sigma():
+    results = [{"game": f"g{k:05d}", "bots": ["a", "b"], "ranks": [1, 2] if k % 3 else [2, 1],
+                "scores": [2, 1], "forfeits": []} for k in range(1, 10)]
+    history = rating_history(results, ["a", "b"])
+    standings = {s.name: s for s in compute_standings(results, ["a", "b"])}
+    for name in ("a", "b"):
+        mu, sigma, rating = history[-1][name]
+        assert round(rating, 2) == round(standings[name].conservative, 2) == round(mu - 3 * sigma, 2)
+    svg = rating_chart(history, ["a", "b"])
+    assert "line: rating = mu - 3 sigma" in svg and "band: mu ± sigma" in svg
+    keys = re.findall(r'class="key">(\w) (-?[\d.]+) \(', svg)
+    assert [(n, float(v)) for n, v in keys] == [(n, round(history[-1][n][2], 1)) for n in ("a", "b")]
