@@ -1,13 +1,13 @@
 """Pictures of games and tournaments: self-contained HTML pages that work from ``file://``.
 
-``alhambra-ai report OUT_DIR`` writes OUT_DIR/report/index.html (leaderboard with legend, head-to-head matrix,
-the rating (mu - 3 sigma) over the games with a band of mu +- sigma as an inline SVG chart, forfeits, every
-game linked) and a game viewer per game (OUT_DIR/report/games/ID.html); ``alhambra-ai replay RECORD --html
-FILE`` writes the viewer
-for one game. The viewer draws the market, the hands and every city as SVG (tile types in colour, walls as
-thick lines, the fountain) and steps through the record with the arrow keys or buttons. For the dice games
-(Alhambra: The Dice Game, Alcazaba) it draws the dice, the six columns with their markers, the bonus tiles or
-column tiles, the building-point tracks or the cities, and the scorings.
+``alhambra-ai report OUT_DIR`` writes OUT_DIR/report/index.html (leaderboard with legend, head-to-head
+matrix, the rating (mu - 3 sigma) over the games with a band of mu +- sigma as an inline SVG chart,
+forfeits, every game linked) and a game viewer per game (OUT_DIR/report/games/ID.html); ``alhambra-ai replay
+RECORD --html FILE`` writes the viewer for one game. The viewer draws the market, the hands and every city
+as SVG (tile types in colour, walls as thick lines, the fountain) and steps through the record with the
+arrow keys or buttons. For the dice games (Alhambra: The Dice Game, Alcazaba) it draws the dice, the six
+columns with their markers, the bonus tiles or column tiles, the building-point tracks or the cities, and
+the scorings.
 
 No server, no network, no CDN: each page carries its data (JSON), style and script inline. The pages are
 Jinja2 templates (autoescaping, so bot names never become markup); the charts are SVG drawn here.
