@@ -508,6 +508,27 @@ def thief_residents_lines(obs: Mapping, names: Sequence[str] | None = None,
 MODULE_COLUMNS = (("camps", "camp"), ("bazaars", "bzr"), ("falcons", "flc"), ("residents", "res"))
 
 
+def summed_breakdown(breakdown: Sequence[Mapping], seat: int | str) -> dict:
+    """One seat's points (or ``"dirk"``'s) summed over the scoring rounds of ``score_breakdown()``: per
+    building type, walls, and each module that scored.
+
+    >>> summed_breakdown([{"seats": [{"majorities": [1, 0, 0, 0, 0, 0], "wall": 2, "camps": 1}]},
+    ...                   {"seats": [{"majorities": [8, 0, 0, 0, 0, 1], "wall": 3}]}], 0)
+    {'majorities': [9, 0, 0, 0, 0, 1], 'wall': 5, 'camps': 1}
+    """
+    sums: dict = {"majorities": [0] * 6, "wall": 0}
+    for entry in breakdown:
+        seats = entry.get("seats") or []
+        d = (entry.get("dirk") or {}) if seat == "dirk" else seats[seat] if seat < len(seats) else {}
+        sums["majorities"] = [a + b for a, b in zip(sums["majorities"], d.get("majorities") or [0] * 6,
+                                                    strict=True)]
+        sums["wall"] += d.get("wall") or 0
+        for k, _h in MODULE_COLUMNS:
+            if k in d:
+                sums[k] = sums.get(k, 0) + d[k]
+    return sums
+
+
 def render_totals(breakdown: Sequence[Mapping], scores: Sequence[int], ranking: Sequence[int] | None = None,
                   names: Sequence[str] | None = None, you: int | None = None,
                   dirk_score: int | None = None) -> str:
@@ -521,25 +542,11 @@ def render_totals(breakdown: Sequence[Mapping], scores: Sequence[int], ranking: 
     seats = range(len(scores))
     rows = []
     for seat in sorted(seats, key=lambda p: (ranking[p], p)) if ranking else seats:
-        sums: dict = {"majorities": [0] * 6, "wall": 0}
-        for entry in breakdown:
-            d = (entry.get("seats") or [])[seat] if seat < len(entry.get("seats") or []) else {}
-            sums["majorities"] = [a + b for a, b in zip(sums["majorities"], d.get("majorities") or [0] * 6,
-                                                        strict=True)]
-            sums["wall"] += d.get("wall") or 0
-            for k, _h in MODULE_COLUMNS:
-                if k in d:
-                    sums[k] = sums.get(k, 0) + d[k]
         label = (f"{ranking[seat]}. " if ranking else "") + seat_name(seat, names, you)
-        rows.append((label, sums, scores[seat]))
+        rows.append((label, summed_breakdown(breakdown, seat), scores[seat]))
     if dirk_score is not None:
-        dirk: dict = {"majorities": [0] * 6, "wall": 0}
-        for entry in breakdown:
-            d = entry.get("dirk") or {}
-            dirk["majorities"] = [a + b for a, b in zip(dirk["majorities"], d.get("majorities") or [0] * 6,
-                                                        strict=True)]
-            dirk["wall"] += d.get("wall") or 0
-        rows.append(("(Dirk, not ranked)" if ranking else "Dirk", dirk, dirk_score))
+        rows.append(("(Dirk, not ranked)" if ranking else "Dirk", summed_breakdown(breakdown, "dirk"),
+                     dirk_score))
     title = f"After {count(rounds, 'round')}" if rounds else "No scoring yet"  # short: 4 module columns fit
     extra = [(k, h) for k, h in MODULE_COLUMNS if any(k in d for _n, d, _t in rows)]
     w = max([len(title)] + [len(r[0]) for r in rows]) + 2

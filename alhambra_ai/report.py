@@ -34,6 +34,7 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 
 from alhambra_ai._core import TYPE_NAMES, tile_info
 from alhambra_ai.record import RecordError, check_final_scores, load_record, steps
+from alhambra_ai.render import summed_breakdown
 
 # Building colours as on the tiles (the same hues as the terminal's ANSI colours), fountain teal.
 TYPE_COLOURS = {"pavilion": "#3b6fc4", "seraglio": "#c0392b", "arcades": "#e0a526", "chambers": "#cfc8b8",
@@ -96,6 +97,12 @@ def viewer_data(record: dict) -> dict:
                 tiles.update(ts)
     if state is not None:
         check_final_scores(record, state)
+        if state.is_terminal():  # the last frame names the winner and shows every seat's breakdown
+            breakdown = state.score_breakdown()
+            frames[-1]["final"] = {
+                "ranking": list(state.ranking()), "types": list(TYPE_NAMES),  # the breakdown's column order
+                "breakdown": [summed_breakdown(breakdown, p) for p in range(state.num_players)],
+                "dirk": summed_breakdown(breakdown, "dirk") if state.dirk_score is not None else None}
     return {"game": "alhambra", "seats": _seat_names(record), "seed": record["seed"],
             "num_players": record["num_players"], "forfeits": record.get("forfeits", []), "frames": frames,
             "tiles": _tile_table(tiles)}

@@ -86,8 +86,16 @@ def test_the_viewer_steps_through_a_whole_game(browser, tmp_path):
     assert frame(browser) == len(record["actions"])
     final = replay(record)
     assert f"{final.scores()[0]} points" in browser.find_element("id", "seat-1").text
+    # the last frame names the winner and gives each seat's breakdown, best first (issue 44)
+    best = min(range(2), key=lambda p: (final.ranking()[p], p))
+    assert browser.find_element("id", "winner").text.startswith(
+        f"Game over: winner {record['seats'][best]} (seat {best + 1}) with {final.scores()[best]} points")
+    rows = [r.text for r in browser.find_elements("css selector", "#result table.breakdown tr")]
+    assert rows[0].split()[:2] == ["seat", "pavilion"] and rows[1].split()[:2] == ["1.", record["seats"][best]]
+    assert rows[1].split()[-1] == str(final.scores()[best]) and rows[-1].startswith("Dirk")
     body.send_keys(Keys.ARROW_LEFT)
     assert frame(browser) == len(record["actions"]) - 1
+    assert browser.find_element("id", "result").text == ""  # only on the last frame
     body.send_keys(Keys.HOME)
     assert frame(browser) == 0
     browser.find_element("id", "next").click()

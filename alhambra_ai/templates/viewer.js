@@ -125,6 +125,30 @@ function renderBase(f) {
     el("h3", {}, box, `Dirk — ${f.dirk_score} points`);
     tileRow(f.dirk_tiles, box, "tiles");
   }
+  drawBaseResult(f);
+}
+
+// The last frame: the winner, then every seat's points summed over the scorings (types, walls, modules).
+function drawBaseResult(f) {
+  const box = document.getElementById("result");
+  box.replaceChildren();
+  if (!f.final) return;
+  const ranked = DATA.seats.map((_, s) => s).sort((a, b) => f.final.ranking[a] - f.final.ranking[b] || a - b);
+  const winners = ranked.filter(s => f.final.ranking[s] === 1);
+  el("p", {id: "winner"}, box, `Game over: ${winners.length > 1 ? "shared win" : "winner"} ` +
+     winners.map(s => `${DATA.seats[s]} (seat ${s + 1})`).join(" and ") + ` with ${f.scores[winners[0]]} points.`);
+  const modules = ["camps", "bazaars", "falcons", "residents"].filter(
+    m => f.final.breakdown.some(d => m in d));
+  const table = el("table", {class: "breakdown"}, box);
+  const head = el("tr", {}, table);
+  ["", "seat", ...f.final.types, "walls", ...modules, "total"].forEach(h => el("th", {}, head, h));
+  const row = (place, name, d, total) => {
+    const tr = el("tr", {}, table);
+    [place, name, ...d.majorities, d.wall, ...modules.map(m => d[m] ?? "-"), total].forEach(
+      v => el("td", {}, tr, String(v)));
+  };
+  ranked.forEach(s => row(`${f.final.ranking[s]}.`, DATA.seats[s], f.final.breakdown[s], f.scores[s]));
+  if (f.final.dirk) row("", "Dirk (never wins)", f.final.dirk, f.dirk_score);
 }
 
 function go(i) {
