@@ -91,7 +91,8 @@ def test_the_viewer_steps_through_a_whole_game(browser, tmp_path):
     assert browser.find_element("id", "winner").text.startswith(
         f"Game over: winner {record['seats'][best]} (seat {best + 1}) with {final.scores()[best]} points")
     rows = [r.text for r in browser.find_elements("css selector", "#result table.breakdown tr")]
-    assert rows[0].split()[:2] == ["seat", "pavilion"] and rows[1].split()[:2] == ["1.", record["seats"][best]]
+    assert rows[0].split()[:2] == ["seat", "pavilion"]
+    assert rows[1].split()[:2] == ["1.", record["seats"][best]]
     assert rows[1].split()[-1] == str(final.scores()[best]) and rows[-1].startswith("Dirk")
     body.send_keys(Keys.ARROW_LEFT)
     assert frame(browser) == len(record["actions"]) - 1
