@@ -38,7 +38,8 @@ from alhambra_ai.render import summed_breakdown
 
 # Building colours as on the tiles (the same hues as the terminal's ANSI colours), fountain teal.
 TYPE_COLOURS = {"pavilion": "#3b6fc4", "seraglio": "#c0392b", "arcades": "#e0a526", "chambers": "#cfc8b8",
-                "garden": "#3e9a4b", "tower": "#8e44ad", "fountain": "#2bb5c8"}
+                "garden": "#3e9a4b", "tower": "#8e44ad", "fountain": "#2bb5c8",
+                "camp": "#6b4f2a", "bazaar": "#d35400"}  # the modules' tiles (Camps, Bazaars)
 SEAT_COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b"]
 
 _env = Environment(loader=PackageLoader("alhambra_ai", "templates"), autoescape=select_autoescape(["html"]),
@@ -112,14 +113,13 @@ def _seat_names(record: dict) -> list[str]:
     return list(record.get("seats") or [f"seat {k + 1}" for k in range(record["num_players"])])
 
 
-EXTRA_TOWER = 71       # Alcazaba's extra tower (DICE-RULES D23); tile_info knows only the base game's tiles
 
 
 def _tile_table(tiles: set[int]) -> dict[int, dict]:
     """Type, cost and printed walls of each tile drawn (the viewer colours and walls tiles from this)."""
     info = {}
     for t in sorted(tiles):
-        kind, cost, walls = ("tower", 10, "-") if t == EXTRA_TOWER else tile_info(t)
+        kind, cost, walls = tile_info(t)  # Alcazaba's extra tower 71 included
         info[t] = {"type": "fountain" if t == 0 else kind, "cost": cost, "walls": walls}
     return info
 
@@ -211,8 +211,9 @@ def viewer_html(record: dict, title: str | None = None, back: str | None = None)
     common = dict(title=title, back=back, data=_json_for_script(data), forfeits=data["forfeits"],
                   seats=data["seats"], colours=TYPE_COLOURS, seat_colours=SEAT_COLOURS,
                   script=_static("viewer.js"), style=_static("style.css"))
-    if game == "alhambra":
-        return _env.get_template("viewer.html").render(types=[*TYPE_NAMES, "fountain"], **common)
+    if game == "alhambra":  # the legend names the module tiles only where the game has them
+        extra = sorted({t["type"] for t in data["tiles"].values()} & {"camp", "bazaar"})
+        return _env.get_template("viewer.html").render(types=[*TYPE_NAMES, "fountain", *extra], **common)
     # the dice board reuses viewer.js (tiles, cities, stepping) and adds its own drawing
     return _env.get_template("dice_viewer.html").render(
         game=game, types=list(TYPE_NAMES) + (["fountain"] if game == "alcazaba" else []),

@@ -18,3 +18,22 @@ def test_the_rating_chart_plots_the_sort_key_with_a_band_of_mu_and_sigma():
     assert "line: rating = mu - 3 sigma" in svg and "band: mu ± sigma" in svg
     keys = re.findall(r'class="key">(\w) (-?[\d.]+) \(', svg)
     assert [(n, float(v)) for n, v in keys] == [(n, round(history[-1][n][2], 1)) for n in ("a", "b")]
+
+
+def test_the_viewer_legend_names_the_module_tiles_of_the_game_only():
+    """Issue 44: camps were black squares not in the legend."""
+    import random
+
+    from alhambra_ai import new_game
+    from alhambra_ai.record import make_record
+    from alhambra_ai.report import viewer_html
+
+    def page(options):
+        state, rng = new_game(2, seed=4, options=options), random.Random(4)
+        while not state.is_terminal():
+            state.apply(rng.choice(state.legal_actions()))
+        return viewer_html(make_record(state, ["a", "b"]))
+
+    with_modules, base = page({"camps": True, "bazaars": True}), page(None)
+    assert "</i>camp</span>" in with_modules and "</i>bazaar</span>" in with_modules
+    assert "</i>camp</span>" not in base and "</i>bazaar</span>" not in base
