@@ -146,11 +146,13 @@ def test_openspiel_ismcts_plays_our_greedy_bot_through_the_openspiel_state():
 @pytest.mark.slow
 @pytest.mark.compute
 def test_openspiel_ismcts_beats_random_play():
-    """A sanity check of the whole loop: OpenSpiel's IS-MCTS at 30 simulations a move wins most of 6 games
-    against uniformly random moves (both seats)."""
+    """A sanity check of the whole loop: OpenSpiel's IS-MCTS at 30 simulations a move wins most of 12 games
+    against uniformly random moves (both seats). Its search is not reproducible across processes (OpenSpiel's
+    own iteration orders), so the bar has room: it won 21 of 24 in four runs of 6 (4-6 each, and one tie); at
+    that rate 12 games fall below 7 wins in under 1% of runs."""
     game = aos.load("alhambra", 2, deals=1000)
     wins = 0.0
-    for g in range(6):
+    for g in range(12):
         bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, np.random.RandomState(g)), uct_c=2.0,
                                max_simulations=30, random_state=np.random.RandomState(g))
         rng = random.Random(g)
@@ -163,7 +165,7 @@ def test_openspiel_ismcts_beats_random_play():
             else:
                 state.apply_action(rng.choice(state.legal_actions()))
         wins += state.returns()[seat] > 0
-    assert wins >= 5
+    assert wins >= 7
 
 
 def test_docstring_examples():
