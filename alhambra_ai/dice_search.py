@@ -6,8 +6,9 @@ Three policies over a determinized DiceState, all by public knowledge only:
   after a roll, a re-roll is valued by the binomial value of keeping one type (no outcome enumeration).
 - expectimax: alhambra_ai/dice_expectimax.py (exact expectation over re-roll outcomes, on the position value
   of alhambra_ai/dice_value.py); ``expectimax_bot`` below calls it.
-- ``mcts_action``: flat UCB1 Monte Carlo over the root actions: every iteration a fresh determinization, the
-  chosen action, then a uniformly random playout in C to the end; reward = win share + a score-margin term.
+- mcts: alhambra_ai/dice_mcts.py (a UCT tree with chance nodes over the exact roll outcomes, cut off by the
+  dice value); ``mcts_bot`` below calls it. ``mcts_action`` is the earlier flat UCB1 Monte Carlo (fresh
+  determinizations, random playouts to the end), kept as a baseline behind the config key ``flat``.
 
 >>> from alhambra_ai import new_game
 >>> s = new_game(3, 1, game="dice"); s.apply("roll")
