@@ -27,6 +27,7 @@ from pathlib import Path
 import tomllib
 
 from alhambra_ai.botapi import bot_file_problem, bot_name
+from alhambra_ai.errors import BadInput  # noqa: F401 (re-exported: the tournament's input errors)
 from alhambra_ai.options import GAMES, check_game, check_game_options, options_from_table
 
 from .process import MAX_BOT_BYTES
@@ -34,10 +35,6 @@ from .referee import Limits
 from .schedule import MAX_SEATS, MIN_SEATS, lineup_names, parse_seats
 
 BACKENDS = ("local", "ray")
-
-
-class BadInput(Exception):
-    """Input that stops a tournament before any game: the message is one line for the user."""
 
 
 def default_jobs() -> int:

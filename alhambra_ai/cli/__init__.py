@@ -1,9 +1,10 @@
-"""The ``alhambra-ai`` command line: a thin click group; every command lives with its library code.
+"""The ``alhambra-ai`` command line: a thin click group, one module per command in this package.
 
 Every usage error of every command (unknown option, bad value, missing argument, unknown command) is one
 line on stderr and exit code 2, without click's usage block: ``OneLineErrors`` turns them into that form
-at the group, so options added to any command later get the same treatment. Output into a pipe whose reader
-stopped (``alhambra-ai replay g.json | head``) ends quietly with exit code 0.
+at the group, so options added to any command later get the same treatment. Library code raises
+``alhambra_ai.errors.BadInput`` for input it cannot use; the group shows it the same way (one line, exit 2).
+Output into a pipe whose reader stopped (``alhambra-ai replay g.json | head``) ends quietly with exit code 0.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import sys
 import click
 
 from alhambra_ai.bench import bench_command
+from alhambra_ai.errors import BadInput
 from alhambra_ai.play import play
 from alhambra_ai.report import report_command
 from alhambra_ai.sprt_run import sprt_command
@@ -55,6 +57,8 @@ class OneLineErrors(click.Group):
             return super().invoke(ctx)
         except click.UsageError as e:
             raise _one_line(e) from None
+        except BadInput as e:
+            raise UsageLine(" ".join(str(e).split())) from None
         except BrokenPipeError:  # the reader stopped (``| head``): its choice, not an error
             _quiet_stdout()
             sys.exit(0)
@@ -83,5 +87,3 @@ main.add_command(strength_command)
 main.add_command(report_command)
 main.add_command(sprt_command)
 
-if __name__ == "__main__":
-    main()

@@ -1,0 +1,16 @@
+"""The base game, *Alhambra*, with the rulebook's modules (``--options``): its registry entry.
+
+The parts (search, terminal session, text, viewer, bench) are modules of this package, imported on first use.
+"""
+
+from alhambra_ai.registry import Game
+
+_HERE = "alhambra_ai.games.alhambra"
+
+GAMES = (
+    Game(name="alhambra", family="alhambra", title="Alhambra", a_game="an Alhambra game", players=(2, 6),
+         takes_options=True, strongest="mcts",
+         hooks={"search": f"{_HERE}.search", "session": f"{_HERE}.session:TerminalGame",
+                "render": f"{_HERE}.text:render_table", "viewer": f"{_HERE}.viewer:viewer_data",
+                "bench": f"{_HERE}.bench:bench_lines"}),
+)
