@@ -13,11 +13,8 @@ from __future__ import annotations
 import random
 import time
 
-import click
-
-from alhambra_ai import _core, new_game
-from alhambra_ai.options import GAMES, check_game_options, click_callback, options_text
-from alhambra_ai.options import HELP as OPTIONS_HELP
+from alhambra_ai import _core, new_game, registry
+from alhambra_ai.options import options_text
 
 
 def _timed(fn, *args) -> float:
@@ -35,14 +32,12 @@ class _Timing:
     def __init__(self, players: int, seed: int, options: dict | None, game: str, step: float):
         self.players, self.seed, self.options, self.game, self.step = players, seed, options, game, step
         self.games, self.actions, self.spent, self.batch = 0, 0, 0.0, 20
+        self.random_games = registry.get(game).hook("random_games")
 
     def run_batch(self) -> None:
         t = time.process_time()
         seed = self.seed + self.games
-        if self.game == "alhambra":
-            self.actions += _core._bench_games(self.players, self.batch, seed, self.options)
-        else:
-            self.actions += _core._bench_dice_games(self.game, self.players, self.batch, seed)
+        self.actions += self.random_games(self.game, self.players, self.batch, seed, self.options)
         took = time.process_time() - t
         self.spent += took
         self.games += self.batch
@@ -55,9 +50,9 @@ class _Timing:
 
 
 def games_per_second(players: int, seconds: float = 1.0, seed: int = 1, options: dict | None = None,
-                     game: str = "alhambra") -> dict:
+                     game: str = registry.DEFAULT) -> dict:
     """Set up and play uniformly random games (over the generated legal actions) in C for about `seconds`;
-    ``game``: "alhambra" (the base game, with ``options``), "dice" or "alcazaba"."""
+    ``game``: a name of ``registry.names()`` (``options`` for the games that take the rulebook's modules)."""
     timing = _Timing(players, seed, options, game, seconds / BATCHES)
     while timing.spent < seconds:
         timing.run_batch()
@@ -191,9 +186,10 @@ def report(seconds: float = 1.0, players=(2, 3, 4, 5, 6), options: dict | None =
     """The full benchmark as text (games per player count, generation, apply, clone early / late). With
     module ``options`` the random games are timed for the base game and with the modules in the same run
     (the ratio is the comparable figure on a shared machine); the rest is measured with the modules.
-    Random games of the dice games follow; ``game`` picks one game only (a dice game: its random games)."""
-    if game in ("dice", "alcazaba"):
-        return "\n".join(dice_lines(game, seconds, players))
+    Random games of the other games follow; ``game`` picks one game only (another game than the base game:
+    its random games)."""
+    if game is not None and game != registry.DEFAULT:
+        return "\n".join(game_lines(game, seconds, players))
     lines = ["random games (uniform over the legal actions, setup included), CPU time:"]
     if options:
         lines.append(f"  with modules: {options_text(options)}")
@@ -212,8 +208,9 @@ def report(seconds: float = 1.0, players=(2, 3, 4, 5, 6), options: dict | None =
         lines.append("  (the last column: the modules' games/s as a share of the base game's, the")
         lines.append(f"  median over pairs of alternating batches of ~{PAIR_SECONDS * 1000:.0f} ms each;")
         lines.append("  per action: that share times how much longer the games are)")
-    for dice_game in () if game == "alhambra" else ("dice", "alcazaba"):  # in the same run: ratios count
-        lines += dice_lines(dice_game, seconds, players)
+    others = [g for g in registry.names() if g != registry.DEFAULT] if game is None else []
+    for other in others:  # in the same run: ratios count
+        lines += game_lines(other, seconds, players)
     early, late = sample_states(4, 200, options=options)
     for name, states in (("early", early), ("late", late)):
         g = generation_ns(states, seconds / 2)
@@ -229,8 +226,8 @@ def report(seconds: float = 1.0, players=(2, 3, 4, 5, 6), options: dict | None =
     return "\n".join(lines)
 
 
-def dice_lines(game: str, seconds: float, players) -> list[str]:
-    """Random games per second of a dice game, per player count."""
+def game_lines(game: str, seconds: float, players) -> list[str]:
+    """Random games per second of one game, per player count."""
     return [f"random {game} games, CPU time:"] + [
         _games_line(f"{n} players:", games_per_second(n, seconds, game=game)) for n in players]
 
@@ -239,26 +236,3 @@ def _games_line(label: str, row: dict) -> str:
     """One row of random games, within 80 columns with a share column after it."""
     return (f"  {label:15} {row['games_per_s']:7.0f} games/s {row['actions_per_game']:6.1f} actions/game"
             f" ({row['games']} games)")
-
-
-@click.command("bench")
-@click.option("--seconds", default=1.0, show_default=True, type=click.FloatRange(0.01, 60),
-              help="Time per player count for the random-games figure.")
-@click.option("--players", default="2,3,4,5,6", show_default=True,
-              help="Comma-separated player counts (2-6).")
-@click.option("--options", "options", default=None, callback=click_callback, help=OPTIONS_HELP)
-@click.option("--game", "game", type=click.Choice(GAMES), default=None,
-              help="Benchmark this game only (a dice game: its random games/s). [default: all three]")
-def bench_command(seconds: float, players: str, options: dict, game: str | None) -> None:
-    """Engine speed: random games/s per player count, legal actions, apply, clone."""
-    try:
-        counts = tuple(int(p) for p in players.split(","))
-    except ValueError:
-        raise click.BadParameter(f"not a list of numbers: {players!r}", param_hint="--players") from None
-    if not counts or any(not 2 <= n <= 6 for n in counts):
-        raise click.BadParameter("player counts are 2 to 6", param_hint="--players")
-    try:
-        check_game_options(game or "alhambra", options)
-    except ValueError as e:
-        raise click.BadParameter(str(e), param_hint="--options") from None
-    click.echo(report(seconds, counts, options, game))

@@ -11,6 +11,13 @@ finds the folder beside the package.
 ('greedy.py', None)
 >>> resolve("mcts") == str(builtin_bot("mcts")), resolve("mine.py")
 (True, 'mine.py')
+>>> bot_file("greedy") == builtin_bot("greedy")
+True
+>>> try:
+...     bot_file("nonesuch")
+... except BadInput as e:
+...     print(e)
+bot file not found: nonesuch (give a path, or a built-in name: random, greedy, expectimax, mcts)
 """
 
 from __future__ import annotations
@@ -18,7 +25,11 @@ from __future__ import annotations
 import importlib.util
 from pathlib import Path
 
+from alhambra_ai.botapi import bot_file_problem
+from alhambra_ai.errors import BadInput
+
 NAMES = ("random", "greedy", "expectimax", "mcts")
+FALLBACK = "random"     # the opponent when a game's strongest bot is missing
 
 
 def bots_dir() -> Path:
@@ -46,3 +57,18 @@ def resolve(spec: str) -> str:
         return spec
     found = builtin_bot(spec)
     return str(found) if found else spec
+
+
+def bot_file(spec: str) -> Path:
+    """The bot file a command-line argument means: a file path, or a built-in name (``mcts``, ``mcts.py``).
+    Raises BadInput naming what is wrong (no such file, or a file that is no bot)."""
+    path = Path(spec).expanduser()
+    if path.is_file():
+        problem = bot_file_problem(path)
+        if problem:
+            raise BadInput(problem)
+        return path
+    found = builtin_bot(spec.removesuffix(".py"))
+    if found is None:
+        raise BadInput(f"bot file not found: {spec} (give a path, or a built-in name: {', '.join(NAMES)})")
+    return found

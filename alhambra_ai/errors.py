@@ -11,8 +11,10 @@ import click: the CLI (``alhambra_ai.cli``) alone turns this into click's form.
 from __future__ import annotations
 
 
-class BadInput(Exception):
-    """Input (an argument, a file, a record, a position) that cannot be used: one line, exit 2 on the CLI."""
+class BadInput(ValueError):
+    """Input (an argument, a file, a record, a position) that cannot be used: one line, exit 2 on the CLI.
+
+    A ValueError, so that code which checks values with ``except ValueError`` keeps working."""
 
 
 __all__ = ["BadInput"]

@@ -18,14 +18,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from alhambra_ai import _core
+from alhambra_ai import _core, registry
+from alhambra_ai.errors import BadInput
 
 #: the modules that can be switched on, in rulebook order (the order of the core's MODULE_OPTIONS)
 MODULES: tuple[str, ...] = tuple(m for m in _core.MODULE_OPTIONS if m in _core.MODULES)
-#: the games of the engine: the base game (the default), Alhambra: The Dice Game and its Alcazaba variant
-GAMES: tuple[str, ...] = ("alhambra", "dice", "alcazaba")
-GAME_HELP = ("The game: alhambra (the base game), dice (Alhambra: The Dice Game) or alcazaba (its Alcazaba "
-             "variant). [default: alhambra]")
+#: the games of the engine (the registry's): the base game (the default), the dice game, Alcazaba
+GAMES: tuple[str, ...] = registry.names()
+GAME_HELP = ("The game: " + ", ".join(f"{g} ({registry.get(g).title})" for g in GAMES)
+             + f". [default: {registry.DEFAULT}]")
 HELP = ("Modules of the rulebook, comma-separated: " + ", ".join(MODULES)
         + " (or 'all'; default: none, the base game).")
 
@@ -57,19 +58,19 @@ def check_game(name: Any) -> str:
     'dice'
     """
     if name not in GAMES:
-        raise ValueError(f"game must be one of {', '.join(GAMES)}, not {name!r}")
+        raise BadInput(f"game must be one of {', '.join(GAMES)}, not {name!r}")
     return name
 
 
 def check_game_options(game: str, options: Any) -> None:
-    """ValueError when modules are switched on for a dice game (the modules are the base game's).
+    """BadInput (a ValueError) when modules are switched on for a game that has none (the dice games).
 
     >>> check_game_options("dice", {"camps": True})
     Traceback (most recent call last):
-    ValueError: the modules (--options) are the base game's, not the dice game's
+    alhambra_ai.errors.BadInput: the modules (--options) are the base game's, not the dice game's
     """
-    if options and game != "alhambra":
-        raise ValueError(f"the modules (--options) are the base game's, not the {game} game's")
+    if options and not registry.get(game).takes_options:
+        raise BadInput(f"the modules (--options) are the base game's, not the {game} game's")
 
 
 def options_from_table(table: Any) -> dict[str, bool]:

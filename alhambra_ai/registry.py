@@ -42,12 +42,15 @@ class Game:
     ``hooks`` maps a part's name to ``"module:attribute"``; :meth:`hook` imports it. The parts every game has:
 
     - ``search``: a module with ``greedy(obs, seed, config)``, ``expectimax(...)``, ``mcts(...)`` (each
-      returns an action code) and ``value(state, seat)`` (a position's worth for a seat, 0..1): the
-      built-in bots;
+      returns an action code) and ``value(state, seat)`` (the search's estimate of the seat's final
+      margin: higher is better): the built-in bots;
     - ``session``: the terminal session class ``play`` runs for a human seat;
-    - ``render``: ``render(state, names=None, width=80, you=None, ...) -> str``, the text position (replay);
-    - ``viewer``: ``viewer_data(record) -> dict``, the frames the HTML viewer draws;
-    - ``bench``: ``bench_lines(seconds, players) -> list[str]``, the game's rows of ``alhambra-ai bench``.
+    - ``spectator``: ``spectator(state, names, width) -> str``, the position as a spectator sees it in text
+      (``replay``);
+    - ``viewer``: ``viewer_data(record) -> dict``, the frames the HTML viewer draws, and ``viewer_page``:
+      ``page(data) -> dict``, the template and what it needs beside the frames;
+    - ``random_games``: ``random_games(game, players, count, seed, options) -> actions``, the engine's
+      timed unit of ``alhambra-ai bench`` (random games played in C).
     """
 
     name: str                     # the id in records, observations, --game and the core's new_game

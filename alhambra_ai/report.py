@@ -29,12 +29,10 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
-import click
 from jinja2 import Environment, PackageLoader, select_autoescape
 
-from alhambra_ai._core import TYPE_NAMES, tile_info
-from alhambra_ai.record import RecordError, check_final_scores, load_record, steps
-from alhambra_ai.render import summed_breakdown
+from alhambra_ai.record import RecordError, load_record
+from alhambra_ai.registry import game_of
 
 # Building colours as on the tiles (the same hues as the terminal's ANSI colours), fountain teal.
 TYPE_COLOURS = {"pavilion": "#3b6fc4", "seraglio": "#c0392b", "arcades": "#e0a526", "chambers": "#cfc8b8",
@@ -60,164 +58,23 @@ def _static(name: str) -> str:
 
 
 def viewer_data(record: dict) -> dict:
-    """Everything the viewer draws, one frame per position: the set-up, then the position after each move.
-
-    A frame: ``move`` (``"seat 2: buy 1 y3"``, empty for the set-up), ``events`` (the public history
-    since the previous frame), ``market``, ``display``, ``hands`` (every seat's: a record is seen by a
-    spectator after the game), ``cities`` (``[x, y, tile, walls]`` per cell), ``reserves``, ``scores``,
-    ``dirk_score``, ``dirk_tiles``, ``turn``, ``phase``, ``current_player``, ``pending``.
-    Dice and Alcazaba records get the frames of ``dice_viewer_data``.
-    Raises RecordError for a record that does not replay.
-    """
-    if record.get("game", "alhambra") != "alhambra":
-        return dice_viewer_data(record)
-    frames: list[dict] = []
-    seen = 0
-    state = None
-    tiles: set[int] = set()
-    for _, seat, text, state in steps(record):
-        obs = state.observation(0)
-        history = state.history
-        events, seen = list(history[seen:]), len(history)
-        frame = {
-            "move": f"seat {seat + 1}: {text}" if text else "",
-            "events": [e for e in events if not e.startswith(f"seat {seat + 1}: ")],
-            "market": obs["market"], "display": obs["display"],
-            "hands": [list(state.hand(p)) for p in range(state.num_players)],
-            "cities": obs["cities"], "reserves": obs["reserves"], "scores": obs["scores"],
-            "dirk_score": obs.get("dirk_score"), "dirk_tiles": obs.get("dirk_tiles"),
-            "turn": obs["turn"], "phase": obs["phase"], "current_player": obs["current_player"],
-            "pending": obs.get("pending") or [],
-        }
-        frames.append(frame)
-        for city in obs["cities"]:
-            tiles.update(c[2] for c in city)
-        tiles.update(t for t in obs["market"] if t is not None)
-        for group in (obs["reserves"], [obs.get("dirk_tiles") or []], [obs.get("pending") or []]):
-            for ts in group:
-                tiles.update(ts)
-    if state is not None:
-        check_final_scores(record, state)
-        if state.is_terminal():  # the last frame names the winner and shows every seat's breakdown
-            breakdown = state.score_breakdown()
-            frames[-1]["final"] = {
-                "ranking": list(state.ranking()), "types": list(TYPE_NAMES),  # the breakdown's column order
-                "breakdown": [summed_breakdown(breakdown, p) for p in range(state.num_players)],
-                "dirk": summed_breakdown(breakdown, "dirk") if state.dirk_score is not None else None}
-    return {"game": "alhambra", "seats": _seat_names(record), "seed": record["seed"],
-            "num_players": record["num_players"], "forfeits": record.get("forfeits", []), "frames": frames,
-            "tiles": _tile_table(tiles)}
-
-
-def _seat_names(record: dict) -> list[str]:
-    return list(record.get("seats") or [f"seat {k + 1}" for k in range(record["num_players"])])
-
-
-
-
-def _tile_table(tiles: set[int]) -> dict[int, dict]:
-    """Type, cost and printed walls of each tile drawn (the viewer colours and walls tiles from this)."""
-    info = {}
-    for t in sorted(tiles):
-        kind, cost, walls = tile_info(t)  # Alcazaba's extra tower 71 included
-        info[t] = {"type": "fountain" if t == 0 else kind, "cost": cost, "walls": walls}
-    return info
-
-
-_EVALUATING = ("reward", "name", "pick", "place")      # the phases in which ev_col is the column being scored
-
-
-def dice_viewer_data(record: dict) -> dict:
-    """The viewer's frames of a dice or Alcazaba record, each replayed by the engine (no rules in the page).
-
-    A frame: ``move``, ``events`` (as in the base game), ``seat`` (who moved, -1 at the set-up), ``round``,
-    ``turn``, ``phase``, ``current_player``, ``start_player``, ``dice`` (8 faces 0-5 or None), ``black``,
-    ``rolls``, ``rolled`` (0-based dice this move rolled: the rest were kept), ``stopped`` (after a stop,
-    which clears the dice: the dice the turn ended with, the named ``type`` and ``rolls``), ``markers``
-    (``[type, field, owner]`` per marker on the board: field = v - 1, 0..23, owner a seat or ``"dirk"``),
-    ``changed`` (``[type, field]`` whose owner this move set), ``evaluating`` (the column being scored, else
-    None), ``fallen`` / ``aside`` (per row: seats, then Dirk), ``scores``, ``dirk_score``,
-    ``score_breakdown`` and, once the game is over, ``final`` (``{"ranking"}``, 1 = won). The basic game
-    adds ``bonus_fields``, ``building_points``, ``arrivals`` (lower = earlier on the field: ranks better at
-    equal points) and ``bonus_tiles`` (``{name: count}`` per row); Alcazaba adds ``column_items``,
-    ``cities``, ``reserves``, ``dirk_tiles``, ``pending``, ``aside_tiles``, ``bag_size``.
-    """
-    frames: list[dict] = []
-    seen, state, tiles = 0, None, {0}
-    shown: tuple = ([None] * 8, None, 0)         # the dice on the table before this move
-    before: dict = {}                            # (type, field) -> owner in the previous frame
-    for _, seat, text, state in steps(record):
-        obs = state.observation(0)
-        history = state.history
-        events, seen = list(history[seen:]), len(history)
-        mine = f"seat {seat + 1}: "
-        # the engine's own text of the move (a record may say "keep 1 2" for "reroll 3 4 5 6 7 8")
-        said = next((e[len(mine):] for e in events if e.startswith(mine)), "").split()
-        board = {(t, i): o for t, column in enumerate(obs["columns"])
-                 for i, o in enumerate(column) if o is not None}
-        rows = list(range(state.num_players)) + (["dirk"] if state.dirk_score is not None else [])
-        frame = {
-            "move": f"seat {seat + 1}: {text}" if text else "", "seat": seat,
-            "events": [e for e in events if not e.startswith(mine)],
-            "round": obs["round"], "turn": obs["turn"], "phase": obs["phase"],
-            "current_player": obs["current_player"], "start_player": obs["start_player"],
-            "dice": obs["dice"], "black": obs["black"], "rolls": obs["rolls"],
-            "rolled": (list(range(8)) if said[:1] == ["roll"] else
-                       [int(w) - 1 for w in said[1:]] if said[:1] == ["reroll"] else []),
-            "markers": [[t, i, o] for (t, i), o in board.items()],
-            "changed": [[t, i] for (t, i), o in board.items() if before.get((t, i)) != o],
-            "evaluating": obs["evaluation"]["column"] if obs["phase"] in _EVALUATING else None,
-            "fallen": obs["fallen"], "aside": obs["aside"],
-            "scores": obs["scores"], "dirk_score": obs["dirk_score"],
-            "score_breakdown": obs["score_breakdown"],
-        }
-        if said[:1] == ["stop"]:
-            frame["stopped"] = {"dice": shown[0], "black": shown[1], "rolls": shown[2],
-                                "type": TYPE_NAMES.index(said[1])}
-        if state.game == "dice":
-            frame.update(bonus_fields=obs["bonus_fields"], building_points=obs["building_points"],
-                         arrivals=obs["arrivals"], bonus_tiles=[state.bonus_tiles(r) for r in rows])
-        else:
-            frame.update(column_items=obs["column_items"], cities=obs["cities"], reserves=obs["reserves"],
-                         dirk_tiles=obs["dirk_tiles"], pending=obs["pending"], aside_tiles=obs["aside_tiles"],
-                         bag_size=obs["bag_size"])
-            for city in obs["cities"]:
-                tiles.update(c[2] for c in city)
-            for group in (obs["column_items"], obs["reserves"], [obs["dirk_tiles"] or []], [obs["pending"]],
-                          [obs["aside_tiles"]]):
-                for ts in group:
-                    tiles.update(t for t in ts if isinstance(t, int))
-        if state.is_terminal():
-            frame["final"] = {"ranking": state.ranking()}
-        frames.append(frame)
-        shown, before = (obs["dice"], obs["black"], obs["rolls"]), board
-    if state is not None:
-        check_final_scores(record, state)
-    return {"game": record["game"], "seats": _seat_names(record), "seed": record["seed"],
-            "num_players": record["num_players"], "forfeits": record.get("forfeits", []),
-            "types": list(TYPE_NAMES), "markers_each": obs["markers"], "frames": frames,
-            "tiles": _tile_table(tiles) if record["game"] == "alcazaba" else {}}
-
-
-GAME_TITLES = {"alhambra": "Alhambra", "dice": "Alhambra: The Dice Game", "alcazaba": "Alcazaba"}
-DIRK_COLOUR = "#7f7f7f"
+    """Everything the viewer draws, one frame per position: the set-up, then the position after each move
+    (the record's game's own frames: ``alhambra_ai.games.<family>.viewer``). Raises RecordError for a record
+    that does not replay."""
+    return game_of(record).hook("viewer")(record)
 
 
 def viewer_html(record: dict, title: str | None = None, back: str | None = None) -> str:
     """The viewer page of one game record (``back``: a link to the report, if any)."""
-    data = viewer_data(record)
-    game = data["game"]
-    title = title or f"{GAME_TITLES[game]}, seed {record['seed']}: {', '.join(data['seats'])}"
-    common = dict(title=title, back=back, data=_json_for_script(data), forfeits=data["forfeits"],
-                  seats=data["seats"], colours=TYPE_COLOURS, seat_colours=SEAT_COLOURS,
-                  script=_static("viewer.js"), style=_static("style.css"))
-    if game == "alhambra":  # the legend names the module tiles only where the game has them
-        extra = sorted({t["type"] for t in data["tiles"].values()} & {"camp", "bazaar"})
-        return _env.get_template("viewer.html").render(types=[*TYPE_NAMES, "fountain", *extra], **common)
-    # the dice board reuses viewer.js (tiles, cities, stepping) and adds its own drawing
-    return _env.get_template("dice_viewer.html").render(
-        game=game, types=list(TYPE_NAMES) + (["fountain"] if game == "alcazaba" else []),
-        dirk_colour=DIRK_COLOUR, dice_script=_static("viewer_dice.js"), **common)
+    kind = game_of(record)
+    data = kind.hook("viewer")(record)
+    title = title or f"{kind.title}, seed {record['seed']}: {', '.join(data['seats'])}"
+    page = kind.hook("viewer_page")(data)
+    scripts = {key: _static(name) for key, name in page.pop("scripts", {}).items()}
+    return _env.get_template(page.pop("template")).render(
+        title=title, back=back, data=_json_for_script(data), forfeits=data["forfeits"], seats=data["seats"],
+        colours=TYPE_COLOURS, seat_colours=SEAT_COLOURS, script=_static("viewer.js"),
+        style=_static("style.css"), **scripts, **page)
 
 
 def write_viewer(record: dict, path: str | Path, back: str | None = None) -> None:
@@ -346,25 +203,5 @@ def write_report(out_dir: str | Path, to: str | Path | None = None) -> Path:
     return index
 
 
-@click.command("report")
-@click.argument("out_dir", type=click.Path(file_okay=False))
-@click.option("--to", "to", type=click.Path(file_okay=False), metavar="DIR",
-              help="Write the pages here. [default: OUT_DIR/report]")
-def report_command(out_dir: str, to: str | None) -> None:
-    """Write the HTML report of the tournament in OUT_DIR: leaderboard with legend, head-to-head matrix,
-    rating over the games, forfeits, and a game viewer for every stored game. Open OUT_DIR/report/index.html
-    in a browser (no server or network needed)."""
-    from alhambra_ai.tournament.command import InputError
-    from alhambra_ai.tournament.store import StoreError
-
-    try:
-        index = write_report(out_dir, to)
-    except StoreError as e:
-        raise InputError(str(e)) from None
-    except OSError as e:
-        raise InputError(f"cannot write the report: {e.strerror or e} ({e.filename})") from None
-    click.echo(f"report written: {index}")
-
-
-__all__ = ["report_command", "rating_chart", "rating_history", "viewer_data", "viewer_html", "write_report",
+__all__ = ["rating_chart", "rating_history", "viewer_data", "viewer_html", "write_report",
            "write_viewer"]

@@ -4,18 +4,17 @@ round is; outer wall length; an exact payment's extra action; money kept (worth 
 tiles. The end of the turn (refills, scoring) is left out of the comparison, so the choice never depends on
 the sampled hidden order. Deterministic; takes a few milliseconds."""
 
-from alhambra_ai import dice_search, search
+from alhambra_ai.registry import game_of
 
 
 class Bot:
     def setup(self, config: dict) -> None:
+        self.config = dict(config)
         self.seed = int(config.get("seed", 0))
 
     def act(self, obs) -> int:
         legal = obs.legal_actions
         if len(legal) == 1:
             return legal[0]
-        if dice_search.is_dice(obs):  # the dice games: alhambra_ai/dice_search.py
-            return dice_search.greedy_bot(obs, getattr(self, "seed", 0))
-        state = search.determinize(obs, search.move_seed(getattr(self, "seed", 0), obs))
-        return search.greedy_action(state)
+        # the game's own search: alhambra_ai/games/alhambra/search.py, or games/dice/search.py
+        return game_of(obs).search.greedy(obs, getattr(self, "seed", 0), getattr(self, "config", {}))

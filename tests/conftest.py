@@ -3,6 +3,10 @@
 import os
 import signal
 
+# Bot files are run by the tests as strangers' files, never imported by the collector (--doctest-modules
+# imports every module it finds; an attack bot attacks on import).
+collect_ignore_glob = ["attack_bots/*", "hostile_bots/*", "tournament_bots/*"]
+
 # A shell starts background jobs (`pytest ... &`, nohup) with SIGINT ignored, and an ignored signal stays
 # ignored across exec: the Ctrl-C tests' child processes would then never see their SIGINT. Python's own
 # handler is reset to the default on exec, so installing it here gives every child a normal Ctrl-C.

@@ -492,11 +492,11 @@ def test_cached_rollout_plays_only_legal_actions():
 
 
 def test_mcts_rolls_out_longer_with_a_long_move_time():
-    bot = make_bot("mcts", 0, 2)
+    from alhambra_ai.games.alhambra.search import rollout_turns
+
     two = Observation(new_game(2, seed=1).observation(0))
     four = Observation(new_game(4, seed=1).observation(0))
-    assert bot._rollout_turns(two, 0.1) == 12 and bot._rollout_turns(two, 1.0) == 24
-    assert bot._rollout_turns(four, 0.1) == 16 and bot._rollout_turns(four, 1.0) == 32
-    assert bot._rollout_turns(four, 0.49) == 16 and bot._rollout_turns(four, 0.5) == 32
-    bot.setup({"rollout_turns": 8})
-    assert bot._rollout_turns(two, 1.0) == 8                   # a configured cut-off always wins
+    assert rollout_turns(two, {}, 0.1) == 12 and rollout_turns(two, {}, 1.0) == 24
+    assert rollout_turns(four, {}, 0.1) == 16 and rollout_turns(four, {}, 1.0) == 32
+    assert rollout_turns(four, {}, 0.49) == 16 and rollout_turns(four, {}, 0.5) == 32
+    assert rollout_turns(two, {"rollout_turns": 8}, 1.0) == 8   # a configured cut-off always wins

@@ -363,8 +363,8 @@ def test_invariants_along_random_games_slow(n):
 
 
 def test_play_screen_shows_coins_and_wall_cards_and_takes_the_wall_action():
-    from alhambra_ai.playtext import describe, resolve
-    from alhambra_ai.render import render_table
+    from alhambra_ai.games.alhambra.text import render_table
+    from alhambra_ai.games.alhambra.words import describe, resolve
 
     s = walls_table(extra=CHANGE, coins=[["gc", "gc"], [], []], card_walls={5: "E"}, hands=[["g7"], [], []],
                     wall_cards=[1, 4, 5, 7], wall_cards_used=[2, 3, 6, 8])

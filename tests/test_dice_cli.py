@@ -145,11 +145,12 @@ def test_dice_mcts_takes_the_63_bit_seeds_of_tournaments_and_play():
     """Seat seeds are 63-bit (schedule.seat_seed): dice mcts forfeited every game with them (overflow)."""
     import time
 
-    from alhambra_ai import dice_search, new_game
+    from alhambra_ai import new_game
+    from alhambra_ai.games.dice.mcts import flat_search
 
     s = new_game(2, 1, game="dice")
     s.apply("roll")
-    action = dice_search.mcts_action(s.observation(s.current_player), 2**63 - 1, time.monotonic() + 1, 40)
+    action = flat_search(s.observation(s.current_player), 2**63 - 1, time.monotonic() + 1, 40)
     assert action in s.legal_actions()
 
 
@@ -164,7 +165,7 @@ def test_a_move_not_possible_now_says_why():
     """Issue 44: "'stop pavilion' is not possible now" gave no reason; the engine's reason is shown, in the
     player's words (no internal phase names)."""
     from alhambra_ai import new_game
-    from alhambra_ai.dice_play import DiceTerminalGame, InputError
+    from alhambra_ai.games.dice.session import DiceTerminalGame, InputError
 
     state = new_game(2, seed=1, game="dice")
     state.apply("roll")

@@ -1,5 +1,5 @@
-"""The dice games' MCTS (alhambra_ai/dice_mcts.py through bots/mcts.py): legal in every phase, within its
-time, deterministic with ``iterations``, and clearly stronger than random."""
+"""The dice games' MCTS (alhambra_ai/games/dice/mcts.py through bots/mcts.py): legal in every phase,
+within its time, deterministic with ``iterations``, and clearly stronger than random."""
 
 import random
 import time
@@ -8,7 +8,7 @@ import pytest
 
 from alhambra_ai import Observation, new_game
 from alhambra_ai.botapi import load_bot
-from alhambra_ai.dice_mcts import Search
+from alhambra_ai.games.dice.mcts import Search
 
 
 def positions(game, seed, limit=400):

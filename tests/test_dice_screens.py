@@ -17,8 +17,8 @@ from dicehelpers import GAR, PAV, SER, TOW, empty_columns, position, rolled
 
 from alhambra_ai import new_game
 from alhambra_ai.cli import main
-from alhambra_ai.dice_play import DiceTerminalGame
-from alhambra_ai.dice_text import moves_text, prompt_words, render
+from alhambra_ai.games.dice.session import DiceTerminalGame
+from alhambra_ai.games.dice.text import moves_text, prompt_words, render
 from alhambra_ai.record import make_record, save_record
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -1,4 +1,4 @@
-"""The dice games' expectimax (alhambra_ai/dice_expectimax.py) and its value (alhambra_ai/dice_value.py):
+"""The dice games' expectimax (alhambra_ai/games/dice/expectimax.py) and its value (games/dice/value.py):
 exact chance, public information only, determinism, sound preferences."""
 
 import itertools
@@ -8,8 +8,8 @@ import pytest
 
 from alhambra_ai import Observation, new_game
 from alhambra_ai.botapi import load_bot
-from alhambra_ai.dice_expectimax import Turn, choose
-from alhambra_ai.dice_value import Value, value_of
+from alhambra_ai.games.dice.expectimax import Turn, choose
+from alhambra_ai.games.dice.value import Value, value_of
 
 
 def positions(game, seed, phase=None, limit=40):

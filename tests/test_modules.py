@@ -365,7 +365,7 @@ def test_invariants_along_random_games_slow(options, n):
 
 
 def test_play_screen_breakdown_shows_the_modules():
-    from alhambra_ai.render import render_scoring
+    from alhambra_ai.games.alhambra.text import render_scoring
 
     s = new_game(3, 4, {"camps": True, "falcons": True})
     s.random_playout(1)

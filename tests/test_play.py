@@ -12,10 +12,10 @@ import pytest
 from click.testing import CliRunner
 
 from alhambra_ai import new_game
-from alhambra_ai import play as play_module
 from alhambra_ai.cli import main
-from alhambra_ai.play import TerminalGame
-from alhambra_ai.playtext import InputError, describe, narrate, normalize, resolve
+from alhambra_ai.games.alhambra.session import AlhambraTerminalGame as TerminalGame
+from alhambra_ai.games.alhambra.words import describe, narrate, normalize, resolve
+from alhambra_ai.session import InputError
 
 ROOT = Path(__file__).resolve().parent.parent
 RANDOM_BOT = str(ROOT / "bots" / "random.py")
@@ -88,7 +88,11 @@ def assert_fits(out, width=100):
 
 
 def test_default_opponent_falls_back_to_random(monkeypatch):
-    monkeypatch.setattr(play_module, "STRONGEST", "no_such_bot")
+    import dataclasses
+
+    from alhambra_ai import registry
+    missing = dataclasses.replace(registry.get("alhambra"), strongest="no_such_bot")
+    monkeypatch.setitem(registry._table(), "alhambra", missing)
     result, out = run(["--players", "3", "--seed", "2"], ["hint", "quit"])
     assert result.exit_code == 0
     assert "The strongest bot" in out and "is missing: playing against random.py instead." in out

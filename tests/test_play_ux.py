@@ -8,10 +8,12 @@ from click.testing import CliRunner
 
 from alhambra_ai import new_game
 from alhambra_ai.cli import main
-from alhambra_ai.play import TerminalGame
-from alhambra_ai.playtext import InputError, resolve
+from alhambra_ai.games.alhambra.session import AlhambraTerminalGame as TerminalGame
+from alhambra_ai.games.alhambra.text import render_table
+from alhambra_ai.games.alhambra.words import resolve
 from alhambra_ai.record import make_record, save_record
-from alhambra_ai.render import count, render_table, tile_label
+from alhambra_ai.session import InputError
+from alhambra_ai.text import count, tile_label
 from alhambra_ai.tournament.replay import replay
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -5,14 +5,8 @@ import re
 import pytest
 
 from alhambra_ai import City
-from alhambra_ai.render import (
-    hand_by_currency,
-    render_city,
-    render_scoring,
-    render_table,
-    tile_label,
-    visible_len,
-)
+from alhambra_ai.games.alhambra.text import hand_by_currency, render_scoring, render_table
+from alhambra_ai.text import render_city, tile_label, visible_len
 
 # Fountain, arcades 17 east of it (walls E, S), garden 33 north of it (wall E), pavilion 5 at 1,1 (walls NW):
 # the W wall of 5 meets the E wall of 33, an inner wall; 5 is reached on foot from 17 (open between them).

@@ -182,7 +182,7 @@ def test_a_seed_that_is_not_an_int_is_refused():
 def test_play_gives_a_bot_the_seed_a_tournament_gives():
     from pathlib import Path
 
-    from alhambra_ai.play import SeatBot
+    from alhambra_ai.session import SeatBot
     from alhambra_ai.tournament.schedule import seat_seed
 
     bot = SeatBot(Path(FIRST), 1, 2, {}, 7, 0.5)

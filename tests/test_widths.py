@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from alhambra_ai import new_game
-from alhambra_ai.render import render_table, visible_len
+from alhambra_ai.games.alhambra.text import render_table
+from alhambra_ai.text import visible_len
 from alhambra_ai.tournament.ratings import format_report
 from alhambra_ai.tournament.replay import spectator_table
 
@@ -93,9 +94,9 @@ def test_a_whole_play_session_fits_the_width(width):
 
 def test_the_help_is_written_for_80_columns():
     # the play screen wraps longer lines, which would break the two columns of the command list
-    from alhambra_ai.dice_play import HELP as DICE_HELP
+    from alhambra_ai.games.alhambra.session import help_text
+    from alhambra_ai.games.dice.session import HELP as DICE_HELP
     from alhambra_ai.options import MODULES
-    from alhambra_ai.play import help_text
 
     every = help_text(dict.fromkeys(MODULES, True), 2)
     assert max(len(line) for line in (every + "\n" + DICE_HELP).splitlines()) <= 78
@@ -106,8 +107,8 @@ def test_the_help_fits_a_24_line_screen_and_names_only_the_game_in_play():
     when it is in play."""
     import itertools
 
+    from alhambra_ai.games.alhambra.session import COMMANDS, help_text
     from alhambra_ai.options import MODULES
-    from alhambra_ai.play import COMMANDS, help_text
 
     for k in (0, 1, len(MODULES)):
         for chosen in itertools.combinations(MODULES, k):

@@ -14,10 +14,10 @@ import sys
 
 import click
 
-from alhambra_ai.bench import bench_command
+from alhambra_ai.cli.bench import bench_command
+from alhambra_ai.cli.play import play
+from alhambra_ai.cli.report import report_command
 from alhambra_ai.errors import BadInput
-from alhambra_ai.play import play
-from alhambra_ai.report import report_command
 from alhambra_ai.sprt_run import sprt_command
 from alhambra_ai.strength import strength_command
 from alhambra_ai.tournament.command import replay_command, submit_command, tournament_command

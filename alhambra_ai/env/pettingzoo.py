@@ -29,6 +29,7 @@ from pettingzoo.utils import wrappers
 
 from alhambra_ai import new_game
 from alhambra_ai.env.spaces import DEFAULT_RADIUS, ActionSpace, ObservationEncoder, OutsideWindow
+from alhambra_ai.registry import game_of
 
 __all__ = ["env", "raw_env", "final_rewards"]
 
@@ -170,14 +171,8 @@ class raw_env(AECEnv):
     def render(self) -> str | None:
         if self.render_mode != "ansi" or self.state_ is None:
             return None
-        if self.game == "alhambra":
-            from alhambra_ai.render import render_table
-
-            seat = max(self.state_.current_player, 0)
-            return render_table(self.state_.observation(seat), seat)
-        from alhambra_ai.dice_text import render
-
-        return render(self.state_)
+        names = [f"seat {k + 1}" for k in range(self.state_.num_players)]
+        return game_of(self.game).hook("spectator")(self.state_, names)
 
     def close(self) -> None:
         self.state_ = None

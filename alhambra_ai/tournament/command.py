@@ -143,7 +143,7 @@ def tournament_command(bot_files, config_file, lineup, seats, games, seed, move_
             settings = replace(settings, out=default_out())
         _sigterm_as_interrupt()
         try:
-            from alhambra_ai.render import screen_size
+            from alhambra_ai.text import screen_size
 
             run_tournament(settings, resume=resume, progress=progress,
                            width=screen_size(width, tty=sys.stdout.isatty())[0])
@@ -223,7 +223,7 @@ def submit_command(bot_file, ladder_dir, jobs, progress, game):
 def replay_command(record, step, width, html_file):
     """Step through a game RECORD in text: a tournament's OUT/games/ID.json or any saved game record."""
     from alhambra_ai.record import RecordError, load_record
-    from alhambra_ai.render import screen_size
+    from alhambra_ai.text import screen_size
 
     from .replay import replay
 

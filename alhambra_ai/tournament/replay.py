@@ -1,7 +1,8 @@
 """Step through a game record (docs/formats.md "Game record") in text: ``alhambra-ai replay RECORD``.
 
 Any record works: a tournament's OUT/games/ID.json or a ``record.save_record`` file. The record is read and
-replayed by ``alhambra_ai.record`` (``load_record``, ``steps``); the table is ``render.render_table``.
+replayed by ``alhambra_ai.record`` (``load_record``, ``steps``); the table is the game's
+``spectator`` view (the registry's).
 """
 
 from __future__ import annotations
@@ -10,16 +11,13 @@ from collections.abc import Callable
 from typing import TextIO
 
 from alhambra_ai.record import check_final_scores, steps
-from alhambra_ai.render import WIDTH, render_table, wrap
+from alhambra_ai.registry import game_of
+from alhambra_ai.text import WIDTH, wrap
 
 
 def spectator_table(state, names: list[str], width: int = WIDTH) -> str:
     """The table as a spectator of a finished record sees it: every hand, seats by name, nobody "you"."""
-    if getattr(state, "game", "alhambra") != "alhambra":      # the dice games: their own board
-        from alhambra_ai.dice_text import render
-        return render(state, names, width=width)
-    return render_table(state, max(state.current_player, 0), names=names, width=width,
-                        hands=[state.hand(p) for p in range(state.num_players)])
+    return game_of(state).hook("spectator")(state, names, width)
 
 
 def final_scores(state, names: list[str]) -> str:

@@ -10,7 +10,8 @@ _HERE = "alhambra_ai.games.alhambra"
 GAMES = (
     Game(name="alhambra", family="alhambra", title="Alhambra", a_game="an Alhambra game", players=(2, 6),
          takes_options=True, strongest="mcts",
-         hooks={"search": f"{_HERE}.search", "session": f"{_HERE}.session:TerminalGame",
-                "render": f"{_HERE}.text:render_table", "viewer": f"{_HERE}.viewer:viewer_data",
-                "bench": f"{_HERE}.bench:bench_lines"}),
+         hooks={"search": f"{_HERE}.search", "session": f"{_HERE}.session:AlhambraTerminalGame",
+                "spectator": f"{_HERE}.text:spectator", "viewer": f"{_HERE}.viewer:viewer_data",
+                "viewer_page": f"{_HERE}.viewer:page",
+                "random_games": f"{_HERE}.bench:random_games"}),
 )

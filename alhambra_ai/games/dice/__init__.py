@@ -7,8 +7,9 @@ from alhambra_ai.registry import Game
 
 _HERE = "alhambra_ai.games.dice"
 _HOOKS = {"search": f"{_HERE}.search", "session": f"{_HERE}.session:DiceTerminalGame",
-          "render": f"{_HERE}.text:render", "viewer": f"{_HERE}.viewer:viewer_data",
-          "bench": f"{_HERE}.bench:bench_lines"}
+          "spectator": f"{_HERE}.text:spectator", "viewer": f"{_HERE}.viewer:viewer_data",
+          "viewer_page": f"{_HERE}.viewer:page",
+          "random_games": f"{_HERE}.bench:random_games"}
 
 GAMES = (
     Game(name="dice", family="dice", title="Alhambra: The Dice Game", a_game="a dice game", players=(2, 6),

@@ -1,7 +1,7 @@
 """``alhambra-ai play --game dice|alcazaba``: the terminal game of the dice games.
 
-The loop, the bots (worker processes), hints, records and the review are ``play.TerminalGame``'s; only what
-is shown and what the person types differ. The board is ``dice_text.render`` (dice with their positions, so
+The loop, the bots (worker processes), hints, records and the review are ``session.TerminalGame``'s; only
+what is shown and what the person types differ. The board is ``text.render`` (dice with their positions, so
 ``keep 1 3 4`` names them); the person's words go to the engine's own parser (``parse_action``), which
 knows ``roll``, ``keep 1 3 4``, ``reroll [2 5]``, ``stop garden [push]``, ``points``, ``tile``, ... Legality
 comes only from the engine.
@@ -17,9 +17,9 @@ True
 
 from __future__ import annotations
 
-from alhambra_ai.dice_text import dice_words, landing, moves_text, prompt_words, render
-from alhambra_ai.play import InputError, TerminalGame
-from alhambra_ai.render import LEGEND_ASCII, LEGEND_UNICODE, city_block, seat_name
+from alhambra_ai.games.dice.text import dice_words, landing, moves_text, prompt_words, render
+from alhambra_ai.session import InputError, TerminalGame
+from alhambra_ai.text import LEGEND_ASCII, LEGEND_UNICODE, city_block, seat_name
 
 HELP = """\
 Commands (the dice are numbered 1-8 as on the board's 'rolled dice:' line):
@@ -43,7 +43,7 @@ dice win, then fewer rolls); * marks the start player."""
 
 
 class DiceTerminalGame(TerminalGame):
-    """A dice game in the terminal: the board of ``dice_text`` and the engine's own command words."""
+    """A dice game in the terminal: the board of ``text.py`` and the engine's own command words."""
 
     help_text = HELP
 

@@ -15,7 +15,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from alhambra_ai._core import CURRENCY_LETTERS, CURRENCY_NAMES, tile_info
-from alhambra_ai.render import ABBREV, count, tile_words
+from alhambra_ai.session import InputError
+from alhambra_ai.text import ABBREV, count, tile_words
 
 # ----------------------------------------------------------------------------------------------------------
 # Moves in words
@@ -248,10 +249,6 @@ def candidates(tokens: list[str], state: Any) -> list[str]:
     elif verb in ("remove", "swap", "pass", "wall", *MODULE_VERBS):
         out.append(" ".join([verb, *args]))
     return out
-
-
-class InputError(Exception):
-    """What the person typed does not name a legal move; the message says why."""
 
 
 def resolve(state: Any, text: str) -> int:

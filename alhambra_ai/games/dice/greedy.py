@@ -1,14 +1,9 @@
-"""Search helpers for the dice games (bots/*.py dispatch here when ``obs["game"]`` is "dice" or "alcazaba").
+"""The dice games' one-ply greedy policy and the quick heuristics the searches share.
 
-Three policies over a determinized DiceState, all by public knowledge only:
-
-- ``greedy_action``: one ply. Each action is applied to a clone and the position scored by :func:`evaluate`;
-  after a roll, a re-roll is valued by the binomial value of keeping one type (no outcome enumeration).
-- expectimax: alhambra_ai/dice_expectimax.py (exact expectation over re-roll outcomes, on the position value
-  of alhambra_ai/dice_value.py); ``expectimax_bot`` below calls it.
-- mcts: alhambra_ai/dice_mcts.py (a UCT tree with chance nodes over the exact roll outcomes, cut off by the
-  dice value); ``mcts_bot`` below calls it. ``mcts_action`` is the earlier flat UCB1 Monte Carlo (fresh
-  determinizations, random playouts to the end), kept as a baseline behind the config key ``flat``.
+``greedy_action`` works on a determinized DiceState, by public knowledge only: each action is applied to a
+clone and the position scored by :func:`evaluate`; after a roll, a re-roll is valued by the binomial value of
+keeping one type (no outcome enumeration). The other bots are in ``expectimax.py`` and ``mcts.py``; the bot
+files reach all three through ``search.py``.
 
 >>> from alhambra_ai import new_game
 >>> s = new_game(3, 1, game="dice"); s.apply("roll")
@@ -18,8 +13,6 @@ True
 
 from __future__ import annotations
 
-import math
-import time
 from math import comb
 
 ROUNDS_SCORED = {1: 0, 3: 1, 5: 2}          # round after which scoring A, B, C comes
@@ -252,76 +245,5 @@ def greedy_action(state) -> int:
     return max(legal, key=lambda a: _one_ply(state, a, seat))
 
 
-def mcts_action(obs: dict, seed: int, deadline: float, iterations: int | None = None) -> int:
-    """Flat UCB1 over the root actions with random playouts on fresh determinizations."""
-    from alhambra_ai import determinize
-    legal = list(obs["legal_actions"])
-    if len(legal) == 1:
-        return legal[0]
-    seat = obs["seat"]
-    base = determinize(obs, seed)
-    base.record_history = False
-    n = [0] * len(legal)
-    w = [0.0] * len(legal)
-    it = 0
-    while (iterations is None and (time.monotonic() < deadline or it < len(legal))) or (
-            iterations is not None and it < iterations):
-        total = it + 1
-        if it < len(legal):
-            i = it
-        else:
-            i = max(range(len(legal)), key=lambda k: w[k] / n[k] + 0.5 * math.sqrt(math.log(total) / n[k]))
-        s = determinize(obs, seed + 1 + it) if it % 4 == 0 and state_has_hidden(obs) else base.clone()
-        s.record_history = False
-        s.apply(legal[i])
-        s.random_playout((seed * 7919 + it) % 2**64)  # a 63-bit seed times 7919 overflows the core's 64 bits
-        sc = s.scores()
-        best_other = max(v for k, v in enumerate(sc) if k != seat)
-        reward = (1.0 if sc[seat] > best_other else 0.5 if sc[seat] == best_other else 0.0)
-        reward += 0.5 * math.tanh((sc[seat] - best_other) / 20)
-        n[i] += 1
-        w[i] += reward
-        it += 1
-    return legal[max(range(len(legal)), key=lambda k: (n[k], w[k] / max(1, n[k])))]
-
-
 def state_has_hidden(obs: dict) -> bool:
     return obs.get("round", 5) < 5 or obs.get("game") == "alcazaba"
-
-
-# ---------------------------------------------------------------- what the bot files call
-
-
-def is_dice(obs) -> bool:
-    """True for an observation of a dice game (the bot files dispatch on it)."""
-    from alhambra_ai.search import obs_dict
-    return obs_dict(obs).get("game", "alhambra") != "alhambra"
-
-
-def greedy_bot(obs, seed: int) -> int:
-    from alhambra_ai import search
-    return greedy_action(search.determinize(obs, search.move_seed(seed, obs)))
-
-
-def expectimax_bot(obs, seed: int, config: dict | None = None) -> int:
-    """alhambra_ai/dice_expectimax.py, within the move's time (exact and deterministic when the config gives
-    ``samples``, as strength --iterations does)."""
-    from alhambra_ai import dice_expectimax, search
-    config = config or {}
-    deadline = None if config.get("samples") else search.MoveClock(obs, config).deadline
-    return dice_expectimax.choose(search.determinize(obs, search.move_seed(seed, obs)), deadline)
-
-
-def mcts_bot(obs, seed: int, config: dict) -> int:
-    """alhambra_ai/dice_mcts.py (config: iterations, c_uct, depth, scale, pw, dets; ``flat`` = the old flat
-    UCB with random playouts, kept for comparisons)."""
-    from alhambra_ai import dice_mcts, search
-    clock = search.MoveClock(obs, config)
-    iterations = config.get("iterations")
-    iterations = int(iterations) if iterations else None
-    seed = search.move_seed(seed, obs)
-    if config.get("flat"):
-        return mcts_action(search.obs_dict(obs), seed, clock.deadline, iterations)
-    params = {k: type(v)(config[k]) for k, v in (("c_uct", 0.0), ("depth", 0), ("scale", 0.0), ("pw", 0.0),
-                                                  ("dets", 0), ("turn_policy", 0)) if k in config}
-    return dice_mcts.search(search.obs_dict(obs), seed, clock.deadline, iterations, **params)

@@ -1,4 +1,4 @@
-"""The dice games' position value for the search bots (alhambra_ai/dice_search.py): the expected final score
+"""The dice games' position value for the search bots (``search.py``): the expected final score
 margin of one seat, from public facts only.
 
 Units are score points of the margin D = own score - the mean of the other humans' (Dirk never wins, so his

@@ -1,8 +1,8 @@
-"""Expectimax for the basic dice game's turn (bots/expectimax.py via alhambra_ai/dice_search.py).
+"""Expectimax for the dice games' turn (bots/expectimax.py via ``alhambra_ai.games.dice.search``).
 
 A turn's dice decisions are a small stochastic game against nature. Stopping with ``count`` symbols of
 type t after ``rolls`` rolls puts the marker on a field; that field is worth the change it makes to column
-t's expected rewards (:class:`alhambra_ai.dice_value.Value`: the majorities and tiles the rewards buy, the
+t's expected rewards (:class:`value.Value`: the majorities and tiles the rewards buy, the
 chance that markers still to come land above). A re-roll is valued by the **exact expectation over its
 outcomes** (``state.chance_outcomes``: every multiset of the rolled faces with its multinomial probability)
 of the best continuation at the next roll: stop on the best type, or keep one type's dice and roll again,
@@ -21,7 +21,7 @@ from __future__ import annotations
 import time
 from math import comb
 
-from alhambra_ai.dice_value import Value, value_of
+from alhambra_ai.games.dice.value import Value, value_of
 
 NEG = -1e9
 EXACT_DICE = 6          # re-rolls of up to 6 dice are valued exactly (462 outcomes); 7-8 by their chain

@@ -1,4 +1,4 @@
-"""MCTS for the dice games (bots/mcts.py via alhambra_ai/dice_search.py).
+"""MCTS for the dice games (bots/mcts.py via ``alhambra_ai.games.dice.search``).
 
 Information-set MCTS over determinizations of the observation (the hidden bonus stacks / tile bag resampled,
 one of DETS per iteration), a UCT tree with explicit **chance nodes** for the rolls: a roll's outcome is
@@ -6,7 +6,7 @@ sampled by its exact probability from ``state.chance_outcomes`` (a multiset of f
 each outcome has its own subtree. Decision nodes keep per-action statistics from the view of the seat to act;
 the actions are ordered by a cheap prior (greedy's stop/keep tables) and admitted by progressive widening.
 After ``depth`` turn ends (a marker placed or an Alcazaba rebuild) the search stops and the position is scored
-by :func:`alhambra_ai.dice_value.value_of` (the expected final margin, cached per public position), squashed
+by :func:`value.value_of` (the expected final margin, cached per public position), squashed
 to [0, 1]; between the expanded node and the cut-off the turn is finished by greedy's fast dice policy.
 
 >>> from alhambra_ai import new_game
@@ -22,9 +22,10 @@ import math
 import random
 import time
 
-from alhambra_ai import dice_search
-from alhambra_ai.dice_expectimax import Turn
-from alhambra_ai.dice_value import value_of
+from alhambra_ai import determinize
+from alhambra_ai.games.dice import greedy
+from alhambra_ai.games.dice.expectimax import Turn
+from alhambra_ai.games.dice.value import value_of
 
 D_ROLL, D_STOP, D_VOID, D_BLACK = 1, 2, 9, 10
 C_UCT = 0.7         # exploration (rewards in [0, 1])
@@ -50,9 +51,9 @@ def _candidates(s) -> list[int]:
     legal = s.legal_actions()
     if s.phase != "after_roll":
         return legal
-    vals = dice_search._stop_values(s, s.current_player)
+    vals = greedy._stop_values(s, s.current_player)
     dice, black = s.dice()
-    c = dice_search._counts(dice, black)
+    c = greedy._counts(dice, black)
     scored = []
     for a in legal:
         kind = a & 15
@@ -62,18 +63,18 @@ def _candidates(s) -> list[int]:
         elif kind != D_ROLL:
             scored.append((-2.0, a))
     if s.rolls < 3:
-        for a in dice_search._keep_type_actions(s).values():
+        for a in greedy._keep_type_actions(s).values():
             if s.is_legal(a):
-                scored.append((dice_search._roll_value(s, a, vals), a))
+                scored.append((greedy._roll_value(s, a, vals), a))
     scored.sort(key=lambda e: -e[0])
     return [a for _v, a in scored]
 
 
 def _fast_turn(s) -> int:
     """The rollout policy inside a turn: greedy's stop table and keep-one-type re-rolls (no tile actions)."""
-    vals = dice_search._stop_values(s, s.current_player)
+    vals = greedy._stop_values(s, s.current_player)
     dice, black = s.dice()
-    c = dice_search._counts(dice, black)
+    c = greedy._counts(dice, black)
     best, best_v = None, -1e9
     for a in s.legal_actions():
         if a & 15 == D_STOP and not a & 128:
@@ -82,9 +83,9 @@ def _fast_turn(s) -> int:
             if v > best_v:
                 best, best_v = a, v
     if s.rolls < 3:
-        for a in dice_search._keep_type_actions(s).values():
+        for a in greedy._keep_type_actions(s).values():
             if s.is_legal(a):
-                v = dice_search._roll_value(s, a, vals)
+                v = greedy._roll_value(s, a, vals)
                 if v > best_v + 1e-9:
                     best, best_v = a, v
     return best if best is not None else s.legal_actions()[0]
@@ -102,13 +103,12 @@ def _ends_turn(kind: int, phase: str, after: str = "") -> bool:
 class Search:
     def __init__(self, obs: dict, seed: int, c_uct: float = C_UCT, depth: int = DEPTH, scale: float = SCALE,
                  pw: float = PW, dets: int = DETS, turn_policy: int = 0) -> None:
-        from alhambra_ai import determinize
         self.obs = obs
         self.seed = seed
         self.rng = random.Random(seed)
         self.c_uct, self.depth, self.scale, self.pw = c_uct, depth, scale, pw
         self.dets = []
-        for k in range(dets if dice_search.state_has_hidden(obs) else 1):
+        for k in range(dets if greedy.state_has_hidden(obs) else 1):
             d = determinize(obs, seed + k)
             d.record_history = False
             self.dets.append(d)
@@ -131,7 +131,7 @@ class Search:
         if turn is None:
             turn = self._turns[key] = Turn(s, value_of(s, s.current_player))
         dice, black = s.dice()
-        c = dice_search._counts(dice, black)
+        c = greedy._counts(dice, black)
         rolls = s.rolls
         best_t, best_v = None, -1e9
         for t in range(6):
@@ -251,7 +251,7 @@ class Search:
                 continue
             if expanded:
                 a = self._turn_action(s) if s.phase == "after_roll" else (
-                    legal[0] if s.phase == "roll" else dice_search.greedy_action(s))
+                    legal[0] if s.phase == "roll" else greedy.greedy_action(s))
                 phase = s.phase
                 if a & 15 == D_ROLL:
                     s.apply(a, outcome=self._outcome(s, a))
@@ -308,3 +308,36 @@ def search(obs: dict, seed: int, deadline: float, iterations: int | None = None,
             if time.monotonic() >= deadline:
                 break
     return tree.best(legal)
+
+
+def flat_search(obs: dict, seed: int, deadline: float, iterations: int | None = None) -> int:
+    """The earlier flat UCB1 over the root actions, random playouts to the end on fresh determinizations: a
+    baseline for comparisons (config key ``flat``)."""
+    legal = list(obs["legal_actions"])
+    if len(legal) == 1:
+        return legal[0]
+    seat = obs["seat"]
+    base = determinize(obs, seed)
+    base.record_history = False
+    n = [0] * len(legal)
+    w = [0.0] * len(legal)
+    it = 0
+    while (iterations is None and (time.monotonic() < deadline or it < len(legal))) or (
+            iterations is not None and it < iterations):
+        total = it + 1
+        if it < len(legal):
+            i = it
+        else:
+            i = max(range(len(legal)), key=lambda k: w[k] / n[k] + 0.5 * math.sqrt(math.log(total) / n[k]))
+        s = determinize(obs, seed + 1 + it) if it % 4 == 0 and greedy.state_has_hidden(obs) else base.clone()
+        s.record_history = False
+        s.apply(legal[i])
+        s.random_playout((seed * 7919 + it) % 2**64)  # a 63-bit seed times 7919 overflows the core's 64 bits
+        sc = s.scores()
+        best_other = max(v for k, v in enumerate(sc) if k != seat)
+        reward = (1.0 if sc[seat] > best_other else 0.5 if sc[seat] == best_other else 0.0)
+        reward += 0.5 * math.tanh((sc[seat] - best_other) / 20)
+        n[i] += 1
+        w[i] += reward
+        it += 1
+    return legal[max(range(len(legal)), key=lambda k: (n[k], w[k] / max(1, n[k])))]

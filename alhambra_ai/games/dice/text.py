@@ -3,8 +3,8 @@
 Everything shown comes from the public observation (DICE-RULES D25). The board is a table of the six
 columns (the dice showing each symbol, the bonus tile or the tiles on offer, the markers best first) and a
 table of the seats (score, markers left, building points and bonus tiles held, or city and reserve);
-Alcazaba's cities are drawn by ``render.render_city``, as the base game's are. Every line fits ``width``
-(80 columns at least).
+Alcazaba's cities are drawn by ``alhambra_ai.text.render_city``, as the base game's are. Every line fits
+``width`` (80 columns at least).
 
 >>> from alhambra_ai import new_game
 >>> s = new_game(2, 1, game="dice"); s.apply("roll")
@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from alhambra_ai._core import BONUS_NAMES, TYPE_NAMES, tile_info
-from alhambra_ai.render import (
+from alhambra_ai.text import (
     LEGEND_ASCII,
     LEGEND_UNICODE,
     MIN_WIDTH,
@@ -327,6 +327,11 @@ def render(state: Any, names: Sequence[str] | None = None, width: int = MIN_WIDT
         return "\n".join(out)
     out += _cities(obs, names, you, width, unicode, color)
     return "\n".join(line.rstrip() for line in out)
+
+
+def spectator(state: Any, names: Sequence[str], width: int = MIN_WIDTH) -> str:
+    """The board as a spectator of a record sees it (``replay``): nobody is "you"."""
+    return render(state, names, width=width)
 
 
 def _cities(obs: dict, names, you: int | None, width: int, unicode: bool, color: bool) -> list[str]:

@@ -1,0 +1,54 @@
+"""``alhambra-ai play``: one game in the terminal against bots (alhambra_ai.play does the work)."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from alhambra_ai import registry
+from alhambra_ai.options import GAME_HELP, GAMES, click_callback
+from alhambra_ai.options import HELP as OPTIONS_HELP
+from alhambra_ai.play import play_game
+from alhambra_ai.text import COMPACT_HEIGHT, screen_size
+
+
+@click.command("play")
+@click.option("--players", type=int, default=None,
+              help="number of players, 2-6  [default: one per --bot, at least 2]")
+@click.option("--seat", type=int, default=1, show_default=True, help="your seat, 1-based")
+@click.option("--bot", "bots", multiple=True, metavar="FILE",
+              help="opponent bot file or built-in name; each --bot fills the next opponent seat in order "
+              "(the list repeats when --players asks for more) [default: the game's strongest: "
+              + ", ".join(f"{registry.get(g).strongest} in {g}" for g in registry.names()) + "]")
+@click.option("--seed", type=int, default=None, help="game seed (default: random, printed at the start)")
+@click.option("--move-time", type=float, default=1.0, show_default=True, help="bot thinking time per move, s")
+@click.option("--time-bank", type=float, default=10.0, show_default=True,
+              help="extra seconds per game a bot may spend on slow moves; a bot over it is out")
+@click.option("--unicode/--ascii", default=False, help="box-drawing characters for the cities")
+@click.option("--color/--no-color", default=False, help="ANSI colours")
+@click.option("--record", metavar="FILE", default=None,
+              help="save the game as a record at the end (the path is checked before the game starts)")
+@click.option("--width", type=click.IntRange(min=40), metavar="COLUMNS", default=None,
+              help="draw for this many columns (at least 40; laid out for 80 or more)  [default: the "
+              "terminal's]")
+@click.option("--compact/--full", default=None,
+              help="the compact screen: own city only, others one line each  [default: when the terminal "
+              f"has fewer than {COMPACT_HEIGHT} lines]")
+@click.option("--options", "options", default=None, callback=click_callback, help=OPTIONS_HELP)
+@click.option("--game", "game", type=click.Choice(GAMES), default=registry.DEFAULT, help=GAME_HELP)
+def play(players: int | None, seat: int, bots: tuple[str, ...], seed: int | None, move_time: float,
+         time_bank: float, unicode: bool, color: bool, record: str | None, width: int | None,
+         compact: bool | None, options: dict, game: str) -> None:
+    """Play one game in the terminal against bots (the strongest by default); after the end the final
+    position stays for review (scores, city N, table, log) until quit."""
+    if sys.stdin.isatty():
+        try:
+            import readline  # noqa: F401  (line editing and history for input())
+        except ImportError:
+            pass
+    columns, lines = screen_size(width, tty=sys.stdout.isatty())
+    sys.exit(play_game(players, seat, bots, seed, move_time, unicode, color, time_bank=time_bank,
+                       record=record, width=columns,
+                       compact=lines < COMPACT_HEIGHT if compact is None else compact, options=options,
+                       game=game))
