@@ -19,7 +19,7 @@ from typing_extensions import disjoint_base
 
 _Action: TypeAlias = int | str  # an action code or its text form
 _Json: TypeAlias = dict[str, Any]  # an observation, a position or a score-breakdown round (JSON-ready)
-_Options: TypeAlias = Mapping[str, bool]  # {"dirk": bool, "<module>": bool}
+_Options: TypeAlias = dict[str, bool]  # {"dirk": bool, "<module>": bool}: a dict (others are refused)
 _Walls: TypeAlias = int | str  # a wall mask 0..15 (N=1, E=2, S=4, W=8) or its text ("NE", "-")
 _Cell: TypeAlias = tuple[int, int]
 # per scoring card 1, 2: (first, last) draw-pile index, or (-1, -1) once drawn (two pairs, unpacked)
