@@ -29,7 +29,10 @@ import sys
 import traceback
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+if TYPE_CHECKING:
+    from alhambra_ai._core import State
 
 __all__ = ["Action", "BotLoadError", "Observation", "Tile", "bot_file_problem", "bot_name", "decode_action",
            "load_bot", "tile_facts"]
@@ -143,24 +146,28 @@ class Observation:
     @property
     def legal_actions(self) -> list[int]:
         """Action codes the seat may play now (empty when it is not to act)."""
-        return self._d.get("legal_actions", [])
+        legal: list[int] = self._d.get("legal_actions", [])
+        return legal
 
     @property
     def time_left(self) -> float | None:
         """Seconds left for this move, time bank included (tournament only)."""
-        return self._d.get("time_left")
+        left: float | None = self._d.get("time_left")
+        return left
 
     @property
     def move_time(self) -> float | None:
         """The per-move time limit in seconds (tournament only)."""
-        return self._d.get("move_time")
+        limit: float | None = self._d.get("move_time")
+        return limit
 
     def to_dict(self) -> dict[str, Any]:
         """A deep copy of the observation dict (JSON-serialisable)."""
         return copy.deepcopy(self._d)
 
-    def determinize(self, seed: int):
-        """A full ``State`` consistent with what this seat knows, hidden information sampled with ``seed``."""
+    def determinize(self, seed: int) -> State | Any:
+        """A full ``State`` consistent with what this seat knows, hidden information sampled with ``seed``
+        (a ``DiceState`` for an observation of the dice games: typed ``State | Any`` for that reason)."""
         from alhambra_ai import determinize
 
         return determinize(self._d, seed)  # the same dict each call: the core caches per observation
@@ -170,7 +177,8 @@ class Observation:
 
         The text depends only on public facts, so any determinization gives the same one.
         """
-        return self.determinize(0).action_to_text(action)
+        text: str = self.determinize(0).action_to_text(action)
+        return text
 
 
 # ---------------------------------------------------------------- actions and tiles as small typed values

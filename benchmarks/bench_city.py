@@ -11,6 +11,7 @@ divided by REPS is the cost of one C-level operation (printed as ns/op in extra_
 """
 
 import pytest
+
 from alhambra_ai._core import City
 
 REPS = 10_000

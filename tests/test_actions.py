@@ -3,9 +3,9 @@
 import random
 
 import pytest
-from alhambra_ai._core import _rng_below
 
 from alhambra_ai import IllegalActionError, State, new_game, tile_info
+from alhambra_ai._core import _rng_below
 
 
 def random_states(count, seed, players=(2, 3, 4, 5, 6)):

@@ -262,7 +262,6 @@ def test_cached_views_follow_wall_cards(options):
     """A wall card changes one city cell's walls: the GenCache updates that cell of the acting seat's view
     (a card on a reserve tile leaves the view alone); the view must stay what a fresh build shows."""
     from alhambra_ai._core import _check_views
-
     from alhambra_ai.options import MODULES
     opts = dict.fromkeys(MODULES, True) if options == "all" else options
     total = 0

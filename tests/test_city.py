@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 
 import pytest
+
 from alhambra_ai._core import City, tile_walls
 
 N, E, S, W = 1, 2, 4, 8
