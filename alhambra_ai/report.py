@@ -14,11 +14,10 @@ Jinja2 templates (autoescaping, so bot names never become markup); the charts ar
 
 >>> from alhambra_ai import new_game
 >>> from alhambra_ai.record import make_record
->>> s = new_game(2, seed=1)
->>> s.apply(s.legal_actions()[0])
->>> frames = viewer_data(make_record(s, ["a", "b"]))["frames"]
->>> len(frames), frames[1]["move"]
-(2, 'seat 2: take b4')
+>>> s = new_game(2, seed=1, game="alcazaba")
+>>> page = viewer_html(make_record(s, ["a", "b"]))
+>>> page.startswith("<!DOCTYPE html>"), "Alcazaba, seed 1: a, b" in page
+(True, True)
 """
 
 from __future__ import annotations
