@@ -168,7 +168,7 @@ class Observation:
     def determinize(self, seed: int) -> State | Any:
         """A full ``State`` consistent with what this seat knows, hidden information sampled with ``seed``
         (a ``DiceState`` for an observation of the dice games: typed ``State | Any`` for that reason)."""
-        from alhambra_ai import determinize
+        from alhambra_ai._core import determinize  # here: a bot worker loads the engine only if its bot asks
 
         return determinize(self._d, seed)  # the same dict each call: the core caches per observation
 
@@ -289,7 +289,7 @@ def tile_facts(tile: int) -> Tile:
     >>> tile_facts(71)
     Tile(type='tower', cost=10, walls='-', wall_mask=0)
     """
-    from alhambra_ai import tile_info
+    from alhambra_ai._core import tile_info  # here: a bot worker loads the engine only if its bot asks
 
     kind, cost, walls = tile_info(tile)
     mask = sum(bit for letter, bit in zip("NESW", (1, 2, 4, 8), strict=True) if letter in walls)
