@@ -365,5 +365,6 @@ def load(game: str = registry.DEFAULT, num_players: int = 2, options: dict | Non
     """``pyspiel.load_game`` by the engine's names: ``load("alhambra", 3, {"camps": True})``."""
     p: dict[str, Any] = {"players": num_players, **params}
     if options:
-        p["options"] = ",".join(k for k, v in options.items() if v and k != "dirk")
+        # '+' as in a game string: the game's string (pickling, serialization) is parsed back
+        p["options"] = "+".join(k for k, v in options.items() if v and k != "dirk")
     return pyspiel.load_game(facts(game).short_name, p)
