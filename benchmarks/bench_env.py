@@ -28,9 +28,10 @@ import time
 
 import numpy as np
 
-from alhambra_ai import new_game
+from alhambra_ai import new_game, registry
 from alhambra_ai.env import openspiel as aos
 from alhambra_ai.env.pettingzoo import raw_env
+from alhambra_ai.env.spaces import ActionSpace
 
 
 class Native:
@@ -108,34 +109,30 @@ def rate(runner, seconds: float) -> float:
         batch = min(batch * 2, 5000)
 
 
+WHOLE = 128                     # a code's coordinates are x + 128, y + 128 in 8 bits each
 ALL = {m: True for m in ("vizier", "camps", "bazaars", "falcons", "change", "thief", "walls", "residents")}
 
 
-def cells_of(code: int, game: str) -> list[tuple[int, int]]:
-    """The cells an action code names (docs/design.md "Actions")."""
-    kind = code & 15
-    if kind in (3, 6, 7, 8):
-        return [(((code >> 12) & 255) - 128, ((code >> 20) & 255) - 128)]
-    if game == "alhambra" and kind == 13:
-        return [(((code >> 14) & 255) - 128, ((code >> 22) & 255) - 128)]
-    if game == "alhambra" and kind == 15 and (code >> 4) & 15 == 3:
-        return [(((code >> 8) & 255) - 128, ((code >> 16) & 255) - 128)]
-    return []
-
-
 def extent(games: int) -> None:
-    for game, options in (("alhambra", None), ("alhambra", ALL), ("alcazaba", None)):
-        for n in (2, 3, 4, 6):
-            far = 0
-            for seed in range(games):
-                s = new_game(n, seed=seed, options=options, game=game)
-                rng = random.Random(seed)
-                while not s.is_terminal():
-                    legal = s.legal_actions()
-                    far = max([far] + [max(abs(x), abs(y)) for a in legal for x, y in cells_of(a, game)])
-                    s.apply(rng.choice(legal))
-            label = game + (" all modules" if options else "")
-            print(f"{label} {n}p: {games} random games, farthest cell of a legal action {far}", flush=True)
+    """Every game with cells in its actions (the base game without and with every module, Alcazaba)."""
+    for game in registry.names():
+        for options in ((None, ALL) if registry.get(game).takes_options else (None,)):
+            if not ActionSpace(game, 2, options).part.cell_blocks:
+                continue
+            for n in (2, 3, 4, 6):
+                far = 0
+                space = ActionSpace(game, n, options, radius=WHOLE)   # every cell a code can name
+                for seed in range(games):
+                    s = new_game(n, seed=seed, options=options, game=game)
+                    rng = random.Random(seed)
+                    while not s.is_terminal():
+                        legal = s.legal_actions()
+                        cells = [c for c in map(space.cell_of, map(space.index, legal)) if c is not None]
+                        far = max([far] + [max(abs(x), abs(y)) for x, y in cells])
+                        s.apply(rng.choice(legal))
+                label = game + (" all modules" if options else "")
+                print(f"{label} {n}p: {games} random games, farthest cell of a legal action {far}",
+                      flush=True)
 
 
 def main() -> None:

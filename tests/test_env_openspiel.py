@@ -172,3 +172,14 @@ def test_docstring_examples():
     import doctest
 
     assert doctest.testmod(aos).failed == 0
+
+
+def test_a_game_loaded_with_several_modules_pickles():
+    """load() joins the modules with '+': with ',' the game's string could not be parsed back."""
+    import pickle
+
+    game = aos.load("alhambra", 3, {"camps": True, "vizier": True}, deals=10)
+    state = walk(game.new_initial_state(), 30, seed=2)
+    again = pickle.loads(pickle.dumps(state))
+    assert again.get_game().cfg.options == {"vizier": True, "camps": True}
+    assert again.information_state_string(0) == state.information_state_string(0)

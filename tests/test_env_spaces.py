@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 from alhambra_ai import new_game, state_to_json
-from alhambra_ai.env.spaces import CITY_CHANNELS, ActionSpace, ObservationEncoder, OutsideWindow, _payments
+from alhambra_ai.env.spaces import CITY_CHANNELS, ActionSpace, ObservationEncoder, OutsideWindow
+from alhambra_ai.games.alhambra.spaces import payments as _payments
 
 ALL = {m: True for m in ("vizier", "camps", "bazaars", "falcons", "change", "thief", "walls", "residents")}
 CONFIGS = [("alhambra", 2, None), ("alhambra", 4, None), ("alhambra", 3, ALL), ("alhambra", 2, ALL),
@@ -143,3 +144,50 @@ def test_docstring_examples():
     import alhambra_ai.env.spaces as module
 
     assert doctest.testmod(module).failed == 0
+
+
+def test_env_asks_the_registry_and_names_no_game():
+    """Issue 42: alhambra_ai/env is generic. Its code (docstrings aside) holds no game's name: what differs
+    between games is each game's registry parts `spaces` and `openspiel`, in the game's own package."""
+    import ast
+    from pathlib import Path
+
+    import alhambra_ai.env as env_package
+    from alhambra_ai import registry
+
+    names = set(registry.names())
+    found = []
+    for path in sorted(Path(env_package.__file__).parent.glob("*.py")):
+        tree = ast.parse(path.read_text())
+        docstrings = {id(node.body[0].value) for node in ast.walk(tree)
+                      if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+                      and node.body and isinstance(node.body[0], ast.Expr)
+                      and isinstance(node.body[0].value, ast.Constant)}
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings
+                    and node.value in names):
+                found.append(f"{path.name}:{node.lineno}: {node.value!r}")
+    assert found == []
+    for name in registry.names():                    # every game has both parts
+        game = registry.get(name)
+        part = game.hook("spaces")(name, ActionSpace(name, 2).options)
+        assert part.phases and part.tiles()
+        assert game.hook("openspiel")(name).short_name
+
+
+@pytest.mark.parametrize("game", ["alhambra", "alcazaba"])
+def test_cell_of_an_index_is_the_cell_of_its_code(game):
+    space = ActionSpace(game, 2)
+    seen = 0
+    for s in random_states(game, 2, None, seed=1, every=5):
+        for code in s.legal_actions():
+            i = space.index(code)
+            cell = space.cell_of(i)
+            if code & 15 in (3, 6, 7, 8):
+                x, y = ((code >> 12) & 255) - 128, ((code >> 20) & 255) - 128
+                assert cell == (x, y)
+                assert space.cell(x, y) == (i - space.offset[space.block_of(i)]) % space.cells
+                seen += 1
+            elif space.block_of(i) not in ("falcon", "disc"):
+                assert cell is None
+    assert seen > 0

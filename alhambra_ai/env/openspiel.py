@@ -29,6 +29,11 @@ it, not the order of past events. ``resample_from_infostate(p, sampler)`` is our
 (``open_spiel.python.algorithms.ismcts``) uses it; the C++ ``pyspiel.ISMCTSBot`` cannot, because pyspiel does
 not pass ``ResampleFromInfostate`` on to games written in Python.
 
+What differs between the games (names, length bound, which decisions are followed by a chance node, how a
+state serializes, what ``observation_string`` keeps of the history) is each game's registry part
+``openspiel`` (``alhambra_ai.env.parts.OpenSpielFacts``); the games' classes and registrations follow the
+registry's list.
+
 Returns: +1 for the sole winner and -1/(n-1) for the others; k seats sharing first place get
 (n/k - 1)/(n - 1) each (zero-sum; two players: +1 / -1, 0 for a tie).
 """
@@ -41,31 +46,34 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from alhambra_ai import DiceState, count_cards, new_game, state_from_json, state_to_json
+from alhambra_ai import new_game, registry, state_from_json, state_to_json
+from alhambra_ai.env.parts import OpenSpielFacts
 from alhambra_ai.env.pettingzoo import final_rewards
 from alhambra_ai.env.spaces import DEFAULT_RADIUS, ActionSpace, ObservationEncoder
 from alhambra_ai.options import parse_options
 
-__all__ = ["GAME_NAMES", "AlhambraGame", "AlhambraState", "load"]
+__all__ = ["GAME_NAMES", "AlhambraGame", "AlhambraState", "facts", "load"]
+
+DEFAULT_DEALS = 1 << 16
+
+
+def facts(game: str) -> OpenSpielFacts:
+    """The game's OpenSpiel facts: its registry part ``openspiel`` (``alhambra_ai.env.parts``)."""
+    found: OpenSpielFacts = registry.get(game).hook("openspiel")(game)
+    return found
+
 
 #: the engine's game -> its OpenSpiel short name
-GAME_NAMES = {"alhambra": "alhambra", "dice": "alhambra_dice", "alcazaba": "alhambra_alcazaba"}
-DEFAULT_DEALS = 1 << 16
-MAX_ROLL_OUTCOMES = 1287        # multisets of 8 dice faces: C(13, 5)
-# No rule bounds a game's length (seats may rebuild for ever instead of taking money); random games of
-# every player count and module stay far below these (docs/env.md).
-MAX_LENGTH = {"alhambra": 20000, "dice": 5000, "alcazaba": 5000}
-ROLL = 1                        # the dice games' roll / re-roll kind (code & 15)
+GAME_NAMES = {game: facts(game).short_name for game in registry.names()}
 
 
 def _game_type(game: str) -> pyspiel.GameType:
     params: dict[str, Any] = {"players": 2, "deals": DEFAULT_DEALS, "radius": DEFAULT_RADIUS}
-    if game == "alhambra":
+    if registry.get(game).takes_options:
         params["options"] = ""
     return pyspiel.GameType(
-        short_name=GAME_NAMES[game],
-        long_name={"alhambra": "Alhambra", "dice": "Alhambra: The Dice Game",
-                   "alcazaba": "Alhambra: The Dice Game (Alcazaba)"}[game],
+        short_name=facts(game).short_name,
+        long_name=facts(game).long_name,
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
@@ -85,16 +93,17 @@ class _Config:
 
     def __init__(self, game: str, params: dict) -> None:
         self.game = game
+        self.facts = facts(game)
         self.n = int(params.get("players", 2))
         text = str(params.get("options", "")).replace("+", ",")
-        self.options = parse_options(text) if game == "alhambra" else None
+        self.options = parse_options(text) if registry.get(game).takes_options else None
         self.deals = int(params.get("deals", DEFAULT_DEALS))
         radius = int(params.get("radius", DEFAULT_RADIUS))
         if self.deals < 1:
             raise ValueError(f"deals must be at least 1, not {self.deals}")
         self.actions = ActionSpace(game, self.n, self.options, radius)
         self.encoder = ObservationEncoder(game, self.n, self.options, radius)
-        self.deal_outcomes = None     # made on first use: a list of `deals` pairs
+        self.deal_outcomes: list[tuple[int, float]] | None = None     # made on first use: `deals` pairs
         self.roll_outcomes: dict[int, list[tuple[int, float]]] = {}
         self.params = params
 
@@ -102,19 +111,20 @@ class _Config:
         return (_Config, (self.game, self.params))
 
     def roll_chances(self, engine: Any, roll: int) -> list[tuple[int, float]]:
-        """The chance outcomes of a roll: index k = the engine's k-th multiset of faces (one list per number
-        of dice rolled: a roll's outcomes depend only on that)."""
-        k = bin(roll >> 4 & 255).count("1")
+        """The chance outcomes of a roll (the game's chance kind): index k = the engine's k-th outcome (one
+        list per chance key: the outcomes depend only on that, e.g. on the number of dice rolled)."""
+        k = self.facts.chance_key(roll)
         out = self.roll_outcomes.get(k)
         if out is None:
             out = self.roll_outcomes[k] = [(i, p) for i, (_f, p) in enumerate(engine.chance_outcomes(roll))]
         return out
 
     def deal_chances(self) -> list[tuple[int, float]]:
-        if self.deal_outcomes is None:
+        out = self.deal_outcomes
+        if out is None:
             p = 1.0 / self.deals
-            self.deal_outcomes = [(k, p) for k in range(self.deals)]
-        return self.deal_outcomes
+            out = self.deal_outcomes = [(k, p) for k in range(self.deals)]
+        return out
 
 
 class _Core:
@@ -128,8 +138,9 @@ class _Core:
         self.engine: Any = None       # None: the deal (the first chance node) is still to come
         self.roll: int | None = None  # a dice roll decided, its outcome (a chance node) still to come
         self.legal: tuple[list[int], dict[int, int]] | None = None
-        # the dice games' states are serialized as their origin (a seed, or an observation and a seed for a
-        # determinization) and the (code, faces) applied since, kept as a linked tuple: clones share it
+        # a game without the position format's serialization (facts.from_observation: the dice games) is
+        # serialized as its origin (a seed, or an observation and a seed for a determinization) and the
+        # (code, faces) applied since, kept as a linked tuple: clones share it
         self.origin: Any = None
         self.log: tuple | None = None
 
@@ -144,7 +155,7 @@ class _Core:
 
     def __getstate__(self) -> dict:
         d: dict[str, Any] = {"cfg": self.cfg, "roll": self.roll}
-        if self.engine is not None and self.cfg.game == "alhambra":
+        if self.engine is not None and self.cfg.facts.from_observation is None:
             d["position"] = state_to_json(self.engine)
         elif self.engine is not None:
             d["origin"] = self.origin
@@ -156,7 +167,7 @@ class _Core:
         return d
 
     def __setstate__(self, d: dict) -> None:
-        self.__init__(d["cfg"])
+        _Core.__init__(self, d["cfg"])
         self.roll = d["roll"]
         if "position" in d:
             self.engine = state_from_json(d["position"])
@@ -164,8 +175,10 @@ class _Core:
             self.origin = d["origin"]
             if self.origin[0] == "seed":
                 self.engine = new_game(self.cfg.n, seed=self.origin[1], game=self.cfg.game)
-            else:               # ("observation", obs, seed): what DiceState.determinized built
-                self.engine = DiceState.from_observation(self.origin[1], self.origin[2])
+            else:               # ("observation", obs, seed): what the engine's determinized built
+                rebuild = self.cfg.facts.from_observation
+                assert rebuild is not None
+                self.engine = rebuild(self.origin[1], self.origin[2])
             for code, faces in d["moves"]:
                 self.engine.apply(code, outcome=faces)
                 self.log = (self.log, (code, faces))
@@ -204,6 +217,7 @@ class AlhambraState(pyspiel.State):
         c = self._c
         if c.engine is None:
             return c.cfg.deal_chances()
+        assert c.roll is not None
         return c.cfg.roll_chances(c.engine, c.roll)
 
     def _apply_action(self, action: int) -> None:
@@ -219,13 +233,12 @@ class AlhambraState(pyspiel.State):
             c.roll = None
         else:
             code = c.legal_map()[1][action]
-            if cfg.game == "alhambra":
-                c.engine.apply(code)
-            elif code & 15 == ROLL:
+            if cfg.facts.chance_kind is not None and code & 15 == cfg.facts.chance_kind:
                 c.roll = code                       # the faces come from the chance node that follows
             else:
                 c.engine.apply(code)
-                c.log = (c.log, (code, None))
+                if cfg.facts.from_observation is not None:
+                    c.log = (c.log, (code, None))
         c.legal = None
 
     def _action_to_string(self, player: int, action: int) -> str:
@@ -261,7 +274,7 @@ class AlhambraState(pyspiel.State):
         seed = int(probability_sampler() * 2.0 ** 53)
         state._c.engine = c.engine.determinized(player_id, seed)
         state._c.roll = c.roll
-        if c.cfg.game != "alhambra":   # what DiceState.determinized does, kept to rebuild it
+        if c.cfg.facts.from_observation is not None:   # what determinized does, kept to rebuild it
             state._c.origin = ("observation", c.engine.observation(player_id), seed)
         return state
 
@@ -295,18 +308,16 @@ class _Observer:
             return "deal"
         obs = c.engine.observation(player)
         if not self.perfect_recall:
-            if c.cfg.game == "alhambra":
-                obs["hands"] = count_cards(obs)
-            del obs["history"]
+            c.cfg.facts.forget_history(obs)
         if c.roll is not None:
             obs["rolling"] = c.roll
         return json.dumps(obs, sort_keys=True, separators=(",", ":"))
 
 
 class AlhambraGame(pyspiel.Game):
-    """The base game (``alhambra``); subclasses make the dice games."""
+    """An OpenSpiel game over the engine: the registry's default game; one subclass per other game."""
 
-    game = "alhambra"
+    game = registry.DEFAULT
 
     def __init__(self, params: dict | None = None) -> None:
         params = dict(params or {})
@@ -314,12 +325,12 @@ class AlhambraGame(pyspiel.Game):
         n = cfg.n
         info = pyspiel.GameInfo(
             num_distinct_actions=cfg.actions.n,
-            max_chance_outcomes=max(cfg.deals, MAX_ROLL_OUTCOMES if self.game != "alhambra" else 0),
+            max_chance_outcomes=max(cfg.deals, cfg.facts.max_chance_outcomes),
             num_players=n,
             min_utility=-1.0 / (n - 1),
             max_utility=1.0,
             utility_sum=0.0,
-            max_game_length=MAX_LENGTH[self.game])
+            max_game_length=cfg.facts.max_game_length)
         super().__init__(_game_type(self.game), info, params)
 
     def new_initial_state(self) -> AlhambraState:
@@ -331,22 +342,29 @@ class AlhambraGame(pyspiel.Game):
         return _Observer(self.cfg, bool(iig_obs_type is not None and iig_obs_type.perfect_recall))
 
 
-class DiceGame(AlhambraGame):
-    game = "dice"
+def _subclass(game: str) -> type[AlhambraGame]:
+    """A game's class beside the default one: a subclass named after its OpenSpiel name (a module attribute,
+    so that it pickles by reference)."""
+    name = "".join(w.capitalize() for w in facts(game).short_name.split("_")) + "Game"
+    cls = type(name, (AlhambraGame,), {"game": game, "__module__": __name__, "__doc__": f"``{game}``."})
+    globals()[name] = cls
+    return cls
 
 
-class AlcazabaGame(AlhambraGame):
-    game = "alcazaba"
+#: the engine's game -> its OpenSpiel game class
+_DEFINED: dict[str, type[AlhambraGame]] = {AlhambraGame.game: AlhambraGame}
+GAME_CLASSES = {game: _DEFINED.get(game) or _subclass(game) for game in registry.names()}
+
+for _game, _cls in GAME_CLASSES.items():
+    if facts(_game).short_name not in pyspiel.registered_names():
+        pyspiel.register_game(_game_type(_game), _cls)
 
 
-for _cls in (AlhambraGame, DiceGame, AlcazabaGame):
-    if _game_type(_cls.game).short_name not in pyspiel.registered_names():
-        pyspiel.register_game(_game_type(_cls.game), _cls)
-
-
-def load(game: str = "alhambra", num_players: int = 2, options: dict | None = None, **params: Any) -> Any:
+def load(game: str = registry.DEFAULT, num_players: int = 2, options: dict | None = None,
+         **params: Any) -> Any:
     """``pyspiel.load_game`` by the engine's names: ``load("alhambra", 3, {"camps": True})``."""
     p: dict[str, Any] = {"players": num_players, **params}
     if options:
-        p["options"] = ",".join(k for k, v in options.items() if v and k != "dirk")
-    return pyspiel.load_game(GAME_NAMES[game], p)
+        # '+' as in a game string: the game's string (pickling, serialization) is parsed back
+        p["options"] = "+".join(k for k, v in options.items() if v and k != "dirk")
+    return pyspiel.load_game(facts(game).short_name, p)

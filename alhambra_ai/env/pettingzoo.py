@@ -29,14 +29,14 @@ from pettingzoo.utils import wrappers
 
 from alhambra_ai import new_game
 from alhambra_ai.env.spaces import DEFAULT_RADIUS, ActionSpace, ObservationEncoder, OutsideWindow
-from alhambra_ai.registry import game_of
+from alhambra_ai.registry import DEFAULT, game_of
 
 __all__ = ["env", "raw_env", "final_rewards"]
 
 OBS_BOUND = 2.0 ** 15     # every encoded number (counts, scores, coordinates, tile ids) is far inside
 
 
-def env(game: str = "alhambra", num_players: int = 2, options: dict | None = None, seed: int | None = None,
+def env(game: str = DEFAULT, num_players: int = 2, options: dict | None = None, seed: int | None = None,
         reward: str = "win", radius: int = DEFAULT_RADIUS, render_mode: str | None = None) -> AECEnv:
     """The environment wrapped as PettingZoo's classic games are (order enforced: reset before step)."""
     inner = raw_env(game, num_players, options, seed, reward, radius, render_mode)
@@ -60,7 +60,7 @@ class raw_env(AECEnv):
 
     metadata = {"render_modes": ["ansi"], "name": "alhambra_v0", "is_parallelizable": False}
 
-    def __init__(self, game: str = "alhambra", num_players: int = 2, options: dict | None = None,
+    def __init__(self, game: str = DEFAULT, num_players: int = 2, options: dict | None = None,
                  seed: int | None = None, reward: str = "win", radius: int = DEFAULT_RADIUS,
                  render_mode: str | None = None) -> None:
         super().__init__()
@@ -83,7 +83,8 @@ class raw_env(AECEnv):
         self.observation_spaces = dict.fromkeys(self.possible_agents, obs_space)
         self.action_spaces = dict.fromkeys(self.possible_agents, spaces.Discrete(self.actions.n))
         self._seeds = np.random.default_rng(seed)   # game seeds of resets without a seed
-        self.state_ = None
+        self.state_: Any = None                     # the engine's State / DiceState once reset
+        self._legal: dict[int, int] | None = None   # index -> code of the agent to act
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -108,7 +109,7 @@ class raw_env(AECEnv):
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {a: {} for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._legal = None
         self._advance()
 
@@ -136,10 +137,13 @@ class raw_env(AECEnv):
             return
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
+        legal = self._legal or {}
         try:
-            code = self._legal[int(action)]
-        except (KeyError, TypeError, ValueError):
-            raise ValueError(f"{agent}: action {action!r} is not legal now (see the action_mask)") from None
+            code = None if action is None else legal.get(int(action))
+        except (TypeError, ValueError):
+            code = None
+        if code is None:
+            raise ValueError(f"{agent}: action {action!r} is not legal now (see the action_mask)")
         self.state_.apply(code)
         self._legal = None
         self._advance()
@@ -157,7 +161,7 @@ class raw_env(AECEnv):
 
     def action_code(self, index: int) -> int:
         """The engine's action code behind a legal index of the agent to act."""
-        return self._legal[int(index)]
+        return (self._legal or {})[int(index)]
 
     def action_text(self, index: int) -> str:
         """``'buy 2 g4 g3'``, ``'place 17 1,-2'``, ... for a legal index of the agent to act."""

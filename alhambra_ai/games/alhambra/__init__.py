@@ -13,5 +13,7 @@ GAMES = (
          hooks={"search": f"{_HERE}.search", "session": f"{_HERE}.session:AlhambraTerminalGame",
                 "spectator": f"{_HERE}.text:spectator", "viewer": f"{_HERE}.viewer:viewer_data",
                 "viewer_page": f"{_HERE}.viewer:page",
-                "random_games": f"{_HERE}.bench:random_games"}),
+                "random_games": f"{_HERE}.bench:random_games",
+                "spaces": f"{_HERE}.spaces:spaces",
+                "openspiel": f"{_HERE}.spaces:openspiel"}),
 )

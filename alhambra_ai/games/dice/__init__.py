@@ -9,7 +9,9 @@ _HERE = "alhambra_ai.games.dice"
 _HOOKS = {"search": f"{_HERE}.search", "session": f"{_HERE}.session:DiceTerminalGame",
           "spectator": f"{_HERE}.text:spectator", "viewer": f"{_HERE}.viewer:viewer_data",
           "viewer_page": f"{_HERE}.viewer:page",
-          "random_games": f"{_HERE}.bench:random_games"}
+          "random_games": f"{_HERE}.bench:random_games",
+          "spaces": f"{_HERE}.spaces:spaces",
+          "openspiel": f"{_HERE}.spaces:openspiel"}
 
 GAMES = (
     Game(name="dice", family="dice", title="Alhambra: The Dice Game", a_game="a dice game", players=(2, 6),
