@@ -50,7 +50,9 @@ class Game:
     - ``viewer``: ``viewer_data(record) -> dict``, the frames the HTML viewer draws, and ``viewer_page``:
       ``page(data) -> dict``, the template and what it needs beside the frames;
     - ``random_games``: ``random_games(game, players, count, seed, options) -> actions``, the engine's
-      timed unit of ``alhambra-ai bench`` (random games played in C).
+      timed unit of ``alhambra-ai bench`` (random games played in C);
+    - ``spaces``: ``spaces(game, options)``, the game's fixed-size observation and action layout for
+      ``alhambra_ai.env`` (PettingZoo), and ``openspiel``: ``openspiel(game)``, its OpenSpiel facts.
     """
 
     name: str                     # the id in records, observations, --game and the core's new_game
