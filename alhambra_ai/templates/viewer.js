@@ -248,13 +248,15 @@ function renderBase(f) {
   });
   const m = f.modules || {};
   if (m.bazaars_waiting && m.bazaars_waiting.length) {   // beside the market: priced by its currency's slot
-    const row = tileRow(m.bazaars_waiting, market, "bazaars waiting (price: the tile in their currency's slot)");
+    const row = tileRow(m.bazaars_waiting, market,
+                        "bazaars waiting, price under each (the cost of the tile in the slot of its currency)");
     row.setAttribute("height", CELL + 20);
     row.classList.add("bazaars");
     m.bazaars_waiting.forEach((t, i) => {
       const slot = CURRENCY_NAMES.indexOf(DATA.tiles[t].currency), under = f.market[slot];
-      el("svg:text", {x: 3 + i * (CELL + 6), y: CELL + 18, "font-size": 11, fill: "#444"}, row,
-         under === null || under === undefined ? "no price" : `price ${DATA.tiles[under].cost}`);
+      el("svg:text", {x: 3 + i * (CELL + 6) + CELL / 2, y: CELL + 18, "font-size": 11, fill: "#444",
+                      "text-anchor": "middle", class: "price"}, row,
+         under === null || under === undefined ? "none" : `${DATA.tiles[under].cost} ${"ygbo"[slot]}`);
     });
   }
   const display = document.getElementById("display");
