@@ -22,8 +22,9 @@ from alhambra_ai.viewer import seat_names, tile_table
 
 TEMPLATE = "viewer.html"
 MODULE_TILES = {"camp", "bazaar"}          # the legend names the module tiles only where the game has them
-# The public module fields a frame carries (observation ``modules``; never the observing seat's own ``thieves``
-# or ``disc``: the frames are what a spectator sees, and those are secrets of seat 1 in observation(0)).
+# The public module fields a frame carries (observation ``modules``; never the observing seat's own
+# ``thieves`` or ``disc``: the frames are what a spectator sees, and those are seat 1's secrets in
+# observation(0)).
 PUBLIC_MODULE_FIELDS = ("vizier_awake", "window_order", "bazaars_waiting", "falcons", "coins", "coin_bag",
                         "walls", "thief_counts", "thieves_played", "supply", "residents", "discs", "lifted",
                         "setup_left")
