@@ -218,6 +218,208 @@ def test_replay_html_of_a_saved_game(browser, tmp_path):
 
 
 # ----------------------------------------------------------------------------------------------------------
+# All eight modules (issue 44): every module piece is drawn, frame by frame as the engine has it, and in the
+# legend; no seat's secret is on the page.
+
+PIECE_KEYS = ["vizier", "falcon", "coin", "thief", "wall-card", "resident", "disc"]
+KEEN = ("wall ", "resident ", "falcon ", "wake", "exchange ")   # moves that bring the module pieces out
+
+
+def all_modules_record(players=3, seed=1):
+    """A whole game with every module, played to the end by a seeded mix of greedy and random moves that
+    favours the modules' moves and keeps thieves in hand a while (so wall cards, thieves held and residents
+    meet on the table)."""
+    from alhambra_ai.options import MODULES
+    from alhambra_ai.search import greedy_action
+
+    state, rng = new_game(players, seed=seed, options=dict.fromkeys(MODULES, True)), random.Random(seed)
+    while not state.is_terminal():
+        actions = state.legal_actions()
+        if state.phase == "interrupt" and rng.random() < 0.9:
+            actions = [a for a in actions if not state.action_to_text(a).startswith("thief ")]
+        keen = [a for a in actions if state.action_to_text(a).startswith(KEEN)]
+        if keen and rng.random() < 0.7:
+            action = rng.choice(keen)
+        elif state.phase != "interrupt" and rng.random() < 0.6:
+            action = greedy_action(state.clone())
+        else:
+            action = rng.choice(actions)
+        state.apply(action)
+    return make_record(state, ["alice", "bob", "carol"][:players])
+
+
+# What the page shows of the modules, read from the DOM (seat s's pieces under #seat-s).
+MODULES_DRAWN = """
+const all = (root, sel, f) => [...root.querySelectorAll(sel)].map(f);
+const seats = [...document.querySelectorAll("#seats .seat[id^=seat-]")].map(box => {
+  const city = box.querySelector("svg.city"), disc = box.querySelector("g.disc");
+  const pieces = {};
+  for (const p of box.querySelectorAll("g[data-tile] g.wall-piece")) {
+    const t = p.closest("g[data-tile]").dataset.tile;
+    pieces[t] = (pieces[t] || 0) | +p.dataset.side;
+  }
+  return {
+    vizier: all(box, "g.vizier", g => g.dataset.awake === "true"),
+    coins: all(box, ".coins .coin", c => c.dataset.currency).sort(),
+    held: all(box, ".thieves .thief.held", c => c.textContent),
+    played: all(box, ".thieves .thief.played", c => c.dataset.currency),
+    pieces,
+    residents: all(city, "g.resident", g => +g.dataset.tile).sort((a, b) => a - b),
+    falcons: all(city, "g.falcon", g => [+g.dataset.falcon, +g.dataset.x, +g.dataset.y]).sort(),
+    disc: disc ? (disc.dataset.lifted ? null : [+disc.dataset.x, +disc.dataset.y]) : "none",
+    figures: disc ? all(disc, "g.disc-figure", g => g.dataset.type).sort() : [],
+  };
+});
+return {
+  frame: +document.body.dataset.frame, seats,
+  wall_cards: all(document, "#display g.wall-card", g => +g.dataset.card).sort((a, b) => a - b),
+  bazaars: all(document, "#market svg.bazaars g[data-tile]", g => +g.dataset.tile),
+  supply: all(document, "#table-facts .supply .count", c => +c.textContent),
+  result: document.getElementById("result").textContent,
+};
+"""
+MODULES_DRAWN_THEN_RIGHT = "const got = (() => {" + MODULES_DRAWN + "})();" \
+    "document.body.dispatchEvent(new KeyboardEvent('keydown', {key: 'ArrowRight', bubbles: true}));" \
+    "return got;"
+
+
+def expected_pieces(record):
+    """Per frame, the module pieces as the engine has them (its State calls; the discs' public knowledge and
+    the figure supply from the observation), and the kinds each frame shows."""
+    from alhambra_ai.record import steps
+
+    out, played = [], [[] for _ in range(record["num_players"])]
+    for _, seat, text, state in steps(record):
+        if text.startswith("thief "):
+            played[seat].append(text.split()[1][0])
+        public = state.observation(0)["modules"]
+        seats = []
+        for p in range(state.num_players):
+            disc = public["discs"][p]
+            cell = state.disc_cell(p)
+            seats.append({
+                "vizier": [state.vizier_awake(p)],
+                "coins": sorted(c for c, n in zip("ygbo", state.coins(p), strict=True) for _ in range(n)),
+                "held": ["?"] * len(state.thieves(p)), "played": list(played[p]),
+                "pieces": {str(t): sum(b for ch, b in zip("NESW", (1, 2, 4, 8), strict=True) if ch in sides)
+                           for t, sides in state.card_walls(p).items()},
+                "residents": sorted(state.residents(p)),
+                "falcons": sorted([n, x, y] for n, (x, y) in state.falcons(p)),
+                "disc": list(cell) if cell else (None if disc["seen"] or disc["hidden"] else "none"),
+                "figures": sorted(disc["seen"] + ["secret"] * disc["hidden"]),
+            })
+        out.append({"seats": seats, "wall_cards": sorted(state.wall_cards()),
+                    "bazaars": list(state.bazaars_waiting()), "supply": list(state.supply())})
+    return out, state
+
+
+def kinds_shown(want):
+    """The piece kinds a frame's expectation holds."""
+    seats = want["seats"]
+    return {k for k, shown in {
+        "vizier awake": any(s["vizier"] == [True] for s in seats),
+        "vizier asleep": any(s["vizier"] == [False] for s in seats),
+        "coin": any(s["coins"] for s in seats), "thief held": any(s["held"] for s in seats),
+        "thief played": any(s["played"] for s in seats), "wall card": bool(want["wall_cards"]),
+        "wall piece": any(s["pieces"] for s in seats), "resident": any(s["residents"] for s in seats),
+        "falcon": any(s["falcons"] for s in seats), "disc on the city": any(
+            isinstance(s["disc"], list) for s in seats),
+        "disc figure seen": any(f != "secret" for s in seats for f in s["figures"]),
+        "disc figure secret": any("secret" in s["figures"] for s in seats),
+        "bazaar waiting": bool(want["bazaars"])}.items() if shown}
+
+
+ALL_KINDS = {"vizier awake", "vizier asleep", "coin", "thief held", "thief played", "wall card",
+             "wall piece", "resident", "falcon", "disc on the city", "disc figure seen", "disc figure secret",
+             "bazaar waiting"}
+
+
+def test_the_viewer_shows_every_piece_of_all_eight_modules(browser, tmp_path):
+    from selenium.webdriver.common.keys import Keys
+
+    from alhambra_ai.options import MODULES
+
+    record = all_modules_record(3, seed=1)
+    assert set(record["options"]) >= set(MODULES) and all(record["options"][m] for m in MODULES)
+    want, final = expected_pieces(record)
+    full = [k for k, w in enumerate(want) if kinds_shown(w) == ALL_KINDS]
+    assert full, "the seeded game never shows every piece kind at once: pick another seed"
+    write_viewer(record, tmp_path / "all.html")
+    page = (tmp_path / "all.html").read_text()
+    chosen = [text for text in record["actions"] if text.startswith("figures ")]
+    assert len(chosen) == 3 and not any(text in page for text in chosen)    # each seat's choice stays secret
+    assert page.count("figures (secret)") == 3
+
+    # a frame with every kind of piece: the legend, the DOM and a screenshot
+    load(browser, tmp_path / "all.html", f"#{full[0]}")
+    assert frame(browser) == full[0]
+    legend = browser.find_elements("css selector", "#key-pieces span[data-piece]")
+    assert [s.get_attribute("data-piece") for s in legend] == PIECE_KEYS
+    assert all(s.find_elements("css selector", "svg, span.coin, span.thief") for s in legend)
+    got = drawn_pieces(browser)
+    assert {k: got[k] for k in want[0]} == want[full[0]]
+    shot = tmp_path / "all-modules.png"
+    browser.save_screenshot(str(shot))
+    assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    # the pixels of each city: the light stripe of its wall pieces, the ring of its disc in its seat's colour
+    seat_colours = browser.execute_script("return SEAT_COLOURS;")
+    stripe, checked = hex_rgb(browser.execute_script("return WALL_PIECE;")), 0
+    for svg in browser.find_elements("css selector", "svg.city"):
+        _, _, pixels = png_pixels(svg.screenshot_as_png)
+        ring = hex_rgb(seat_colours[int(svg.get_attribute("data-seat")) - 1])
+        # [what, x, y] relative to the svg: each stripe's middle, each ring's top
+        points = browser.execute_script(
+            "const s = arguments[0].getBoundingClientRect(), out = [];"
+            "for (const p of arguments[0].querySelectorAll('g.wall-piece line:last-child')) {"
+            "  const r = p.getBoundingClientRect();"
+            "  out.push(['stripe', r.left + r.width / 2 - s.left, r.top + r.height / 2 - s.top]); }"
+            "for (const d of arguments[0].querySelectorAll('g.disc > circle')) {"
+            "  const r = d.getBoundingClientRect();"
+            "  out.push(['ring', r.left + r.width / 2 - s.left, r.top + 1.5 - s.top]); }"
+            "return out;", svg)
+        for what, x, y in points:
+            got_px, want_px = pixels[round(y)][round(x)], stripe if what == "stripe" else ring
+            assert max(abs(g - w) for g, w in zip(got_px, want_px, strict=True)) <= 30, (what, x, y, got_px)
+            checked += 1
+    assert checked >= 3
+    # forward through the whole game from the set-up: each frame draws what the engine has
+    body = browser.find_element("tag name", "body")
+    body.send_keys(Keys.HOME)
+    seen = set()
+    for k, expect in enumerate(want):
+        got = drawn_pieces(browser, MODULES_DRAWN_THEN_RIGHT)
+        assert got["frame"] == k
+        assert {key: got[key] for key in expect} == expect, (k, record["actions"][k - 1] if k else "set-up")
+        assert got["result"] == "" or k == len(want) - 1
+        seen |= kinds_shown(expect)
+    assert seen == ALL_KINDS
+    # the last frame names the winner
+    assert frame(browser) == len(want) - 1
+    scores, ranking = final.scores(), final.ranking()
+    best = min(range(3), key=lambda p: (ranking[p], p))
+    assert browser.find_element("id", "winner").text.startswith(
+        f"Game over: winner {record['seats'][best]} (seat {best + 1}) with {scores[best]} points")
+    # and back with the keys: the drawing follows
+    for key, step in [(Keys.PAGE_UP, -10), (Keys.ARROW_LEFT, -1), (Keys.PAGE_UP, -10), (Keys.ARROW_LEFT, -1)]:
+        before = frame(browser)
+        body.send_keys(key)
+        got = drawn_pieces(browser)
+        assert got["frame"] == before + step and got["result"] == ""
+        assert {k: got[k] for k in want[0]} == want[got["frame"]]
+    body.send_keys(Keys.END)
+    assert frame(browser) == len(want) - 1 and browser.find_element("id", "winner")
+    assert console_errors(browser) == []
+
+
+def drawn_pieces(driver, script=MODULES_DRAWN):
+    got = driver.execute_script(script)
+    for seat in got["seats"]:
+        seat["falcons"] = sorted(seat["falcons"])
+        seat["pieces"] = {t: bits for t, bits in seat["pieces"].items()}
+    return got
+
+
+# ----------------------------------------------------------------------------------------------------------
 # The dice games' viewer (Alhambra: The Dice Game, Alcazaba): the same stepping, its own board.
 
 DICE_TYPES = ("pavilion", "seraglio", "arcades", "chambers", "garden", "tower")

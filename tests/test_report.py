@@ -37,3 +37,50 @@ def test_the_viewer_legend_names_the_module_tiles_of_the_game_only():
     with_modules, base = page({"camps": True, "bazaars": True}), page(None)
     assert "</i>camp</span>" in with_modules and "</i>bazaar</span>" in with_modules
     assert "</i>camp</span>" not in base and "</i>bazaar</span>" not in base
+
+
+def test_the_viewer_legend_names_the_module_pieces_of_the_game_only():
+    """Issue 44: every module piece is in the legend, in a game with its module only."""
+    import random
+
+    from alhambra_ai import new_game
+    from alhambra_ai.record import make_record
+    from alhambra_ai.report import viewer_html
+
+    def pieces(options):
+        state = new_game(2, seed=4, options=options)
+        state.apply(random.Random(4).choice(state.legal_actions()))
+        return set(re.findall(r'data-piece="([\w-]+)"', viewer_html(make_record(state, ["a", "b"]))))
+
+    assert pieces({"change": True, "walls": True}) == {"coin", "wall-card"}
+    assert pieces({"vizier": True, "falcons": True}) == {"vizier", "falcon"}
+    assert pieces({"thief": True, "residents": True}) == {"thief", "resident", "disc"}
+    assert pieces(None) == set() and pieces({"camps": True}) == set()
+
+
+def test_the_viewer_frames_hold_no_secret_of_a_seat():
+    """A spectator's frames: the thieves held are counts, a disc's first figures a count until seen, and a
+    ``figures`` choice is masked in the moves and events as every other seat's history shows it."""
+    import json
+    import random
+
+    from alhambra_ai import new_game
+    from alhambra_ai.games.alhambra.viewer import PUBLIC_MODULE_FIELDS
+    from alhambra_ai.options import MODULES
+    from alhambra_ai.record import make_record
+    from alhambra_ai.report import viewer_data
+
+    state, rng = new_game(3, seed=2, options=dict.fromkeys(MODULES, True)), random.Random(2)
+    for _ in range(60):
+        state.apply(rng.choice(state.legal_actions()))
+    record = make_record(state, ["a", "b", "c"])
+    data = viewer_data(record)
+    for f in data["frames"]:
+        assert set(f["modules"]) <= {*PUBLIC_MODULE_FIELDS, "thieves_by_seat"}     # no "thieves", no "disc"
+    text = json.dumps(data)
+    chosen = [a for a in record["actions"] if a.startswith("figures ")]
+    assert len(chosen) == 3 and not any(a in text for a in chosen)
+    moves = [f["move"] for f in data["frames"] if "figures" in f["move"]]
+    assert sorted(moves) == [f"seat {s}: figures (secret)" for s in (1, 2, 3)]
+    last = data["frames"][-1]["modules"]
+    assert last["thief_counts"] == [len(state.thieves(p)) for p in range(3)]

@@ -15,13 +15,27 @@ from __future__ import annotations
 
 from typing import Any
 
-from alhambra_ai._core import TYPE_NAMES
+from alhambra_ai._core import TYPE_NAMES, bazaar_info, falcon_info, wall_card_sides
 from alhambra_ai.record import check_final_scores, steps
 from alhambra_ai.text import summed_breakdown
 from alhambra_ai.viewer import seat_names, tile_table
 
 TEMPLATE = "viewer.html"
 MODULE_TILES = {"camp", "bazaar"}          # the legend names the module tiles only where the game has them
+# The public module fields a frame carries (observation ``modules``; never the observing seat's own
+# ``thieves`` or ``disc``: the frames are what a spectator sees, and those are seat 1's secrets in
+# observation(0)).
+PUBLIC_MODULE_FIELDS = ("vizier_awake", "window_order", "bazaars_waiting", "falcons", "coins", "coin_bag",
+                        "walls", "thief_counts", "thieves_played", "supply", "residents", "discs", "lifted",
+                        "setup_left")
+# The legend's module pieces, in the order drawn: (key the page draws the icon by, option, words).
+PIECES = (("vizier", "vizier", "vizier (gold: awake, grey: asleep)"),
+          ("falcon", "falcons", "falcon on a corner (its colour, number)"),
+          ("coin", "change", "coin (value 1, its currency's colour)"),
+          ("thief", "thief", "thief card (dark back: held, secret; face up: played)"),
+          ("wall-card", "walls", "wall card face up; the walls it added to a tile (striped)"),
+          ("resident", "residents", "resident (white figure on its building)"),
+          ("disc", "residents", "disc: figures seen arrive in colour, ? = still secret, struck = known gone"))
 
 
 def viewer_data(record: dict) -> dict:
@@ -30,19 +44,30 @@ def viewer_data(record: dict) -> dict:
     A frame: ``move`` (``"seat 2: buy 1 y3"``, empty for the set-up), ``events`` (the public history
     since the previous frame), ``market``, ``display``, ``hands`` (every seat's: a record is seen by a
     spectator after the game), ``cities`` (``[x, y, tile, walls]`` per cell), ``reserves``, ``scores``,
-    ``dirk_score``, ``dirk_tiles``, ``turn``, ``phase``, ``current_player``, ``pending``.
+    ``dirk_score``, ``dirk_tiles``, ``turn``, ``phase``, ``current_player``, ``pending``; with modules
+    ``modules``: the observation's public module fields (PUBLIC_MODULE_FIELDS) plus ``thieves_by_seat``, the
+    thieves each seat played so far (public: ``seat 2: thief y6``). Secrets stay secret: the thieves held are
+    counts, a disc's first figures are counts until seen, and a ``figures`` choice reads ``figures (secret)``
+    as in every other seat's history.
     Raises RecordError for a record that does not replay.
     """
     frames: list[dict] = []
     seen = 0
     state = None
     tiles: set[int] = set()
+    modules = any(v for k, v in (record.get("options") or {}).items() if k != "dirk")
+    played: list[list[str]] = [[] for _ in range(record["num_players"])]
     for _, seat, text, state in steps(record):
         obs = state.observation(0)
-        history = state.history
-        events, seen = list(history[seen:]), len(history)
+        history = spectator_history(state, obs)
+        raw, events, seen = list(state.history[seen:]), list(history[seen:]), len(history)
+        move = f"seat {seat + 1}: {text}" if text else ""
+        if move in raw:                        # a secret move (figures) reads as the history masks it
+            move = events[raw.index(move)]
+        if text.startswith("thief "):
+            played[seat].append(text.split()[1][0])
         frame = {
-            "move": f"seat {seat + 1}: {text}" if text else "",
+            "move": move,
             "events": [e for e in events if not e.startswith(f"seat {seat + 1}: ")],
             "market": obs["market"], "display": obs["display"],
             "hands": [list(state.hand(p)) for p in range(state.num_players)],
@@ -51,6 +76,11 @@ def viewer_data(record: dict) -> dict:
             "turn": obs["turn"], "phase": obs["phase"], "current_player": obs["current_player"],
             "pending": obs.get("pending") or [],
         }
+        if modules and obs.get("modules"):
+            frame["modules"] = {k: obs["modules"][k] for k in PUBLIC_MODULE_FIELDS if k in obs["modules"]}
+            if obs["modules"].get("thief_counts") is not None:
+                frame["modules"]["thieves_by_seat"] = [list(p) for p in played]
+            tiles.update(obs["modules"].get("bazaars_waiting") or [])
         frames.append(frame)
         for city in obs["cities"]:
             tiles.update(c[2] for c in city)
@@ -66,12 +96,32 @@ def viewer_data(record: dict) -> dict:
                 "ranking": list(state.ranking()), "types": list(TYPE_NAMES),  # the breakdown's column order
                 "breakdown": [summed_breakdown(breakdown, p) for p in range(state.num_players)],
                 "dirk": summed_breakdown(breakdown, "dirk") if state.dirk_score is not None else None}
+    options = {k: bool(v) for k, v in (record.get("options") or {}).items() if v}
+    table = tile_table(tiles)
+    for t, info in table.items():
+        if info["type"] == "bazaar":          # its currency (the price is that slot's tile's cost)
+            info["currency"] = bazaar_info(t)[0]
     return {"game": "alhambra", "seats": seat_names(record), "seed": record["seed"],
             "num_players": record["num_players"], "forfeits": record.get("forfeits", []), "frames": frames,
-            "tiles": tile_table(tiles)}
+            "tiles": table, "options": options, "types": list(TYPE_NAMES),
+            "falcons": {n: list(falcon_info(n)) for n in range(1, 16)} if options.get("falcons") else {},
+            "wall_cards": {n: wall_card_sides(n) for n in range(1, 9)} if options.get("walls") else {}}
+
+
+def spectator_history(state: Any, obs: dict) -> list[str]:
+    """The history as a spectator sees it: a line some seat's observation masks (a seat's secret, e.g. its
+    ``figures``) is shown masked. Seat 1's observation masks every other seat's secrets, seat 2's seat 1's."""
+    raw, first = state.history, obs["history"]
+    if state.num_players < 2:
+        return list(first)
+    second = state.observation(1)["history"]
+    return [b if a == r else a for r, a, b in zip(raw, first, second, strict=True)]
 
 
 def page(data: dict) -> dict[str, Any]:
-    """What the page's template needs beside the frames: its name and the legend's tile types."""
+    """What the page's template needs beside the frames: its name, the legend's tile types and module pieces
+    (each only in a game with its module)."""
     extra = sorted({t["type"] for t in data["tiles"].values()} & MODULE_TILES)
-    return {"template": TEMPLATE, "types": [*TYPE_NAMES, "fountain", *extra]}
+    options = data.get("options") or {}
+    pieces = [{"key": key, "label": label} for key, option, label in PIECES if options.get(option)]
+    return {"template": TEMPLATE, "types": [*TYPE_NAMES, "fountain", *extra], "pieces": pieces}
