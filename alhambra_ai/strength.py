@@ -37,23 +37,14 @@ from tqdm import tqdm
 from alhambra_ai.botapi import bot_name
 from alhambra_ai.builtin import bots_dir
 from alhambra_ai.options import check_game_options
+from alhambra_ai.stats import ranks as ranks_from
+from alhambra_ai.stats import wilson, win_share
 from alhambra_ai.tournament.process import kill_all
 from alhambra_ai.tournament.referee import Limits, run_game
 from alhambra_ai.tournament.schedule import ScheduledGame, lineup_names, stable_seed
 
 DEFAULT_MATCHES = ("greedy:random", "expectimax:greedy", "mcts:greedy", "mcts:expectimax")
 FORMAT_VERSION = 2  # results refereed in worker processes (version 1: in-process, no forfeits)
-
-
-def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """95% Wilson score interval of a win rate (fractional wins allowed), rounded to 3 places."""
-    if n == 0:
-        return (0.0, 1.0)
-    p = wins / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return (round(max(0.0, centre - half), 3), round(min(1.0, centre + half), 3))
 
 
 def bot_path(name: str) -> Path:
@@ -80,21 +71,6 @@ def side_label(text: str) -> str:
     """The seat name of one side of a match: the bot's name, with ``@SECONDS`` when it has its own time."""
     name, t = parse_side(text)
     return bot_name(bot_path(name)) + (f"@{t:g}" if t is not None else "")
-
-
-def win_share(ranks: list[int], seats) -> float:
-    """The share of the win held by the given seats (seats sharing rank 1 split it equally).
-
-    >>> win_share([1, 1, 3], [0])
-    0.5
-    """
-    top = [i for i, r in enumerate(ranks) if r == 1]
-    return sum(1 for i in seats if i in top) / len(top)
-
-
-def ranks_of(scores: list[int]) -> list[int]:
-    """Competition ranks of scores (ties share a rank): for results without referee ranks (format 1)."""
-    return [1 + sum(1 for t in scores if t > s) for s in scores]
 
 
 @dataclass(frozen=True)
@@ -222,7 +198,7 @@ def summarize(a: str, b: str, players: int, results: list[dict]) -> MatchResult:
     lost: dict[str, int] = {}
     for r in results:
         seats = r.get("bots") or r["seats"]
-        ranks = r.get("ranks") or ranks_of(r["scores"])
+        ranks = r.get("ranks") or ranks_from(r["scores"])  # format 1: no referee ranks
         a_seats = [i for i, name in enumerate(seats) if name == a]
         wins += win_share(ranks, a_seats)
         sa += [r["scores"][i] for i in a_seats]

@@ -13,6 +13,7 @@ import time
 from dataclasses import dataclass
 
 from alhambra_ai.record import make_record
+from alhambra_ai.stats import ranks
 
 from . import sandbox
 from .process import BotFailure, BotProcess, BotSource
@@ -197,13 +198,9 @@ def final_ranks(game_ranks: list[int], forfeited: set[int]) -> list[int]:
     [4, 1, 1, 3]
     """
     finishers = [s for s in range(len(game_ranks)) if s not in forfeited]
-    ranks = []
-    for s, r in enumerate(game_ranks):
-        if s in forfeited:
-            ranks.append(len(finishers) + 1)
-        else:
-            ranks.append(1 + sum(1 for t in finishers if game_ranks[t] < r))
-    return ranks
+    # the finishers ranked among themselves by their game ranks (a lower rank is better)
+    among = dict(zip(finishers, ranks([-game_ranks[s] for s in finishers]), strict=True))
+    return [among.get(s, len(finishers) + 1) for s in range(len(game_ranks))]
 
 
 def _time_summary(times: list[float]) -> dict:
