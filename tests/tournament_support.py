@@ -20,7 +20,8 @@ HOSTILE = HERE / "hostile_bots"
 class ToyGame:
     TARGET = 24
 
-    def __init__(self, num_players: int, seed: int) -> None:
+    def __init__(self, num_players: int, seed: int, options: dict | None = None,
+                 game: str | None = None) -> None:
         self.num_players, self.seed = num_players, seed
         self.options: dict = {}
         self.dirk_score = None
@@ -64,7 +65,9 @@ class ToyGame:
                 "legal_actions": self.legal_actions() if seat == self.current_player else []}
 
 
-def toy_new_game(num_players: int, seed: int) -> ToyGame:
+def toy_new_game(num_players: int, seed: int, options: dict | None = None,
+                 game: str | None = None) -> ToyGame:
+    """``referee.new_game``'s signature; the toy game has no modules and is every game."""
     return ToyGame(num_players, seed)
 
 

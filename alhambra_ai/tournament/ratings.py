@@ -22,6 +22,8 @@ import trueskill
 
 from alhambra_ai.stats import pair_score, wilson, win_share
 
+from .store import write_json_atomic
+
 # Explicit parameters: the ratings must not depend on the library's global defaults.
 ENV = trueskill.TrueSkill(mu=25.0, sigma=25.0 / 3, beta=25.0 / 6, tau=25.0 / 300, draw_probability=0.10,
                           backend=None)
@@ -242,8 +244,6 @@ def standings_csv(standings: list[Standing]) -> str:
 def write_standings(directory: Path, results: list[dict], names: list[str]) -> list[Standing]:
     """DIR/standings.csv and DIR/standings.json (both replaced atomically) from the stored results;
     returns the standings."""
-    from .store import write_json_atomic
-
     standings = compute_standings(results, names)
     pairings = head_to_head(results, [s.name for s in standings])
     write_json_atomic(directory / "standings.json",

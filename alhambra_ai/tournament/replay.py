@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TextIO
 
+from alhambra_ai.dice_text import render as render_dice
 from alhambra_ai.record import check_final_scores, steps
 from alhambra_ai.render import WIDTH, render_table, wrap
 
@@ -16,8 +17,7 @@ from alhambra_ai.render import WIDTH, render_table, wrap
 def spectator_table(state, names: list[str], width: int = WIDTH) -> str:
     """The table as a spectator of a finished record sees it: every hand, seats by name, nobody "you"."""
     if getattr(state, "game", "alhambra") != "alhambra":      # the dice games: their own board
-        from alhambra_ai.dice_text import render
-        return render(state, names, width=width)
+        return render_dice(state, names, width=width)
     return render_table(state, max(state.current_player, 0), names=names, width=width,
                         hands=[state.hand(p) for p in range(state.num_players)])
 
