@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from alhambra_ai.stats import ranks
+
 HERE = Path(__file__).parent
 GOOD = HERE / "tournament_bots"
 HOSTILE = HERE / "hostile_bots"
@@ -57,7 +59,7 @@ class ToyGame:
         return list(self.added)
 
     def ranking(self) -> list[int]:
-        return [1 + sum(t > s for t in self.added) for s in self.added]
+        return ranks(self.added)  # as the engine ranks: competition ranks, ties share
 
     def observation(self, seat: int) -> dict:
         return {"seat": seat, "num_players": self.num_players, "total": self.total, "scores": self.scores(),
