@@ -1,8 +1,9 @@
 """``alhambra-ai sprt NEW BASE``: play deals of NEW against BASE until the sequential test decides.
 
 A deal is one deal seed played in every seat rotation: NEW against ``players - 1`` copies of BASE, as a
-``NEW:BASE`` match of ``alhambra-ai strength`` (the same deals, referee, limits, forfeits, result log and
-parallel or Ray play: this module only drives them). Finished deals go to the test (alhambra_ai.sprt) in
+``NEW:BASE`` match of ``alhambra-ai strength`` (the same deals and result log; played, as strength's, by
+the tournament's backends, so the same referee, limits, forfeits, watchdog and workers: this module only
+schedules deals and feeds the test). Finished deals go to the test (alhambra_ai.sprt) in
 deal order, whatever order their games finish in, so the decision and the number of games never depend on
 ``--jobs`` or the backend; the run stops as soon as H0 or H1 is accepted (games still in progress are
 dropped) or at ``--max-games``. With ``--out`` every finished game is kept (the strength log's format:
@@ -12,22 +13,15 @@ the test before playing on.
 
 from __future__ import annotations
 
-import math
-import sys
 from pathlib import Path
 
-from alhambra_ai.options import check_game_options
+from alhambra_ai import registry
+from alhambra_ai.errors import BadInput
 from alhambra_ai.sprt import Sprt
-from alhambra_ai.strength import (
-    FORMAT_VERSION,
-    Game,
-    Match,
-    ResultLog,
-    _cluster,
-    _play,
-    check_match,
-    win_share,
-)
+from alhambra_ai.stats import win_share
+from alhambra_ai.strength import FORMAT_VERSION, Game, Match, ResultLog, check_match, play
+from alhambra_ai.tournament.config import check_game
+from alhambra_ai.tournament.runner import backend_named
 
 
 class _Decided(Exception):
@@ -52,43 +46,44 @@ def run_settings(new: str, base: str, players: int, seed: int, move_time: float,
                 "time_bank": time_bank, "memory": memory, "format": FORMAT_VERSION}
     if options:
         settings["options"] = list(options)
-    if game != "alhambra":
+    if game != registry.DEFAULT:  # the base game's logs keep the settings line they always had
         settings["game"] = game
     return settings
 
 
 def check_run(settings: dict, out: str | Path | None, resume: bool, max_games: int | None) -> None:
-    """Raise ValueError for a run that cannot start (before anything is printed or played)."""
+    """Raise BadInput for a run that cannot start (before anything is printed or played)."""
     new, base = settings["sprt"]
     check_match(f"{new}:{base}")
-    check_game_options(settings.get("game", "alhambra"), settings.get("options"))
+    check_game(settings.get("game", registry.DEFAULT), settings.get("options"))
     if max_games is not None and max_games < settings["players"]:
-        raise ValueError(f"--max-games must be at least one deal ({settings['players']} games)")
+        raise BadInput(f"--max-games must be at least one deal ({settings['players']} games)")
     if resume and out is None:
-        raise ValueError("--resume needs --out FILE (the log of the run to continue)")
+        raise BadInput("--resume needs --out FILE (the log of the run to continue)")
     if out is None:
         return
     out = Path(out)
     if not resume and out.exists() and out.stat().st_size:
-        raise ValueError(f"{out} already holds games: add --resume to continue that run, or choose another "
+        raise BadInput(f"{out} already holds games: add --resume to continue that run, or choose another "
                          "--out")
     if resume and not out.is_file():
-        raise ValueError(f"nothing to resume: no file {out}")
+        raise BadInput(f"nothing to resume: no file {out}")
     if resume and (old := ResultLog.read(out)[0]["settings"]) != settings:
         changed = ", ".join(f"{k} {old.get(k)} -> {settings.get(k)}" for k in sorted({*old, *settings})
                             if old.get(k) != settings.get(k))
-        raise ValueError(f"{out} was played with other settings ({changed}): resume with the same ones")
+        raise BadInput(f"{out} was played with other settings ({changed}): resume with the same ones")
 
 
 def run_sprt(new: str, base: str, test: Sprt, seed: int = 1, move_time: float = 0.1, time_bank: float = 5.0,
-             memory: int = 2048, options: dict | None = None, game: str = "alhambra", jobs: int = 1,
+             memory: int = 2048, options: dict | None = None, game: str = registry.DEFAULT, jobs: int = 1,
              backend: str = "local", address: str | None = None, out: str | Path | None = None,
              resume: bool = False, max_games: int | None = None, progress=None) -> str | None:
     """Play deals of ``new`` against ``base`` (bot names or files, optionally ``@SECONDS``) into ``test``
     until it decides; return its decision, 'H1', 'H0', or None at ``max_games`` (rounded down to whole
     deals). ``memory``: MB per worker, 0 for no cap. ``out``: the JSON-lines log of the games; an existing
     one is refused unless ``resume``, which continues it (its settings must match). ``progress(test)`` is
-    called once the log is replayed and after every deal. Raises ValueError for bad input."""
+    called once the log is replayed and after every deal. Raises BadInput for bad input (RefereeStalled if
+    the watchdog stops a referee that hangs)."""
     players = test.players
     settings = run_settings(new, base, players, seed, move_time, time_bank, memory, options, game)
     check_run(settings, out, resume, max_games)
@@ -113,22 +108,28 @@ def run_sprt(new: str, base: str, test: Sprt, seed: int = 1, move_time: float = 
         log.add(match.text, players, index, result)
         feed()
         if over():
-            raise _Decided
+            raise _Decided  # stops the games in progress (the backend kills their workers)
 
     if progress:
         progress(test)
     feed()
+    if over():
+        return test.status
     # deals are scheduled a chunk at a time (the run has no fixed length); within one the cores never wait
     chunk = 1024 if backend == "ray" else 32 * max(1, jobs)
-    with _cluster(backend, address) as ray:
+    with backend_named(backend, jobs, address) as arena:
+        checked = False
         while not over():
             first = test.deals  # every earlier deal is in the test
             last = first + chunk if limit is None else min(limit, first + chunk)
             specs = match.games(players, last * players, seed, start=first * players)
             todo = [Game(0, g, spec) for g, spec in enumerate(specs, start=first * players)
                     if (match.text, players, g) not in log.done]
+            if not checked:  # once: the Ray backend checks the cluster and starts its workers
+                arena.check([g.spec for g in todo], match.limits(players))
+                checked = True
             try:
-                _play(todo, [(match, players)], jobs, finished, ray)
+                play(arena, todo, [(match, players)], finished)
             except _Decided:
                 break
     return test.status
@@ -164,123 +165,3 @@ def summary(test: Sprt, decision: str | None) -> list[str]:
             f"LLR {test.llr():.3f}, bounds [{test.lower:.3f}, {test.upper:.3f}]",
             f"Elo {_elo(e.elo)}, 95% [{_elo(e.elo_low)}, {_elo(e.elo_high)}]",
             f"share {e.share:.4f}, 95% [{e.share_low:.4f}, {e.share_high:.4f}] (par {test.par:.4f})"]
-
-
-# ---------------------------------------------------------------- command line
-
-SPRT_HELP = """Is NEW stronger than BASE? Play deals until a sequential probability ratio test decides.
-
-NEW and BASE are bot names in bots/ or .py files, optionally NAME@SECONDS (its own time per move). A deal
-is one deal seed played in every seat rotation: NEW in one seat against --players - 1 copies of BASE,
-refereed as in `alhambra-ai strength`. Each deal is one sample: NEW's mean win share over it (the luck of
-the deal cancels). The test (Wald's SPRT, as the generalized SPRT of fishtest and fastchess) weighs H0
-"NEW is --elo0 stronger" against H1 "--elo1 stronger" after every deal and stops when one is accepted,
-wrong with probability at most --alpha (accepting H1) or --beta (accepting H0). With N players, NEW at
-+elo is expected to win a share s with s / (1 - s) * (N - 1) = 10^(elo/400). docs/sprt.md explains it.
-
-\b
-Examples:
-  alhambra-ai sprt bots/mine.py bots/mine_old.py --move-time 0.1 --jobs 2
-  alhambra-ai sprt mcts@0.2 mcts@0.1 --elo0 0 --elo1 20 --out runs/m.jsonl
-  alhambra-ai sprt bots/mine.py greedy --players 4 --share0 0.25 --share1 0.3
-  alhambra-ai sprt mcts@0.2 mcts@0.1 --elo1 20 --out runs/m.jsonl --resume
-"""
-
-
-def _sprt_command():
-    import click
-
-    from alhambra_ai.options import GAME_HELP, GAMES, click_callback
-    from alhambra_ai.options import HELP as OPTIONS_HELP
-    from alhambra_ai.tournament.config import BadInput
-
-    class InputError(click.ClickException):
-        exit_code = 2
-
-    @click.command("sprt", help=SPRT_HELP)
-    @click.argument("new")
-    @click.argument("base")
-    @click.option("--players", type=click.IntRange(2, 6), default=2, show_default=True,
-                  help="Seats per game: NEW and players - 1 copies of BASE.")
-    @click.option("--elo0", type=float, default=None, help="H0: NEW is this much stronger. [default: 0]")
-    @click.option("--elo1", type=float, default=None, help="H1: NEW is this much stronger. [default: 5]")
-    @click.option("--share0", type=float, default=None,
-                  help="H0 as NEW's expected win share instead of Elo (par is 1/players).")
-    @click.option("--share1", type=float, default=None, help="H1 as NEW's expected win share.")
-    @click.option("--alpha", type=float, default=0.05, show_default=True,
-                  help="The chance of accepting H1 when H0 holds.")
-    @click.option("--beta", type=float, default=0.05, show_default=True,
-                  help="The chance of accepting H0 when H1 holds.")
-    @click.option("--max-games", type=int, default=None, metavar="N",
-                  help="Stop undecided after N games (whole deals). [default: no limit]")
-    @click.option("--seed", type=int, default=1, show_default=True, help="Master seed of the deals.")
-    @click.option("--move-time", type=float, default=0.1, show_default=True, help="Seconds per move.")
-    @click.option("--time-bank", type=float, default=5.0, show_default=True,
-                  help="Extra seconds per game and seat, drawn on by moves over their limit.")
-    @click.option("--memory", type=int, default=2048, show_default=True, metavar="MB",
-                  help="Memory cap per bot process (0 = none).")
-    @click.option("--jobs", "-j", type=int, default=1, show_default=True, help="Games in parallel (local).")
-    @click.option("--backend", type=click.Choice(["local", "ray"]), default="local", show_default=True,
-                  help='Where games run: this machine, or a Ray cluster (needs pip install -e ".[ray]").')
-    @click.option("--address", metavar="auto|HOST:PORT", default=None,
-                  help="The Ray cluster (--backend ray). [default: the one running here, else a new one]")
-    @click.option("--out", type=click.Path(dir_okay=False), default=None, metavar="FILE",
-                  help="Keep finished games in this JSON-lines file (the format of strength --out).")
-    @click.option("--resume", is_flag=True, help="Continue the run in --out FILE (same bots and settings).")
-    @click.option("--progress/--no-progress", default=True, show_default=True,
-                  help="A progress line on stderr.")
-    @click.option("--options", "options", default=None, callback=click_callback, help=OPTIONS_HELP)
-    @click.option("--game", "game", type=click.Choice(GAMES), default="alhambra", help=GAME_HELP)
-    def sprt(new, base, players, elo0, elo1, share0, share1, alpha, beta, max_games, seed, move_time,
-             time_bank, memory, jobs, backend, address, out, resume, progress, options, game):
-        if (elo0 is not None or elo1 is not None) and (share0 is not None or share1 is not None):
-            raise InputError("give --elo0/--elo1 or --share0/--share1, not both")
-        if not move_time > 0 or math.isinf(move_time) or not time_bank >= 0:
-            raise InputError("--move-time must be > 0 and --time-bank >= 0")
-        if memory < 0 or 0 < memory < 64:
-            raise InputError(f"--memory must be a number of MB >= 64 (0 = no cap), not {memory}")
-        if jobs < 1:
-            raise InputError("--jobs must be at least 1")
-        if address and backend != "ray":
-            raise InputError("--address is the Ray cluster's (auto or HOST:PORT) and needs --backend ray")
-        try:
-            test = Sprt(players, 0.0 if elo0 is None else elo0, 5.0 if elo1 is None else elo1, alpha, beta,
-                        share0, share1)
-            check_run(run_settings(new, base, players, seed, move_time, time_bank, memory, options, game),
-                      out, resume, max_games)
-            if backend == "ray":
-                from alhambra_ai.tournament.ray_backend import import_ray
-
-                import_ray()
-        except (ValueError, BadInput) as e:
-            raise InputError(str(e)) from None
-        click.echo(f"sprt: NEW {new} vs BASE {base}, {players} players"
-                   + ("" if game == "alhambra" else f", {game}") + f", seed {seed}")
-        click.echo(hypotheses(test))
-
-        from tqdm import tqdm
-
-        bar = tqdm(file=sys.stderr, disable=not progress, dynamic_ncols=True,
-                   bar_format="{desc}  [{elapsed}]")
-
-        def show(t: Sprt) -> None:
-            bar.set_description_str(f"{t.deals} deals  {live(t)}")  # refreshes the line
-
-        try:
-            decision = run_sprt(new, base, test, seed, move_time, time_bank, memory, options, game, jobs,
-                                backend, address, out, resume, max_games, show if progress else None)
-        except (ValueError, BadInput) as e:
-            raise InputError(str(e)) from None
-        except KeyboardInterrupt:
-            bar.close()
-            again = f"; continue with --out {out} --resume" if out else ""
-            click.echo(f"\ninterrupted after {test.deals} deals{again}", err=True)
-            sys.exit(130)
-        bar.close()
-        for line in summary(test, decision):
-            click.echo(line)
-
-    return sprt
-
-
-sprt_command = _sprt_command()

@@ -1,17 +1,19 @@
-"""A reproducible strength evaluation of bots (``alhambra-ai strength``).
+"""A reproducible strength evaluation of bots (``alhambra-ai strength``): a schedule and a summary.
 
 Each match pits bot A against bot B: in 2-player games one A against one B, in 4-player games one A against
 three copies of B (seat names ``B``, ``B#2``, ``B#3``). The lineup rotates over the seats of one deal seed (2
 games per seed with 2 players, 4 with 4), so every deal is played from every seat. A's result per game is its
 win share (1 for a sole win, 1/k when k seats share the top rank, else 0; a seat that forfeits ranks last);
-the report gives the mean and a 95% Wilson interval.
+the report gives the mean and a 95% Wilson interval (``alhambra_ai.stats``).
 
-Games are refereed exactly as in ``alhambra-ai tournament`` (``tournament.referee.run_game``): every seat
-is its own worker process, gets the same setup config (seat, seed, move_time, time_bank) and the same limits
-(time per move and bank, memory), and an illegal move, a crash or a timeout is a forfeit recorded with the
-game, never an error of the run. A bot is a name in ``bots/`` or a path to a bot file, optionally with its
-own time per move: ``mcts@1`` plays at 1 s per move whatever ``--move-time`` says (for "mcts at 1 s against
-mcts at 0.1 s").
+This module only says which games (``Match.games``) and sums them up (``summarize``): the games are played
+by the tournament's own backend (``tournament.runner.LocalBackend``, or the Ray backend), so every seat is
+its own sandboxed worker process with the tournament's setup config (seat, seed, move_time, time_bank),
+limits (time per move and bank, memory) and watchdog, and an illegal move, a crash or a timeout is a
+forfeit recorded with the game, never an error of the run. A bot is a name in ``bots/`` or a path to a bot
+file, optionally with its own time per move: ``mcts@1`` plays at 1 s per move whatever ``--move-time`` says
+(for "mcts at 1 s against mcts at 0.1 s"). Finished games go to a JSON-lines log (``ResultLog``, kill-safe
+with the store's primitives), from which an interrupted run continues.
 
 >>> wilson(15, 20)   # 15 wins in 20 games
 (0.531, 0.888)
@@ -23,37 +25,29 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import sys
 import textwrap
-import threading
-from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
-from contextlib import closing, nullcontext
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable
+from contextlib import closing
+from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
-from tqdm import tqdm
-
+from alhambra_ai import registry
 from alhambra_ai.botapi import bot_name
 from alhambra_ai.builtin import bots_dir
-from alhambra_ai.options import check_game_options
-from alhambra_ai.tournament.process import kill_all
-from alhambra_ai.tournament.referee import Limits, run_game
+from alhambra_ai.errors import BadInput
+from alhambra_ai.stats import ranks as ranks_from
+from alhambra_ai.stats import wilson, win_share
+from alhambra_ai.tournament.config import check_game
+from alhambra_ai.tournament.process import BotSource
+from alhambra_ai.tournament.referee import Limits
+from alhambra_ai.tournament.runner import Backend, backend_named
 from alhambra_ai.tournament.schedule import ScheduledGame, lineup_names, stable_seed
+from alhambra_ai.tournament.store import StoreError, append_line, read_lines
 
 DEFAULT_MATCHES = ("greedy:random", "expectimax:greedy", "mcts:greedy", "mcts:expectimax")
 FORMAT_VERSION = 2  # results refereed in worker processes (version 1: in-process, no forfeits)
-
-
-def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """95% Wilson score interval of a win rate (fractional wins allowed), rounded to 3 places."""
-    if n == 0:
-        return (0.0, 1.0)
-    p = wins / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return (round(max(0.0, centre - half), 3), round(min(1.0, centre + half), 3))
 
 
 def bot_path(name: str) -> Path:
@@ -63,16 +57,16 @@ def bot_path(name: str) -> Path:
 
 
 def parse_side(text: str) -> tuple[str, float | None]:
-    """``"NAME"`` or ``"NAME@SECONDS"`` -> (NAME, seconds per move or None). Raises ValueError."""
+    """``"NAME"`` or ``"NAME@SECONDS"`` -> (NAME, seconds per move or None). Raises BadInput."""
     name, at, secs = text.partition("@")
     if not at:
         return name, None
     try:
         t = float(secs)
     except ValueError:
-        raise ValueError(f"{text!r}: write NAME@SECONDS, e.g. mcts@1") from None
+        raise BadInput(f"{text!r}: write NAME@SECONDS, e.g. mcts@1") from None
     if not t > 0 or math.isinf(t):
-        raise ValueError(f"{text!r}: the time per move must be a positive number of seconds")
+        raise BadInput(f"{text!r}: the time per move must be a positive number of seconds")
     return name, t
 
 
@@ -80,21 +74,6 @@ def side_label(text: str) -> str:
     """The seat name of one side of a match: the bot's name, with ``@SECONDS`` when it has its own time."""
     name, t = parse_side(text)
     return bot_name(bot_path(name)) + (f"@{t:g}" if t is not None else "")
-
-
-def win_share(ranks: list[int], seats) -> float:
-    """The share of the win held by the given seats (seats sharing rank 1 split it equally).
-
-    >>> win_share([1, 1, 3], [0])
-    0.5
-    """
-    top = [i for i, r in enumerate(ranks) if r == 1]
-    return sum(1 for i in seats if i in top) / len(top)
-
-
-def ranks_of(scores: list[int]) -> list[int]:
-    """Competition ranks of scores (ties share a rank): for results without referee ranks (format 1)."""
-    return [1 + sum(1 for t in scores if t > s) for s in scores]
 
 
 @dataclass(frozen=True)
@@ -108,7 +87,7 @@ class Match:
     time_bank: float = 5.0
     iterations: int | None = None
     options: tuple[str, ...] = ()  # the modules of every game (alhambra_ai.options)
-    game: str = "alhambra"  # the game played: alhambra, dice or alcazaba (alhambra_ai.options.GAMES)
+    game: str = registry.DEFAULT  # the game played: a name of alhambra_ai.registry
     memory_mb: int | None = Limits.memory_mb  # each worker's memory cap (None: none)
 
     @property
@@ -136,28 +115,22 @@ class Match:
         return {name: str(bot_path(parse_side(side)[0]))
                 for name, side in zip(self.lineup(players), self.sides(players), strict=True)}
 
-    def limits(self, players: int) -> tuple[Limits, dict[str, Limits]]:
-        """The default limits and, per seat name with its own time per move, its limits."""
-        base = Limits(move_time=self.move_time or 1.0, time_bank=self.time_bank, memory_mb=self.memory_mb)
-        own = {}
+    def limits(self, players: int) -> Limits:
+        """The limits of every seat: the match's, a side's own time per move (``NAME@SECONDS``), and an
+        iteration budget for our search bots with ``iterations`` (mcts: iterations; expectimax: a tenth as
+        many samples)."""
+        own, budgets = {}, {}
         for name, side in zip(self.lineup(players), self.sides(players), strict=True):
             t = parse_side(side)[1]
             if t is not None:
                 own[name] = Limits(move_time=t, time_bank=self.time_bank, memory_mb=self.memory_mb)
-        return base, own
-
-    def bot_config(self, players: int) -> dict[str, dict]:
-        """Extra setup config per seat name: an iteration budget for our search bots (``iterations``)."""
-        if not self.iterations:
-            return {}
-        out = {}
-        for name, path in self.paths(players).items():
-            stem = Path(path).stem
-            if stem == "mcts":
-                out[name] = {"iterations": self.iterations}
-            elif stem == "expectimax":
-                out[name] = {"samples": max(1, self.iterations // 10)}
-        return out
+            stem = bot_path(parse_side(side)[0]).stem
+            if self.iterations and stem == "mcts":
+                budgets[name] = {"iterations": self.iterations}
+            elif self.iterations and stem == "expectimax":
+                budgets[name] = {"samples": max(1, self.iterations // 10)}
+        return Limits(move_time=self.move_time or 1.0, time_bank=self.time_bank, memory_mb=self.memory_mb,
+                      own=own, budgets=budgets)
 
     def games(self, players: int, games: int, seed: int, start: int = 0) -> list[ScheduledGame]:
         """Games ``start`` to ``games - 1`` (a run that grows, as ``sprt``, asks for more later): the lineup
@@ -222,7 +195,7 @@ def summarize(a: str, b: str, players: int, results: list[dict]) -> MatchResult:
     lost: dict[str, int] = {}
     for r in results:
         seats = r.get("bots") or r["seats"]
-        ranks = r.get("ranks") or ranks_of(r["scores"])
+        ranks = r.get("ranks") or ranks_from(r["scores"])  # format 1: no referee ranks
         a_seats = [i for i, name in enumerate(seats) if name == a]
         wins += win_share(ranks, a_seats)
         sa += [r["scores"][i] for i in a_seats]
@@ -244,8 +217,10 @@ def summarize(a: str, b: str, players: int, results: list[dict]) -> MatchResult:
 
 class ResultLog:
     """Finished games as JSON lines (``--out``), so a long evaluation survives being stopped: the first line
-    holds the settings, every further line one game keyed by match, player count and game number. A torn last
-    line (the process killed mid-write) is ignored; a file written with other settings is refused.
+    holds the settings, every further line one game keyed by match, player count and game number. Lines are
+    appended and read with the tournament store's kill-safe primitives (``store.append_line``,
+    ``store.read_lines``): a torn last line (the process killed mid-write) is dropped and cut off. A file
+    written with other settings is refused (StoreError: bad input).
 
     >>> import tempfile, os; path = os.path.join(tempfile.mkdtemp(), "s.jsonl")
     >>> ResultLog(path, {"seed": 1}).add("a:b", 2, 0, {"scores": [1, 2]})
@@ -256,63 +231,56 @@ class ResultLog:
     def __init__(self, path: str | Path | None, settings: dict):
         self.path = Path(path) if path else None
         self.done: dict[tuple[str, int, int], dict] = {}
-        self.lock = threading.Lock()
         if self.path is None:
             return
         if self.path.exists() and self.path.stat().st_size:
             head, self.done, torn = self.read(self.path)
             if head.get("settings") != settings:
-                raise ValueError(f"{self.path} was written with other settings {head.get('settings')}; "
+                raise StoreError(f"{self.path} was written with other settings {head.get('settings')}; "
                                  f"now {settings}: use another --out file")
-            if torn:  # rewrite without the torn tail, so appends start on a fresh line
-                lines = [json.dumps(head), *(json.dumps(r) for r in self.done.values())]
-                self.path.write_text("\n".join(lines) + "\n")
+            if torn:  # cut the torn tail off, so appends start on a fresh line
+                read_lines(self.path, _log_line, repair=True)
         else:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._append({"settings": settings})
+            append_line(self.path, json.dumps({"settings": settings}))
 
     @staticmethod
     def read(path: Path) -> tuple[dict, dict[tuple[str, int, int], dict], bool]:
-        """(first line, games by key, whether the last line was torn); reads only."""
-        lines = path.read_text().splitlines()
-        try:
-            head = json.loads(lines[0]) if lines else None
-        except json.JSONDecodeError:
-            head = None
+        """(first line, games by key, whether the last line was torn); reads only. StoreError for a file
+        that is not a strength log or is damaged before its last line."""
+        lines, torn = read_lines(path, _log_line)
+        head = lines[0] if lines else None
         if not isinstance(head, dict) or not isinstance(head.get("settings"), dict):
-            raise ValueError(f"{path}: not a strength result file")
+            raise StoreError(f"{path}: not a strength result file")
         done: dict[tuple[str, int, int], dict] = {}
-        for i, line in enumerate(lines[1:], start=2):
-            try:
-                r = json.loads(line)
-                done[(r["match"], r["players"], r["game"])] = r
-            except (json.JSONDecodeError, KeyError, TypeError):
-                if i == len(lines):
-                    return head, done, True
-                raise ValueError(f"{path}: line {i} is not a game result") from None
-        return head, done, False
-
-    def _append(self, obj: dict) -> None:
-        assert self.path is not None
-        with self.path.open("a") as f:
-            f.write(json.dumps(obj) + "\n")
-            f.flush()
-            os.fsync(f.fileno())
+        for i, r in enumerate(lines[1:], start=2):
+            if "settings" in r:
+                raise StoreError(f"{path}: line {i} is not a game result")
+            done[(r["match"], r["players"], r["game"])] = r
+        return head, done, torn
 
     def add(self, match: str, players: int, game: int, result: dict) -> None:
         r = {**result, "match": match, "players": players, "game": game}
-        with self.lock:
-            self.done[(match, players, game)] = r
-            if self.path is not None:
-                self._append(r)
+        self.done[(match, players, game)] = r
+        if self.path is not None:
+            append_line(self.path, json.dumps(r))
+
+
+def _log_line(item: object) -> None:
+    """A line of a strength log: the settings, or a game keyed by match, players and game (ValueError)."""
+    if not isinstance(item, dict) or not (
+            isinstance(item.get("settings"), dict)
+            or (isinstance(item.get("match"), str) and isinstance(item.get("players"), int)
+                and isinstance(item.get("game"), int))):
+        raise ValueError("not a line of a strength log")
 
 
 def report(path: str | Path) -> tuple[dict, list[MatchResult]]:
     """The settings and a summary per match and player count of the games a ``--out`` file holds (done so
-    far; nothing is played). Raises ValueError for a file that is not one."""
+    far; nothing is played). Raises BadInput for a file that is not one."""
     path = Path(path)
     if not path.is_file():
-        raise ValueError(f"{path}: no such file")
+        raise BadInput(f"{path}: no such file")
     head, done, _torn = ResultLog.read(path)  # a run may be appending to it: read only
     groups: dict[tuple[str, int], list[dict]] = {}
     for (match, players, _game), r in sorted(done.items()):
@@ -329,15 +297,27 @@ def report(path: str | Path) -> tuple[dict, list[MatchResult]]:
 
 
 def check_match(text: str) -> None:
-    """Raise ValueError unless ``text`` is ``A:B`` or a lineup ``A,B,...`` (2-6 seats) of known bots."""
+    """Raise BadInput unless ``text`` is ``A:B`` or a lineup ``A,B,...`` (2-6 seats) of known bots."""
     sides = text.split(":") if ":" in text else text.split(",")
     if (":" in text and len(sides) != 2) or not 2 <= len(sides) <= 6 or not all(sides):
-        raise ValueError(f"{text!r}: write A:B or a lineup A,B,B,B (bot names in bots/ or .py files, "
-                         "optionally NAME@SECONDS)")
+        raise BadInput(f"{text!r}: write A:B or a lineup A,B,B,B (bot names in bots/ or .py files, "
+                       "optionally NAME@SECONDS)")
     for side in sides:
         name, _t = parse_side(side)
         if not bot_path(name).is_file():
-            raise ValueError(f"{text!r}: no bot file {bot_path(name)}")
+            raise BadInput(f"{text!r}: no bot file {bot_path(name)}")
+
+
+def run_settings(seed: int, move_time: float | None, iterations: int | None, time_bank: float,
+                 options: Iterable[str] | None, game: str) -> dict:
+    """What the games of a run depend on, as kept in its log's first line (a rerun must match them)."""
+    settings = {"seed": seed, "move_time": move_time, "iterations": iterations, "time_bank": time_bank,
+                "format": FORMAT_VERSION}
+    if options:
+        settings["options"] = list(options)
+    if game != registry.DEFAULT:  # the base game's logs keep the settings line they always had
+        settings["game"] = game
+    return settings
 
 
 def run_strength(matches=DEFAULT_MATCHES, players=(2, 4), games: int = 20, seed: int = 1,
@@ -345,25 +325,21 @@ def run_strength(matches=DEFAULT_MATCHES, players=(2, 4), games: int = 20, seed:
                  echo=print, out: str | Path | None = None, progress=None,
                  time_bank: float = 5.0, backend: str = "local",
                  address: str | None = None, options: dict | None = None,
-                 game: str = "alhambra", bar=None) -> list[MatchResult]:
+                 game: str = registry.DEFAULT, bar=None) -> list[MatchResult]:
     """Run every match at every player count; ``iterations`` (MCTS iterations, expectimax samples / 10)
     replaces the search bots' time budget and makes the run deterministic (the referee's time limits stay).
     With ``out``, finished games are kept in that file and a rerun with the same settings plays only the
     missing ones. ``progress(match, players, done, total)`` is called after every game. ``backend="ray"``
-    plays the games as Ray tasks on the cluster at ``address`` (README "Tournaments on a cluster").
+    plays the games as Ray tasks on the cluster at ``address`` (README "Tournaments on a cluster"), else
+    ``jobs`` at a time here: the tournament's backends (``tournament.runner.backend_named``).
     ``options``: the modules of every game (kept in the ``out`` file's settings: a rerun with another set is
-    refused). ``game``: the game of every match (alhambra, dice or alcazaba; kept in the settings too).
-    ``bar``: a tqdm bar, set to the run's games and advanced as each finishes."""
+    refused). ``game``: the game of every match (a name of the registry; kept in the settings too).
+    ``bar``: a tqdm bar, set to the run's games and advanced as each finishes. Raises BadInput for bad input
+    (RefereeStalled if the watchdog stops a referee that hangs)."""
     for m in matches:
         check_match(m)
-    check_game_options(game, options)
-    settings = {"seed": seed, "move_time": move_time, "iterations": iterations, "time_bank": time_bank,
-                "format": FORMAT_VERSION}
-    if options:
-        settings["options"] = list(options)
-    if game != "alhambra":
-        settings["game"] = game
-    log = ResultLog(out, settings)
+    check_game(game, options)
+    log = ResultLog(out, run_settings(seed, move_time, iterations, time_bank, options, game))
     groups = []  # (match text, players, Match): one row of the table each, in this order
     for m in matches:
         match = Match(m, move_time, time_bank, iterations, tuple(options or ()), game)
@@ -392,8 +368,10 @@ def run_strength(matches=DEFAULT_MATCHES, players=(2, 4), games: int = 20, seed:
         bar.reset(total=len(groups) * games)
         bar.update(len(groups) * games - len(todo))
     flush()
-    with _cluster(backend, address) as ray:
-        _play(todo, [(match, p) for _, p, match in groups], jobs, finished, ray)
+    if todo:
+        with backend_named(backend, jobs, address) as arena:
+            arena.check([game.spec for game in todo], groups[0][2].limits(groups[0][1]))
+            play(arena, todo, [(match, p) for _, p, match in groups], finished)
     return rows
 
 
@@ -411,215 +389,76 @@ def _complete(log: ResultLog, group: tuple, games: int) -> bool:
     return all((m, p, g) in log.done for g in range(games))
 
 
-def _cluster(backend: str, address: str | None):
-    """The Ray backend for ``backend="ray"`` (connected for the whole run), else nothing."""
-    if backend != "ray":
-        return nullcontext(None)
-    from alhambra_ai.tournament.ray_backend import RayBackend
-
-    return RayBackend(address)
-
-
 def _store(log: ResultLog, m: str, p: int, g: int, result: dict, games: int, progress) -> None:
     log.add(m, p, g, result)
     if progress:
         progress(m, p, sum(1 for k in log.done if k[:2] == (m, p) and k[2] < games), games)
 
 
-def _play(todo: list[Game], groups: list[tuple[Match, int]], jobs: int, done, ray=None) -> None:
-    """Referee the games of ``todo``, ``jobs`` at a time (or on the Ray backend ``ray``); ``done(group,
-    index, result)`` as each finishes. Interrupted (Ctrl-C): every worker is killed and the games in
-    progress are dropped."""
-    if not todo:
-        return
-    setups = [_Setup.of(match, p) for match, p in groups]
+def play(arena: Backend, todo: list[Game], groups: list[tuple[Match, int]],
+         done: Callable[[int, int, dict], None], note: Callable[[str], None] | None = None) -> None:
+    """Referee the games of ``todo`` on ``arena`` (a tournament backend, entered) and call ``done(group,
+    index, result)`` as each finishes (``groups[group]`` is its match and player count; the result is the
+    referee's, with the game's id as ``id`` and its ``actions``). However this ends (an interrupt, an
+    exception raised by ``done``), the games still in progress are stopped and their workers killed.
 
-    def entry(game: Game, result: dict, record: dict) -> tuple[int, int, dict]:
-        result["id"] = result.pop("game")  # "game" is the game's index in the match here
-        result["actions"] = record["actions"]
-        return game.group, game.index, result
-
-    if ray is not None:
-        from alhambra_ai.tournament.ray_backend import game_resources, pack_bots
-
-        used = sorted({game.group for game in todo})
-        files = pack_bots({f"{k}/{name}": path for k in used for name, path in setups[k].paths.items()})
-        memory = max(setups[k].limits.memory_mb or 0 for k in used) or None
-        with closing(ray.map(_referee_on_node, todo, files, (setups,),
-                             lambda game: game_resources(game.spec.num_players, memory),
-                             lambda text: print(text, file=sys.stderr),
-                             label=lambda game: f"game {game.spec.id}")) as played:
-            for game, (result, record) in played:
-                done(*entry(game, result, record))
-        return
-
-    stop = threading.Event()
-
-    def one(game: Game):
-        setup = setups[game.group]
-        return entry(game, *run_game(game.spec, setup.paths, setup.limits, stop, bot_limits=setup.own,
-                                     bot_config=setup.config))
-
-    pool = ThreadPoolExecutor(max(1, jobs), thread_name_prefix="strength")
-    pending: dict = {}
-    try:
-        pending = {pool.submit(one, game) for game in todo}
-        while pending:
-            finished, pending = wait(pending, timeout=0.5, return_when=FIRST_COMPLETED)
-            for future in finished:
-                done(*future.result())
-    except BaseException:
-        stop.set()
-        pool.shutdown(wait=False, cancel_futures=True)
-        running = [f for f in pending if not f.cancelled()]
-        while running:
-            kill_all()
-            _, running = wait(running, timeout=0.2)
-        kill_all()
-        raise
-    pool.shutdown(wait=True)
+    Bots are read once per file. The games go to the backend in one queue, unless two matches give one seat
+    name different bots or limits (``mine.py`` from two folders): then in as many batches as that takes."""
+    note = note or _to_stderr
+    sources: dict[str, BotSource] = {}
+    for batch, bots, limits in _batches(todo, [_Setup.of(match, p) for match, p in groups]):
+        seats = {name: sources.setdefault(path, BotSource.from_file(path)) for name, path in bots.items()}
+        by_id = {game.spec.id: game for game in batch}
+        with closing(arena.play([game.spec for game in batch], seats,
+                                {name: source.sha256 for name, source in seats.items()}, limits,
+                                note)) as played:
+            for spec, result, record in played:
+                game = by_id[spec.id]
+                result["id"] = result.pop("game")  # "game" is the game's index in the match here
+                result["actions"] = record["actions"]
+                done(game.group, game.index, result)
 
 
 @dataclass(frozen=True)
 class _Setup:
-    """What the referee needs for the games of one match and player count."""
+    """What the referee needs for the games of one match and player count: the seats' files and limits."""
 
     paths: dict[str, str]
     limits: Limits
-    own: dict[str, Limits]
-    config: dict[str, dict]
 
     @staticmethod
     def of(match: Match, players: int) -> _Setup:
-        limits, own = match.limits(players)
-        return _Setup(match.paths(players), limits, own, match.bot_config(players))
+        return _Setup(match.paths(players), match.limits(players))
 
 
-def _referee_on_node(game: Game, bots: dict, setups: list[_Setup]) -> tuple[dict, dict]:
-    """A Ray task: one game with its match's bots (``bots`` holds every match's, keyed ``match/name``)."""
-    from alhambra_ai.tournament.ray_backend import referee_with_watchdog
+def _batches(todo: list[Game], setups: list[_Setup]):
+    """``todo`` in order, as (games, bot file per seat name, limits) with one meaning per seat name."""
+    batch: list[Game] = []
+    paths: dict[str, str] = {}
+    own: dict[str, Limits] = {}
+    budgets: dict[str, Any] = {}
+    ids: set[str] = set()
 
-    setup = setups[game.group]
-    mine = {name: bots[f"{game.group}/{name}"] for name in setup.paths}
-    return referee_with_watchdog(game.spec, mine, setup.limits, {"bot_limits": setup.own,
-                                                                 "bot_config": setup.config})
+    def limits() -> Limits:
+        return replace(setups[batch[0].group].limits, own=dict(own), budgets=dict(budgets))
 
-
-# ---------------------------------------------------------------- command line
-
-def _strength_command():
-    import click
-
-    from alhambra_ai.options import GAME_HELP, GAMES, click_callback
-    from alhambra_ai.options import HELP as OPTIONS_HELP
-    from alhambra_ai.tournament.config import BadInput
-
-    class InputError(click.ClickException):
-        exit_code = 2
-
-    @click.command("strength")
-    @click.option("--match", "matches", multiple=True, metavar="A:B",
-                  help="Bot A against bot B: names in bots/ or .py paths, NAME@SECONDS for a bot with its "
-                       "own time per move (mcts@1:mcts); repeatable. "
-                       f"[default: {' '.join(DEFAULT_MATCHES)}]")
-    @click.option("--lineup", "lineups", multiple=True, metavar="A,B,C,...",
-                  help="One game per seat rotation of exactly these bots (a bot may appear several times: "
-                       "mcts,greedy,greedy,greedy); the win rate is the first one's. Repeatable.")
-    @click.option("--players", default="2,4", show_default=True, help="Player counts of the A:B matches.")
-    @click.option("--games", default=20, show_default=True, help="Games per match and player count.")
-    @click.option("--seed", default=1, show_default=True, type=int, help="Master seed of the deals.")
-    @click.option("--move-time", default=0.1, show_default=True, type=float, help="Seconds per move.")
-    @click.option("--time-bank", default=5.0, show_default=True, type=float,
-                  help="Extra seconds per game and seat, drawn on by moves over their limit (as in "
-                       "tournament).")
-    @click.option("--iterations", type=int, default=None,
-                  help="MCTS iterations per move (expectimax: a tenth as many samples) instead of their time "
-                       "budget: a deterministic run.")
-    @click.option("--jobs", "-j", default=1, show_default=True, help="Games in parallel (local backend).")
-    @click.option("--backend", type=click.Choice(["local", "ray"]), default="local", show_default=True,
-                  help='Where games run: this machine, or a Ray cluster (needs pip install -e ".[ray]").')
-    @click.option("--address", metavar="auto|HOST:PORT", default=None,
-                  help="The Ray cluster (--backend ray). [default: the one running here, else a new one]")
-    @click.option("--out", type=click.Path(dir_okay=False), default=None,
-                  help="Keep finished games in this JSON-lines file; rerunning with the same file and "
-                       "settings plays only the missing games (a long run can be stopped and resumed).")
-    @click.option("--progress/--no-progress", default=True, show_default=True,
-                  help="A progress bar on stderr.")
-    @click.option("--report", "report_file", type=click.Path(dir_okay=False), default=None,
-                  help="Only summarize the games an --out file holds so far (plays nothing).")
-    @click.option("--options", "options", default=None, callback=click_callback, help=OPTIONS_HELP)
-    @click.option("--game", "game", type=click.Choice(GAMES), default="alhambra", help=GAME_HELP)
-    def strength(matches, lineups, players, games, seed, move_time, time_bank, iterations, jobs, backend,
-                 address, out, progress, report_file, options, game):
-        """Win rates of bots against each other, with 95% Wilson intervals.
-
-        Every game is refereed as in `alhambra-ai tournament`: each seat its own process, the same setup
-        config and limits, and a bot that fails forfeits (counted in the table) instead of stopping the run.
-        """
-        if report_file:
-            try:
-                settings, rows = report(report_file)
-            except ValueError as e:
-                raise InputError(str(e)) from None
-            click.echo(f"{report_file}: {settings.get('game', 'alhambra')}, seed {settings.get('seed')}, "
-                       + (f"{settings['iterations']} iterations per move" if settings.get("iterations")
-                          else f"{settings.get('move_time')} s per move"))
-            for row in rows:
-                click.echo(row.row())
-            return
-        try:
-            counts = [int(p) for p in players.split(",")]
-        except ValueError:
-            raise click.BadParameter(f"{players!r}: write player counts like 2,4",
-                                     param_hint="--players") from None
-        if any(not 2 <= p <= 6 for p in counts):
-            raise click.BadParameter("player counts are 2..6", param_hint="--players")
-        for m in matches:
-            if ":" not in m:
-                raise click.BadParameter(f"{m!r}: write A:B", param_hint="--match")
-        for m in lineups:
-            if ":" in m or "," not in m:
-                raise click.BadParameter(f"{m!r}: write A,B,...", param_hint="--lineup")
-        for m in (*matches, *lineups):
-            try:
-                check_match(m)
-            except ValueError as e:
-                raise click.BadParameter(str(e), param_hint="--lineup" if "," in m else "--match") from None
-        if games < 1 or jobs < 1:
-            raise click.BadParameter("--games and --jobs must be at least 1")
-        if not move_time > 0 or time_bank < 0:
-            raise click.BadParameter("--move-time must be > 0 and --time-bank >= 0")
-        try:
-            check_game_options(game, options)
-        except ValueError as e:
-            raise InputError(str(e)) from None
-        if address and backend != "ray":
-            raise InputError("--address is the Ray cluster's (auto or HOST:PORT) and needs --backend ray")
-        if backend == "ray":
-            from alhambra_ai.tournament.ray_backend import import_ray
-
-            try:
-                import_ray()
-            except BadInput as e:
-                raise InputError(str(e)) from None
-        click.echo("strength: " + ("" if game == "alhambra" else f"{game}, ")
-                   + f"{games} games per match, players {','.join(map(str, counts))}, seed {seed}, "
-                   + (f"{iterations} iterations per move" if iterations else f"{move_time} s per move")
-                   + f", time bank {time_bank} s, "
-                   + (f"jobs {jobs}" if backend == "local" else f"on Ray at {address or 'this machine'}"))
-
-        bar = tqdm(total=0, file=sys.stderr, unit="game", disable=not progress, dynamic_ncols=True,
-                   leave=False)  # as tournament's; the rows are printed above it as matches complete
-        try:
-            run_strength((*matches, *lineups) or DEFAULT_MATCHES, counts, games, seed, move_time, iterations,
-                         jobs, lambda text: bar.write(text, file=sys.stdout), out, None, time_bank, backend,
-                         address, options, game, bar=bar)
-        except (ValueError, BadInput) as e:
-            raise InputError(str(e)) from None
-        finally:
-            bar.close()
-
-    return strength
+    for game in todo:
+        setup = setups[game.group]
+        clash = game.spec.id in ids or any(
+            paths.get(name, path) != path or own.get(name) != setup.limits.own.get(name)
+            or budgets.get(name) != setup.limits.budgets.get(name)
+            for name, path in setup.paths.items() if name in paths)
+        if clash:
+            yield batch, paths, limits()
+            batch, paths, own, budgets, ids = [], {}, {}, {}, set()
+        batch.append(game)
+        ids.add(game.spec.id)
+        paths.update(setup.paths)
+        own.update(setup.limits.own)
+        budgets.update(setup.limits.budgets)
+    if batch:
+        yield batch, paths, limits()
 
 
-strength_command = _strength_command()
+def _to_stderr(text: str) -> None:
+    print(text, file=sys.stderr)

@@ -14,6 +14,7 @@ from click.testing import CliRunner
 from alhambra_ai import _core, new_game, search
 from alhambra_ai.botapi import Observation, load_bot
 from alhambra_ai.cli import main
+from alhambra_ai.errors import BadInput
 from alhambra_ai.strength import Match, run_strength, wilson, win_share
 
 BOTS = Path(__file__).resolve().parent.parent / "bots"
@@ -422,7 +423,7 @@ def test_strength_out_file_with_other_settings_is_refused(tmp_path):
     out = tmp_path / "s.jsonl"
     run_strength(["greedy:random"], [2], 1, seed=3, iterations=10, echo=lambda _l: None, out=out)
     before = out.read_text()
-    with pytest.raises(ValueError, match="other settings"):
+    with pytest.raises(BadInput, match="other settings"):
         run_strength(["greedy:random"], [2], 1, seed=4, iterations=10, echo=lambda _l: None, out=out)
     assert out.read_text() == before
     bad = tmp_path / "bad.jsonl"

@@ -22,7 +22,7 @@ from dataclasses import replace
 import pytest
 from tournament_support import GOOD, HERE, use_toy_game
 
-from alhambra_ai.tournament import cgroup, sandbox
+from alhambra_ai.tournament import cgroup, process, sandbox
 from alhambra_ai.tournament.config import Settings
 from alhambra_ai.tournament.process import PRIVATE_PREFIX, BotProcess, BotSource, _referee_tag, live_count
 from alhambra_ai.tournament.referee import Limits, run_game
@@ -34,7 +34,7 @@ from alhambra_ai.tournament.store import load_results
 ATTACK = HERE / "attack_bots"
 ATTACKS = sorted(p.stem for p in ATTACK.glob("*.py"))
 LIMITS = Limits(move_time=1.0, time_bank=2.0, memory_mb=256, setup_time=20)
-FULL = sandbox.isolation()
+FULL = process.isolation()
 needs_full_sandbox = pytest.mark.skipif(bool(FULL.missing()), reason=f"this machine's {FULL.summary()}")
 
 
@@ -224,7 +224,7 @@ CONTROLS = ["leak", "signals", "proc", "tamper", "plant", "forkbomb", "memsplit"
 
 @pytest.mark.parametrize("name", CONTROLS)
 def test_attack_works_without_the_sandbox(name, out, tmp_path, host, monkeypatch):
-    monkeypatch.setattr(sandbox, "_isolation", Isolation(False, 0, False))
+    monkeypatch.setattr(process, "_isolation", Isolation(False, 0, False))
     result = play_attack(name, out, host)
     assert escapes(result), result["forfeits"]
     assert kill_survivors(tmp_path) == []
@@ -261,7 +261,7 @@ def test_a_daemon_escapes_only_without_the_sandbox(out, tmp_path, monkeypatch):
     if not FULL.missing():
         play(attacker("daemon", out))
         assert kill_survivors(tmp_path) == []
-    monkeypatch.setattr(sandbox, "_isolation", Isolation(False, 0, False))
+    monkeypatch.setattr(process, "_isolation", Isolation(False, 0, False))
     play(attacker("daemon", out))
     assert kill_survivors(tmp_path, grace=0), "without the sandbox the daemon should have survived its game"
 
@@ -335,7 +335,7 @@ DEGRADED = {  # what each layer alone leaves open (the README's "Security model"
 def test_what_each_layer_alone_leaves_open(name, mode, out, tmp_path, host, monkeypatch):
     """Each degraded mode closes what the README says it closes, and leaves nothing behind."""
     plan, open_attacks = DEGRADED[mode]
-    monkeypatch.setattr(sandbox, "_isolation", plan)
+    monkeypatch.setattr(process, "_isolation", plan)
     result = play_attack(name, out, host)
     assert bool(escapes(result)) == (name in open_attacks), result["forfeits"]
     assert {f["seat"] for f in result["forfeits"]} <= attack_seats(name)
@@ -350,42 +350,42 @@ def test_what_each_layer_alone_leaves_open(name, mode, out, tmp_path, host, monk
 def test_without_a_cgroup_what_it_cannot_count_is_refused(name, out, tmp_path, host, monkeypatch):
     """The operator who cannot make cgroups (not root, nothing delegated) gets no threads, memfd or SysV
     IPC in the workers instead; the default run covers it because that is most users' mode."""
-    monkeypatch.setattr(sandbox, "_isolation", DEGRADED["no cgroup"][0])
+    monkeypatch.setattr(process, "_isolation", DEGRADED["no cgroup"][0])
     result = play_attack(name, out, host)
     assert escapes(result) == []
     assert left_behind(tmp_path, host) == []
 
 
 def test_concurrent_games_get_different_cpus(tmp_path, monkeypatch):
-    monkeypatch.setattr(sandbox, "CPU_LOCKS", tmp_path / "cpus")  # no games of other processes
+    monkeypatch.setattr(process, "CPU_LOCKS", tmp_path / "cpus")  # no games of other processes
     everyone = sorted(os.sched_getaffinity(0))
-    taken = [sandbox.take_cpu() for _ in everyone]
+    taken = [process.take_cpu() for _ in everyone]
     try:
         assert sorted(taken) == everyone  # the least used first: no two games share a CPU while one is free
     finally:
         for cpu in taken:
-            sandbox.give_cpu(cpu)
+            process.give_cpu(cpu)
 
 
 @pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="needs two CPUs")
 def test_games_of_another_process_count_when_choosing_a_cpu(tmp_path, monkeypatch):
     # two tournaments started side by side must not pin all their games to the same CPU
-    monkeypatch.setattr(sandbox, "CPU_LOCKS", tmp_path / "cpus")
-    code = ("import sys; from pathlib import Path; from alhambra_ai.tournament import sandbox; "
-            f"sandbox.CPU_LOCKS = Path({str(tmp_path / 'cpus')!r}); "
-            "print(sandbox.take_cpu(), flush=True); sys.stdin.read()")
+    monkeypatch.setattr(process, "CPU_LOCKS", tmp_path / "cpus")
+    code = ("import sys; from pathlib import Path; from alhambra_ai.tournament import process; "
+            f"process.CPU_LOCKS = Path({str(tmp_path / 'cpus')!r}); "
+            "print(process.take_cpu(), flush=True); sys.stdin.read()")
     other = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                              text=True)
     try:
         theirs = int(other.stdout.readline())
-        mine = sandbox.take_cpu()
-        sandbox.give_cpu(mine)
+        mine = process.take_cpu()
+        process.give_cpu(mine)
         assert mine != theirs
     finally:
         other.stdin.close()
         other.wait(10)
-    again = sandbox.take_cpu()  # the other process ended: its lock went with it
-    sandbox.give_cpu(again)
+    again = process.take_cpu()  # the other process ended: its lock went with it
+    process.give_cpu(again)
     assert again == min(os.sched_getaffinity(0))
 
 
@@ -460,7 +460,7 @@ def test_the_cgroup_counts_what_no_rlimit_does(tmp_path, monkeypatch):
     memfd hoarder is killed at its cap (a forfeit for memory), the threads stop at the task cap; without
     the cgroup both get through."""
     for cgroup_on in (True, False):
-        monkeypatch.setattr(sandbox, "_isolation", Isolation(True, 0, False, cgroup_on))
+        monkeypatch.setattr(process, "_isolation", Isolation(True, 0, False, cgroup_on))
         memfd = play(BotSource("memfd", MEMFD_BOT))["forfeits"]
         threads = play(BotSource("threads", THREADS_BOT))["forfeits"]
         if cgroup_on:

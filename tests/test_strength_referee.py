@@ -4,14 +4,16 @@
 The command tests run on the tests' ToyGame (tournament_support): the machinery, not Alhambra, is tested."""
 
 import json
+import time
 
 import pytest
 from click.testing import CliRunner
-from tournament_support import GOOD, HOSTILE, use_toy_game
+from tournament_support import GOOD, HOSTILE, ToyGame, use_toy_game
 
 from alhambra_ai import new_game, search, state_to_json
 from alhambra_ai.cli import main
 from alhambra_ai.strength import report
+from alhambra_ai.tournament.process import live_count
 from alhambra_ai.tournament.store import load_results
 
 FIRST, LAST = str(GOOD / "first.py"), str(GOOD / "last.py")
@@ -132,6 +134,50 @@ def test_tournament_lineup_from_a_definition(toy, tmp_path):
         ("first", "last", "last#2"), ("last", "last#2", "first"), ("last#2", "first", "last")]
     r = invoke("tournament", "--out", tmp_path / "r", "--resume", "--no-progress")  # resumes from the run
     assert r.exit_code == 0 and len(load_results(tmp_path / "r")) == 3
+
+
+def test_two_files_of_one_name_in_two_matches_each_play_their_own_games(toy, tmp_path):
+    # the seat name "first" means GOOD/first.py in one match and a copy of last.py in the other: the
+    # tournament's backend takes one bot per name, so the matches go to it in two batches
+    (tmp_path / "other").mkdir()
+    impostor = tmp_path / "other" / "first.py"
+    impostor.write_text((GOOD / "last.py").read_text())
+    out = tmp_path / "s.jsonl"
+    r = invoke("strength", "--match", f"{impostor}:{LAST}", "--match", f"{FIRST}:{LAST}", "--games", "2",
+               "--out", out, *FAST)
+    assert r.exit_code == 0, r.output
+    games = {(g["match"].split(":")[0], g["game"]): g for g in games_in(out)}
+    assert len(games) == 4
+    for g in (0, 1):  # against last (+3 a move), a copy of last ties, first (+1 a move) loses
+        assert games[(str(impostor), g)]["ranks"] == [1, 1]
+        assert games[(FIRST, g)]["ranks"][games[(FIRST, g)]["bots"].index("first")] == 2
+
+
+class StallingGame(ToyGame):
+    """The toy game, with a referee that gets stuck once (as a bug or a stopped process would leave it)."""
+
+    stalled = False
+
+    def apply(self, a):
+        if self.total >= 6 and not StallingGame.stalled:
+            StallingGame.stalled = True
+            time.sleep(5)
+        super().apply(a)
+
+
+def test_strength_and_sprt_run_under_the_tournaments_watchdog(tmp_path, monkeypatch):
+    from alhambra_ai.tournament import referee
+
+    monkeypatch.setattr(referee, "new_game", StallingGame)
+    monkeypatch.setattr(referee.Heartbeat, "longest_step", staticmethod(lambda limits: 0.5))
+    monkeypatch.setattr(referee, "WATCHDOG_GRACE", 2.0)
+    for command in (["strength", "--match", f"{FIRST}:{LAST}", "--games", "2", *FAST],
+                    ["sprt", FIRST, LAST, *FAST[2:]]):
+        StallingGame.stalled = False
+        started = time.monotonic()
+        r = invoke(*command)
+        assert r.exit_code == 1 and "made no progress" in r.output, r.output
+        assert time.monotonic() - started < 5 + 20 and live_count() == 0
 
 
 @pytest.mark.parametrize("args, message", [

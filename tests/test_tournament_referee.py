@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from tournament_support import GOOD, HOSTILE, use_toy_game
 
-from alhambra_ai.tournament import cgroup, process, sandbox
+from alhambra_ai.tournament import cgroup, process
 from alhambra_ai.tournament.process import live_count
 from alhambra_ai.tournament.referee import Limits, final_ranks, run_game
 from alhambra_ai.tournament.schedule import ScheduledGame
@@ -145,11 +145,11 @@ def test_workers_die_with_their_referee():
     while time.monotonic() < deadline:
         alive = [p for p in pids if _running(p)]
         if not alive:
-            if sandbox.isolation().namespaces:  # the namespace's init removes the private directories
+            if process.isolation().namespaces:  # the namespace's init removes the private directories
                 assert not os.path.exists(private_a) and not os.path.exists(private_b)
             # their cgroups are left (empty) to the next referee's sweep, which removes them
             theirs = f"{cgroup.PREFIX}{process._referee_tag(int(middleman))}-"
-            if sandbox.isolation().cgroup:
+            if process.isolation().cgroup:
                 assert len(_cgroups_named(theirs)) == 2 * len(cgroup.parents())
                 assert cgroup.sweep(process._referee_gone) >= 2
             assert _cgroups_named(theirs) == []

@@ -125,7 +125,7 @@ def test_incremental_leader():
 
 
 def test_win_rates_with_wilson_intervals_and_whole_wins_as_integers():
-    from alhambra_ai.strength import wilson
+    from alhambra_ai.stats import wilson
 
     results = [result(f"g{i}", ["a", "b"], [1, 2] if i < 6 else [2, 1]) for i in range(8)]
     table = {s.name: s.row() for s in compute_standings(results, ["a", "b"])}

@@ -10,13 +10,13 @@ import pytest
 from click.testing import CliRunner
 from tournament_support import GOOD, ToyGame, use_toy_game
 
-from alhambra_ai.tournament import config, referee, runner, sandbox
-from alhambra_ai.tournament.command import tournament_command
+from alhambra_ai.cli import main
+from alhambra_ai.tournament import config, process, referee
 from alhambra_ai.tournament.config import BadInput, Settings
 from alhambra_ai.tournament.ladder import Ladder
 from alhambra_ai.tournament.process import BotSource, live_count, printable
-from alhambra_ai.tournament.referee import Heartbeat, Limits, run_game
-from alhambra_ai.tournament.runner import RefereeStalled, run_tournament
+from alhambra_ai.tournament.referee import Heartbeat, Limits, RefereeStalled, run_game
+from alhambra_ai.tournament.runner import run_tournament
 from alhambra_ai.tournament.sandbox import Isolation
 from alhambra_ai.tournament.schedule import ScheduledGame, derive_seed, make_schedule, seat_seed, stable_seed
 from alhambra_ai.tournament.store import RESULTS, StoreError, load_results
@@ -62,7 +62,7 @@ def test_the_default_master_seed_is_random_stored_and_kept_on_resume(tmp_path):
 
 
 def test_the_isolation_is_said_stored_and_can_be_required(tmp_path, monkeypatch):
-    monkeypatch.setattr(sandbox, "_isolation", Isolation(namespaces=False, landlock=3, seccomp=True))
+    monkeypatch.setattr(process, "_isolation", Isolation(namespaces=False, landlock=3, seccomp=True))
     with pytest.raises(BadInput, match="--require-sandbox: this machine lacks namespaces"):
         run(replace(BASE, out=str(tmp_path / "req"), require_sandbox=True))
     assert not (tmp_path / "req").exists()
@@ -79,12 +79,12 @@ def test_the_isolation_is_said_stored_and_can_be_required(tmp_path, monkeypatch)
 
 
 def test_switched_off_mechanisms_degrade_and_the_cli_refuses_with_require(tmp_path, monkeypatch):
-    monkeypatch.setattr(sandbox, "_isolation", None)  # probe again, with Landlock switched off
+    monkeypatch.setattr(process, "_isolation", None)  # probe again, with Landlock switched off
     monkeypatch.setenv("ALHAMBRA_AI_SANDBOX_OFF", "landlock")
-    result = CliRunner().invoke(tournament_command, [*BOTS, "--require-sandbox", "--out", str(tmp_path / "r"),
-                                                     "--no-progress"])
+    result = CliRunner().invoke(main, ["tournament", *BOTS, "--require-sandbox", "--out", str(tmp_path / "r"),
+                                       "--no-progress"])
     assert result.exit_code == 2 and "lacks landlock" in result.output
-    assert sandbox.isolation().landlock == 0
+    assert process.isolation().landlock == 0
 
 
 def test_damaged_result_lines_are_refused(tmp_path):
@@ -135,7 +135,7 @@ class StallingGame(ToyGame):
 def test_a_stalled_referee_stops_the_run_and_names_the_game(tmp_path, monkeypatch):
     monkeypatch.setattr(referee, "new_game", StallingGame)
     monkeypatch.setattr(Heartbeat, "longest_step", staticmethod(lambda limits: 0.5))
-    monkeypatch.setattr(runner, "WATCHDOG_GRACE", 2.0)
+    monkeypatch.setattr(referee, "WATCHDOG_GRACE", 2.0)
     started = time.monotonic()
     with pytest.raises(RefereeStalled, match=r"the referee of game g0000\d made no progress"):
         run(replace(BASE, out=str(tmp_path / "r")))

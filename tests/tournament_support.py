@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from alhambra_ai.stats import ranks
+
 HERE = Path(__file__).parent
 GOOD = HERE / "tournament_bots"
 HOSTILE = HERE / "hostile_bots"
@@ -20,7 +22,8 @@ HOSTILE = HERE / "hostile_bots"
 class ToyGame:
     TARGET = 24
 
-    def __init__(self, num_players: int, seed: int) -> None:
+    def __init__(self, num_players: int, seed: int, options: dict | None = None,
+                 game: str | None = None) -> None:
         self.num_players, self.seed = num_players, seed
         self.options: dict = {}
         self.dirk_score = None
@@ -56,7 +59,7 @@ class ToyGame:
         return list(self.added)
 
     def ranking(self) -> list[int]:
-        return [1 + sum(t > s for t in self.added) for s in self.added]
+        return ranks(self.added)  # as the engine ranks: competition ranks, ties share
 
     def observation(self, seat: int) -> dict:
         return {"seat": seat, "num_players": self.num_players, "total": self.total, "scores": self.scores(),
@@ -64,7 +67,9 @@ class ToyGame:
                 "legal_actions": self.legal_actions() if seat == self.current_player else []}
 
 
-def toy_new_game(num_players: int, seed: int) -> ToyGame:
+def toy_new_game(num_players: int, seed: int, options: dict | None = None,
+                 game: str | None = None) -> ToyGame:
+    """``referee.new_game``'s signature; the toy game has no modules and is every game."""
     return ToyGame(num_players, seed)
 
 

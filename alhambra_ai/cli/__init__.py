@@ -17,10 +17,10 @@ import click
 from alhambra_ai.cli.bench import bench_command
 from alhambra_ai.cli.play import play
 from alhambra_ai.cli.report import report_command
+from alhambra_ai.cli.sprt import sprt_command
+from alhambra_ai.cli.strength import strength_command
+from alhambra_ai.cli.tournament import replay_command, submit_command, tournament_command
 from alhambra_ai.errors import BadInput
-from alhambra_ai.sprt_run import sprt_command
-from alhambra_ai.strength import strength_command
-from alhambra_ai.tournament.command import replay_command, submit_command, tournament_command
 
 
 class UsageLine(click.ClickException):

@@ -7,14 +7,15 @@ A definition file holds the same settings as the command line options, e.g.::
     games = 2
     move_time = 0.5
     backend = "ray"        # optional: play on a Ray cluster (see README "Tournaments on a cluster")
-    game = "dice"          # optional: alhambra (default), dice or alcazaba
+    game = "dice"          # optional: a game of the registry (alhambra, the default; dice; alcazaba)
 
 or, for one fixed lineup played in every seat rotation (a bot file may be seated several times; its seats
 are named ``greedy``, ``greedy#2``, ... and each is its own process)::
 
     lineup = ["../bots/mcts.py", "../bots/greedy.py", "../bots/greedy.py", "../bots/greedy.py"]
 
-Options given on the command line override the file.
+Options given on the command line override the file; ``stored_definition`` reads the settings of a run
+back from its output directory (``--resume`` without bot files).
 """
 
 from __future__ import annotations
@@ -26,13 +27,15 @@ from pathlib import Path
 
 import tomllib
 
+from alhambra_ai import registry
 from alhambra_ai.botapi import bot_file_problem, bot_name
-from alhambra_ai.errors import BadInput  # noqa: F401 (re-exported: the tournament's input errors)
-from alhambra_ai.options import GAMES, check_game, check_game_options, options_from_table
+from alhambra_ai.errors import BadInput
+from alhambra_ai.options import options_from_table
 
 from .process import MAX_BOT_BYTES
 from .referee import Limits
 from .schedule import MAX_SEATS, MIN_SEATS, lineup_names, parse_seats
+from .store import ResultStore
 
 BACKENDS = ("local", "ray")
 
@@ -59,7 +62,7 @@ class Settings:
     jobs: int = field(default_factory=default_jobs)
     out: str | None = None
     options: tuple[str, ...] = ()  # the modules that are on, e.g. ("camps",) (alhambra_ai.options)
-    game: str = "alhambra"  # the game played: alhambra, dice or alcazaba (alhambra_ai.options.GAMES)
+    game: str = registry.DEFAULT  # the game played: a name of alhambra_ai.registry
     require_sandbox: bool = False  # refuse to run unless every isolation mechanism is available
     backend: str = "local"  # where games run: "local" (this machine, --jobs at once) or "ray" (a cluster)
     address: str | None = None  # the Ray cluster (None: one running on this machine, else a new local one)
@@ -104,11 +107,8 @@ def load_definition(path: str | Path) -> dict:
             data[key] = tuple(os.path.normpath(path.parent / b) for b in data[key])
     if "seats" in data:
         data["seats"] = str(data["seats"])
-    if "game" in data:
-        try:
-            check_game(data["game"])
-        except ValueError as e:
-            raise BadInput(f"{path}: {e}") from None
+    if "game" in data and data["game"] not in registry.names():
+        raise BadInput(f"{path}: {unknown_game(data['game'])}")
     if "options" in data:
         try:
             data["options"] = tuple(options_from_table(data["options"]))
@@ -190,21 +190,56 @@ def _check_numbers(s: Settings) -> None:
             raise BadInput(f"{name} must be a positive number of seconds, not {value!r}")
     if not isinstance(s.memory, int) or s.memory < 0 or 0 < s.memory < 64:
         raise BadInput(f"memory must be a number of MB >= 64 (0 = no cap), not {s.memory!r}")
-    if s.game not in GAMES:
-        raise BadInput(f"game must be one of {', '.join(GAMES)}, not {s.game!r}")
-    try:
-        check_game_options(s.game, s.options)
-    except ValueError as e:
-        raise BadInput(str(e)) from None
+    check_game(s.game, s.options)
     if s.backend not in BACKENDS:
         raise BadInput(f"backend must be one of {', '.join(BACKENDS)}, not {s.backend!r}")
     if s.address is not None and (s.backend != "ray" or not isinstance(s.address, str)):
         raise BadInput("address is the Ray cluster's (auto or HOST:PORT) and needs backend ray")
 
 
+def unknown_game(name: object) -> str:
+    """The message for a game the registry does not know.
+
+    >>> unknown_game("poker")
+    "game must be one of alhambra, dice, alcazaba, not 'poker'"
+    """
+    return f"game must be one of {', '.join(registry.names())}, not {name!r}"
+
+
+def check_game(name: object, options: object = None) -> registry.Game:
+    """The registry's game ``name``, if ``options`` (modules switched on) apply to it; BadInput otherwise.
+
+    >>> check_game("dice", {"camps": True})
+    Traceback (most recent call last):
+    alhambra_ai.errors.BadInput: the modules (--options) are the base game's, not the dice game's
+    """
+    if name not in registry.names():
+        raise BadInput(unknown_game(name))
+    game = registry.get(name)
+    if options and not game.takes_options:
+        raise BadInput(f"the modules (--options) are the base game's, not the {name} game's")
+    return game
+
+
+def stored_definition(directory: Path) -> dict:
+    """The settings of the run in ``directory``, as a definition (for --resume without bot files)."""
+    stored = ResultStore(directory).settings()  # StoreError (bad input) for a damaged one
+    if stored is None:
+        raise BadInput(f"nothing to resume in {directory} (no tournament.json); give the bot files")
+    seats = stored["seats"]
+    if "lineup" in stored:  # seat names in lineup order -> their files
+        return {"lineup": tuple(stored["bots"][name]["path"] for name in stored["lineup"]),
+                **{k: stored[k] for k in ("games", "seed", "move_time", "time_bank", "memory", "setup_time")},
+                "options": tuple(stored.get("options", ())), "game": stored.get("game", registry.DEFAULT)}
+    return {"bots": tuple(b["path"] for b in stored["bots"].values()),
+            "seats": f"{seats[0]}-{seats[-1]}" if len(seats) > 1 else str(seats[0]),
+            **{k: stored[k] for k in ("games", "seed", "move_time", "time_bank", "memory", "setup_time")},
+            "options": tuple(stored.get("options", ())), "game": stored.get("game", registry.DEFAULT)}
+
+
 def default_out() -> str:
     return time.strftime("tournament-%Y%m%d-%H%M%S")
 
 
-__all__ = ["BadInput", "MAX_SEATS", "MIN_SEATS", "Settings", "check_settings", "default_out",
-           "load_definition", "make_settings"]
+__all__ = ["BACKENDS", "BadInput", "MAX_SEATS", "MIN_SEATS", "Settings", "check_game", "check_settings",
+           "default_out", "load_definition", "make_settings", "stored_definition", "unknown_game"]

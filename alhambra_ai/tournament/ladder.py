@@ -1,7 +1,7 @@
 """A persistent ladder: ``alhambra-ai submit BOT_FILE`` validates a bot and plays it into the ladder.
 
-LADDER/ladder.json      settings (with "game": alhambra, dice or alcazaba; absent = alhambra) and entrants in
-                        order of entry: {"name", "sha256", "file", "entered"}
+LADDER/ladder.json      settings (with "game": a game of the registry; absent = its default, the base game)
+                        and entrants in order of entry: {"name", "sha256", "file", "entered"}
 LADDER/bots/NAME.py     the entered copy of each bot (what the ladder plays)
 LADDER/results.jsonl, LADDER/games/, LADDER/standings.*   as for a tournament (store.py)
 
@@ -25,12 +25,12 @@ import time
 from pathlib import Path
 from typing import TextIO
 
+from alhambra_ai import registry
 from alhambra_ai.botapi import bot_file_problem, bot_name
 from alhambra_ai.builtin import NAMES, bots_dir
 
-from . import sandbox
 from .config import BadInput
-from .process import MAX_BOT_BYTES, BotSource
+from .process import MAX_BOT_BYTES, BotSource, isolation
 from .ratings import format_report, write_standings
 from .referee import Limits, run_game
 from .runner import check_bot, run_games
@@ -53,8 +53,8 @@ def _limits(settings: dict) -> Limits:
 
 class Ladder:
     def __init__(self, directory: str | Path, game: str | None = None) -> None:
-        """The ladder in ``directory``; a new one plays ``game`` (default alhambra), an existing one refuses
-        another game (its ratings would mix games)."""
+        """The ladder in ``directory``; a new one plays ``game`` (default: the registry's default), an
+        existing one refuses another game (its ratings would mix games)."""
         self.dir = Path(directory)
         self.store = ResultStore(self.dir)
         path = self.dir / "ladder.json"
@@ -65,7 +65,7 @@ class Ladder:
                 raise StoreError(f"{path} is damaged") from None
         else:
             self.data = {"format": "alhambra-ai-ladder", "version": 1,
-                         "settings": dict(DEFAULTS, seed=new_master_seed(), game=game or "alhambra"),
+                         "settings": dict(DEFAULTS, seed=new_master_seed(), game=game or registry.DEFAULT),
                          "entrants": []}
         if game is not None and game != self.game:
             raise BadInput(f"the ladder in {self.dir} plays {self.game}, not {game}; use another --ladder "
@@ -73,7 +73,7 @@ class Ladder:
 
     @property
     def game(self) -> str:
-        return self.settings.get("game", "alhambra")
+        return self.settings.get("game", registry.DEFAULT)
 
     @property
     def settings(self) -> dict:
@@ -136,11 +136,9 @@ class Ladder:
 
 def moves_per_game(game: str, players: int = 2, samples: int = 5) -> float:
     """The mean number of decisions in a random game (the engine's own playouts: milliseconds)."""
-    from alhambra_ai import new_game
-
     total = 0
     for seed in range(samples):
-        state = new_game(players, seed=seed, **({} if game == "alhambra" else {"game": game}))
+        state = registry.get(game).new_state(players, seed)
         rng = random.Random(seed)
         while not state.is_terminal():
             state.apply(rng.choice(state.legal_actions()))
@@ -153,7 +151,7 @@ def plan_text(name: str, games: list[ScheduledGame], index: int, game: str, move
     """What a submission will play and the longest it may take (every move using its whole time).
 
     >>> g = [ScheduledGame(f"e001-o000-r1-s{k}", ("a", "b"), 1) for k in range(2)]
-    >>> plan_text("a", g, 1, "alhambra", 0.0, 1)
+    >>> plan_text("a", g, 1, registry.DEFAULT, 0.0, 1)
     'a: 2 ladder games (2 against 1 entrant); quick at 0 s per move'
     """
     own = sum(g.id.startswith(f"e{index:03d}-") for g in games)
@@ -178,7 +176,7 @@ def _duration(seconds: float) -> str:
     return f"{minutes // 60} h {minutes % 60} min" if minutes >= 60 else f"{minutes} min"
 
 
-def validate(source: BotSource, limits: Limits, log: TextIO, game: str = "alhambra") -> dict:
+def validate(source: BotSource, limits: Limits, log: TextIO, game: str = registry.DEFAULT) -> dict:
     """Load the bot in a worker and play one ``game`` against bots/random.py; Refused if it fails."""
     name = source.name
     problem = check_bot(source, limits)
@@ -199,8 +197,7 @@ def validate(source: BotSource, limits: Limits, log: TextIO, game: str = "alhamb
             more = f": {first}{where}" if first else ""
             raise Refused(f"{name} refused: {f['reason']} at move {f['move'] + 1}{more}")
     t = result["move_times"][0]
-    kind = {"alhambra": "an Alhambra", "alcazaba": "an Alcazaba"}.get(game, f"a {game}")  # not "a alhambra"
-    print(f"{name} validated: {kind} game against random, {t['moves']} moves, "
+    print(f"{name} validated: {registry.get(game).a_game} against random, {t['moves']} moves, "
           f"{1000 * t['mean']:.1f} ms per move on average, {1000 * t['max']:.1f} ms at most; "
           f"score {result['scores'][0]} to {result['scores'][1]}", file=log)
     return result
@@ -209,7 +206,7 @@ def validate(source: BotSource, limits: Limits, log: TextIO, game: str = "alhamb
 def submit(path: str | Path, directory: str | Path, jobs: int = 1, progress: bool = True,
            out: TextIO | None = None, log: TextIO | None = None, game: str | None = None) -> tuple[int, int]:
     """Validate and enter ``path`` into the ladder in ``directory``; returns (rank, entrants). ``game``: the
-    game a new ladder plays (default alhambra); an existing ladder must be of that game."""
+    game a new ladder plays (default: the base game); an existing ladder must be of that game."""
     out, log = out or sys.stdout, log or sys.stderr
     path = Path(path)
     if bot_file_problem(path):
@@ -220,7 +217,7 @@ def submit(path: str | Path, directory: str | Path, jobs: int = 1, progress: boo
     if not name.isprintable():
         raise BadInput(f"bot name {name!r} has unprintable characters; rename the file")
     source = BotSource.from_file(path)  # read once: what is validated is what enters
-    print(sandbox.isolation().summary(), file=log)
+    print(isolation().summary(), file=log)
     ladder = Ladder(directory, game)
     if not ladder.entrants:  # a new ladder: the built-ins enter first, so their names are taken
         for builtin in BUILTIN_BOTS:

@@ -7,11 +7,16 @@ interrupted tournament can kill them all.
 
 ``BotProcess`` takes the bot as a ``BotSource`` (name + file content, hashed): the worker is sent that
 content, so a bot file is read once, and the same call works where only the content travels.
+
+Here too, because BotProcess is what uses them: ``isolation()``, the sandbox this process's workers get
+(found once by starting probe workers with sandbox.py's plans), and the CPU slots (``take_cpu``,
+``give_cpu``): which CPU a game's workers run on.
 """
 
 from __future__ import annotations
 
 import base64
+import fcntl
 import hashlib
 import itertools
 import json
@@ -38,8 +43,17 @@ PRIVATE_PREFIX = "alhambra-bot-"  # + _referee_tag + "-": a worker's private dir
 STALE_AFTER = 600.0  # seconds: a dead referee's worker directory unchanged this long is swept
 WORKER_REASONS = ("load error", "raises", "exits", "exceeds memory", "prints to stdout")  # see worker.py
 
+# one lock file per game on a CPU, shared by every process of this user (take_cpu)
+CPU_LOCKS = Path(tempfile.gettempdir()) / f"alhambra-ai-cpus-{os.getuid()}"
+CPU_SLOTS = 32
+
 _live: set[BotProcess] = set()
 _live_lock = threading.Lock()
+_cpu_users: dict[int, int] = {}  # games using each CPU, in this process
+_cpu_slots: dict[int, list[int]] = {}  # the lock files this process holds, per CPU
+_cpu_lock = threading.Lock()
+_probe_lock = threading.Lock()
+_isolation: Isolation | None = None
 _swept = False
 _cgroup_ids = itertools.count()
 
@@ -117,15 +131,15 @@ class BotProcess:
     """One bot running in a sandboxed ``alhambra_ai.tournament.worker``; use as a context manager.
 
     ``bot`` is a BotSource or a path (read now). ``cpu``: the one CPU it may use (the referee gives all
-    seats of a game the same one: sandbox.take_cpu); by default it takes the least used one itself.
-    ``plan`` is for tests and the sandbox probe: the isolation to ask for instead of ``sandbox.isolation()``.
+    seats of a game the same one: take_cpu); by default it takes the least used one itself.
+    ``plan`` is for tests and the sandbox probe: the isolation to ask for instead of ``isolation()``.
     """
 
     def __init__(self, bot: BotSource | str | Path, memory_mb: int | None = None, cpu: int | None = None,
                  plan: Isolation | None = None) -> None:
         self.source = bot if isinstance(bot, BotSource) else BotSource.from_file(bot)
-        self.plan = plan or sandbox.isolation()
-        self._own_cpu = sandbox.take_cpu() if cpu is None else None
+        self.plan = plan or isolation()
+        self._own_cpu = take_cpu() if cpu is None else None
         cpu = self._own_cpu if cpu is None else cpu
         self.isolation: Isolation | None = None  # what the worker reports in force, after its hello
         self.private = _private_dir()
@@ -135,7 +149,7 @@ class BotProcess:
             self.cgroup = cgroup.create(name, memory_mb)
             if self.cgroup is None:
                 remove_private(self.private)
-                sandbox.give_cpu(self._own_cpu)
+                give_cpu(self._own_cpu)
                 raise SandboxError("cannot make the worker's cgroup")
         lifeline, self._lifeline = os.pipe()  # the worker's namespace ends when our end closes
         cmd, env, config = sandbox.launch(self.plan, self.private, memory_mb, lifeline, cpu, self.cgroup)
@@ -149,7 +163,7 @@ class BotProcess:
             remove_private(self.private)
             if self.cgroup is not None:
                 self.cgroup.remove(0)
-            sandbox.give_cpu(self._own_cpu)
+            give_cpu(self._own_cpu)
             raise
         finally:
             os.close(lifeline)
@@ -334,7 +348,7 @@ class BotProcess:
         if self._lifeline >= 0:
             os.close(self._lifeline)
             self._lifeline = -1
-            sandbox.give_cpu(self._own_cpu)
+            give_cpu(self._own_cpu)
         if self.cgroup is not None:
             self.cgroup.remove()
         remove_private(self.private)
@@ -542,6 +556,99 @@ def _only_child(pid: int) -> int:
             return int(f.read().split()[0])
     except (OSError, IndexError):
         raise ValueError(f"process {pid} has no child") from None
+
+
+def isolation() -> Isolation:
+    """The isolation every worker of this process gets, found once by starting a worker that confines
+    itself as far as the machine allows (and reports what took effect)."""
+    global _isolation
+    with _probe_lock:
+        if _isolation is None:
+            _isolation = _probe()
+    return _isolation
+
+
+def _probe() -> Isolation:
+    want = sandbox.offered()
+    probe = BotSource("probe", b"class Bot:\n    def act(self, obs):\n        return 0\n")
+    # The strongest first: most mechanisms; then Landlock + seccomp before namespaces (they leave less open).
+    attempts = {Isolation(ns, ll, sc, cg) for ns in {want.namespaces, False} for ll in {want.landlock, 0}
+                for sc in {want.seccomp, False} for cg in {want.cgroup, False}}
+    for attempt in sorted(attempts, key=lambda a: (-len(a.missing()), a.landlock, a.seccomp, a.cgroup),
+                          reverse=True):
+        try:
+            with BotProcess(probe, plan=attempt) as proc:
+                proc.request(None, 30)
+                return proc.isolation
+        except (BotFailure, SandboxError):
+            continue
+    return Isolation(False, 0, False)
+
+
+def take_cpu() -> int | None:
+    """The least used CPU, for the workers of one game (only one of them computes at a time, so games
+    on different CPUs never slow each other down); give it back with ``give_cpu``. Chosen among the CPUs
+    the calling thread may use now (a Ray game narrows them to the CPU its node gave it).
+
+    "Used" counts the games of every process of this user on the machine (a lock file per game in
+    ``CPU_LOCKS``), so two tournaments started side by side spread over the CPUs instead of both taking
+    the first; where those files cannot be made, the games of this process only."""
+    with _cpu_lock:
+        allowed = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
+        if not allowed:
+            return None
+        try:
+            CPU_LOCKS.mkdir(mode=0o700, exist_ok=True)
+            busy = {c: _games_on(c) for c in allowed}
+        except OSError:
+            busy = {c: _cpu_users.get(c, 0) for c in allowed}
+        cpu = min(allowed, key=lambda c: (busy[c], c))
+        _cpu_users[cpu] = _cpu_users.get(cpu, 0) + 1
+        fd = _claim(cpu)
+        if fd is not None:
+            _cpu_slots.setdefault(cpu, []).append(fd)
+        return cpu
+
+
+def give_cpu(cpu: int | None) -> None:
+    with _cpu_lock:
+        if cpu in _cpu_users:
+            _cpu_users[cpu] -= 1
+        if _cpu_slots.get(cpu):
+            os.close(_cpu_slots[cpu].pop())  # closing the file releases its lock
+
+
+def _slot(cpu: int, k: int) -> int:
+    return os.open(CPU_LOCKS / f"cpu{cpu}-{k}", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+
+
+def _games_on(cpu: int) -> int:
+    """How many slots of ``cpu`` are locked now, by any process (flock: a lock per open file)."""
+    held = 0
+    for k in range(CPU_SLOTS):
+        fd = _slot(cpu, k)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            held += 1
+        finally:
+            os.close(fd)
+    return held
+
+
+def _claim(cpu: int) -> int | None:
+    """Lock a free slot of ``cpu`` and return its open file (None: all taken, or no lock files)."""
+    for k in range(CPU_SLOTS):
+        try:
+            fd = _slot(cpu, k)
+        except OSError:
+            return None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return fd
+        except BlockingIOError:
+            os.close(fd)
+    return None
 
 
 def kill_all() -> None:

@@ -4,7 +4,7 @@ Replaying the results in one fixed order makes the standings independent of --jo
 Each game is one TrueSkill update with every seat a one-player team, ranked by the game's final
 ranks (forfeiters last; equal ranks are ties). Wins: a seat ranked 1 wins; k seats sharing rank 1
 get 1/k each. Beside TrueSkill, each bot's win rate and each pairing's head-to-head rate carry a 95%
-Wilson interval (``alhambra_ai.strength.wilson``).
+Wilson interval (``alhambra_ai.stats``: the one definition of ranks, win shares and the interval).
 
 >>> r = [{"game": "g1", "bots": ["a", "b"], "ranks": [1, 2], "scores": [30, 20]}]
 >>> [(p.a, p.b, p.a_score, p.games) for p in head_to_head(r, ["a", "b"])]
@@ -20,7 +20,9 @@ from pathlib import Path
 
 import trueskill
 
-from alhambra_ai.strength import wilson
+from alhambra_ai.stats import pair_score, wilson, win_share
+
+from .store import write_json_atomic
 
 # Explicit parameters: the ratings must not depend on the library's global defaults.
 ENV = trueskill.TrueSkill(mu=25.0, sigma=25.0 / 3, beta=25.0 / 6, tau=25.0 / 300, draw_probability=0.10,
@@ -71,12 +73,11 @@ class Ratings:
             self.table.setdefault(name, Standing(name))
         groups = [(ENV.create_rating(self.table[n].mu, self.table[n].sigma),) for n in bots]
         rated = ENV.rate(groups, ranks=[r - 1 for r in ranks])
-        winners = ranks.count(1)
         for seat, name in enumerate(bots):
             s = self.table[name]
             s.mu, s.sigma = rated[seat][0].mu, rated[seat][0].sigma
             s.games += 1
-            s.wins += 1 / winners if ranks[seat] == 1 else 0
+            s.wins += win_share(ranks, [seat])
             s.total_score += result["scores"][seat]
             s.total_rank += ranks[seat]
         for f in result.get("forfeits", []):
@@ -138,7 +139,7 @@ def head_to_head(results: list[dict], names: list[str]) -> list[Pairing]:
                 (a, ra), (b, rb) = sorted([(x, rx), (y, ry)], key=lambda t: order[t[0]])
                 p = pairs[(a, b)]
                 p.games += 1
-                p.a_score += 1.0 if ra < rb else 0.5 if ra == rb else 0.0
+                p.a_score += pair_score(ra, rb)
     return list(pairs.values())
 
 
@@ -243,8 +244,6 @@ def standings_csv(standings: list[Standing]) -> str:
 def write_standings(directory: Path, results: list[dict], names: list[str]) -> list[Standing]:
     """DIR/standings.csv and DIR/standings.json (both replaced atomically) from the stored results;
     returns the standings."""
-    from .store import write_json_atomic
-
     standings = compute_standings(results, names)
     pairings = head_to_head(results, [s.name for s in standings])
     write_json_atomic(directory / "standings.json",

@@ -1,10 +1,11 @@
 """Games on a Ray cluster (``--backend ray``): one Ray task per game, the driver the only writer.
 
 Each game is a Ray task that checks the bots it was sent (content + sha256) and calls the very function
-the local backend calls (``referee.run_game``, for ``tournament`` and ``strength`` alike, under the same
-watchdog), so the same seed gives the same games on any backend and cluster size. The driver ships its
-own ``alhambra_ai`` package with the job (a Ray runtime_env), so every node runs the driver's engine and
-referee; nodes need Python and Ray of the driver's versions (and what the bots import).
+the local backend calls (``referee.run_game``, for ``tournament``, ``strength`` and ``sprt`` alike, under
+the same watchdog: ``referee.run_watched``), so the same seed gives the same games on any backend and
+cluster size. The driver ships its own ``alhambra_ai`` package with the job (a Ray runtime_env), so every
+node runs the driver's engine and referee; nodes need Python and Ray of the driver's versions (and what
+the bots import).
 
 A game asks for one CPU (the sandbox runs a game's bot workers on one CPU, one move at a time) and
 ``seats x --memory`` of memory, so Ray never puts more games on a node than it has room for; on the node
@@ -21,7 +22,6 @@ import fcntl
 import logging
 import os
 import tempfile
-import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
@@ -29,11 +29,10 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import alhambra_ai
+from alhambra_ai.errors import BadInput
 
-from .config import BadInput
-from .process import BotSource, kill_all
-from .referee import Heartbeat, Limits, run_game
-from .runner import WATCHDOG_GRACE, check_heartbeats
+from .process import BotSource
+from .referee import Limits, run_watched
 from .schedule import ScheduledGame
 
 INSTALL = 'the ray backend needs Ray, which is not installed: pip install -e ".[ray]" (or pip install ray)'
@@ -47,7 +46,7 @@ class ClusterError(BadInput):
 def import_ray():
     """The ``ray`` module, or BadInput saying how to install it."""
     try:
-        import ray
+        import ray  # here, not at the top: Ray is optional, and only the runs on a cluster need it
     except ImportError:
         raise BadInput(INSTALL) from None
     return ray
@@ -88,7 +87,7 @@ def received(bots: dict[str, tuple[BotSource, str]]) -> dict[str, BotSource]:
 @contextmanager
 def node_cpu() -> Iterator[int | None]:
     """Hold a CPU of this machine that no other game holds, and narrow this thread to it (the referee, and
-    through ``sandbox.take_cpu`` the game's bot workers, then run there). Ray counts a node's CPUs but
+    through ``process.take_cpu`` the game's bot workers, then run there). Ray counts a node's CPUs but
     does not say which one a task may use; a lock file per CPU, freed when its holder ends, does."""
     if not hasattr(os, "sched_getaffinity"):
         yield None
@@ -122,38 +121,6 @@ def run_on_node(fn: Callable, bots: dict[str, tuple[BotSource, str]], item, *arg
 
 def _nothing(item, bots) -> None:
     """A warm-up task: it only makes Ray start a worker for the job."""
-
-
-def referee_with_watchdog(game: ScheduledGame, bots: dict[str, BotSource], limits: Limits,
-                          more: dict | None = None) -> tuple[dict, dict]:
-    """``referee.run_game`` (``more``: its keyword arguments bot_limits, bot_config) under the local runner's
-    watchdog: a referee that stops making progress raises RefereeStalled (the run stops, naming the game)
-    instead of holding its node forever."""
-    beat, stop, outcome = Heartbeat(), threading.Event(), {}
-    more = more or {}
-
-    def play() -> None:
-        try:
-            outcome["value"] = run_game(game, bots, limits, stop, beat, **more)
-        except BaseException as e:  # handed to the task's thread
-            outcome["error"] = e
-
-    thread = threading.Thread(target=play, daemon=True)
-    thread.start()
-    allowed = max(Heartbeat.longest_step(lim) for lim in [limits, *more.get("bot_limits", {}).values()])
-    allowed += WATCHDOG_GRACE
-    try:
-        while thread.is_alive():
-            thread.join(0.5)
-            if thread.is_alive():
-                check_heartbeats({game.id: beat}, allowed)
-    except BaseException:
-        stop.set()
-        kill_all()
-        raise
-    if "error" in outcome:
-        raise outcome["error"]
-    return outcome["value"]
 
 
 def job_runtime_env(extra: dict | None = None) -> dict:
@@ -234,7 +201,7 @@ class RayBackend:
              limits: Limits, note: Callable[[str], None]) -> Iterator[tuple[ScheduledGame, dict, dict]]:
         """The runner's backend interface: ``referee.run_game`` per game on the cluster."""
         files = pack_bots(bots, hashes)
-        for game, (result, record) in self.map(referee_with_watchdog, games, files, (limits,),
+        for game, (result, record) in self.map(run_watched, games, files, (limits,),
                                                lambda g: game_resources(g.num_players, limits.memory_mb),
                                                note, label=lambda g: f"game {g.id}"):
             yield game, result, record

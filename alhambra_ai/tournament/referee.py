@@ -1,40 +1,66 @@
 """Play one game between bot files, each seat in its own worker process.
 
-The referee owns the State; a bot sees only its own observations. A bot that fails in any way
-forfeits: its worker is killed, the reason is recorded, and the referee plays the rest of its
-moves with a deterministic stand-in (the first legal action). Forfeiting seats rank below every
+The referee owns the State (made by the game registry); a bot sees only its own observations. A bot
+that fails in any way forfeits: its worker is killed, the reason is recorded, and the referee plays the
+rest of its moves with a deterministic stand-in (the first legal action). Forfeiting seats rank below every
 seat that finished (tied among themselves); the others keep their order from the game.
+
+The watchdog is here too: every referee beats a ``Heartbeat`` at each step, and whoever runs games
+(runner.LocalBackend, ``run_watched`` in a Ray task) stops the run with RefereeStalled when one is silent
+for longer than any step may take (``stall_limit``).
 """
 
 from __future__ import annotations
 
 import threading
 import time
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
 
+from alhambra_ai import registry
 from alhambra_ai.record import make_record
+from alhambra_ai.stats import ranks
 
-from . import sandbox
-from .process import BotFailure, BotProcess, BotSource
+from .process import BotFailure, BotProcess, BotSource, give_cpu, kill_all, take_cpu
 from .schedule import ScheduledGame, seat_seed
+
+WATCHDOG_GRACE = 30.0  # seconds beyond the longest legitimate step before a referee counts as stalled
 
 
 @dataclass(frozen=True)
 class Limits:
-    """Per-game resource limits for every seat."""
+    """The resource limits of every seat of a game, and what a bot may have of its own, by seat name:
+    ``own`` limits (``alhambra-ai strength``'s ``mcts@1``: 1 s per move against others at 0.1 s) and
+    ``budgets``, keys added to its setup config (strength's ``--iterations``: a search budget instead of
+    the clock; the referee's own keys, seat, seed, move_time, ..., always win)."""
 
     move_time: float = 1.0  # seconds per move before the bank is drawn on
     time_bank: float = 10.0  # seconds per game and seat, drawn on by slow moves
     memory_mb: int | None = 2048  # address-space cap of each worker (RLIMIT_AS)
     setup_time: float = 10.0  # to start the worker, import the bot and run setup (not charged to the bank)
+    own: Mapping[str, Limits] = field(default_factory=dict, hash=False)
+    budgets: Mapping[str, Mapping[str, Any]] = field(default_factory=dict, hash=False)
+
+    def of(self, bot: str) -> Limits:
+        """The limits of the seat named ``bot``: its own, else these."""
+        return self.own.get(bot, self)
+
+    def budget(self, bot: str) -> dict[str, Any]:
+        """What the seat named ``bot`` adds to its setup config (usually nothing)."""
+        return dict(self.budgets.get(bot, {}))
 
 
 class GameInterrupted(Exception):
     """The tournament is stopping; the game is abandoned and not recorded."""
 
 
+class RefereeStalled(Exception):
+    """A game's referee stopped making progress: the run stops, naming the game, instead of hanging."""
+
+
 class Heartbeat:
-    """When the referee of a game last made progress (a watchdog reads it: see runner.run_games)."""
+    """When the referee of a game last made progress (the watchdog, ``check_heartbeats``, reads it)."""
 
     def __init__(self) -> None:
         self.last: float | None = None  # None until the game starts
@@ -45,18 +71,30 @@ class Heartbeat:
     @staticmethod
     def longest_step(limits: Limits) -> float:
         """The longest a referee may legitimately go without progress: one seat's start and setup, or one
-        move with the whole time bank."""
-        return max(2 * limits.setup_time, limits.move_time + limits.time_bank)
+        move with the whole time bank (of the seat with the most, when bots have limits of their own)."""
+        return max(max(2 * lim.setup_time, lim.move_time + lim.time_bank)
+                   for lim in (limits, *limits.own.values()))
 
 
-def new_game(num_players: int, seed: int, options: dict | None = None, game: str = "alhambra"):
-    """Start the game to referee: ``game`` (the base game, or a dice game) with the modules of ``options``
-    (indirection kept so tests can use a small game)."""
-    from alhambra_ai import new_game as engine_new_game
+def stall_limit(limits: Limits) -> float:
+    """How long the watchdog lets a referee under ``limits`` go without progress."""
+    return Heartbeat.longest_step(limits) + WATCHDOG_GRACE
 
-    if game != "alhambra":
-        return engine_new_game(num_players, seed=seed, options=options, game=game)
-    return engine_new_game(num_players, seed=seed, options=options)
+
+def check_heartbeats(beats: dict[str, Heartbeat], allowed: float) -> None:
+    """The watchdog: raise RefereeStalled if a running game's referee made no progress for ``allowed`` s."""
+    now = time.monotonic()
+    for game_id, beat in beats.items():
+        if beat.last is not None and now - beat.last > allowed:
+            idle = now - beat.last
+            raise RefereeStalled(f"the referee of game {game_id} made no progress for {idle:.0f} s (longer "
+                                 "than any move or setup may take); the run stops, --resume continues")
+
+
+def new_game(num_players: int, seed: int, options: dict | None = None, game: str = registry.DEFAULT):
+    """Start the game to referee: the registry's ``game`` with the modules of ``options`` (indirection kept
+    so tests can use a small game)."""
+    return registry.get(game).new_state(num_players, seed, options)
 
 
 def stand_in(legal: list[int]) -> int:
@@ -74,24 +112,16 @@ class Seat:
 
 
 def run_game(game: ScheduledGame, paths: dict[str, BotSource | str], limits: Limits,
-             stop: threading.Event | None = None, heartbeat: Heartbeat | None = None,
-             bot_limits: dict[str, Limits] | None = None,
-             bot_config: dict[str, dict] | None = None) -> tuple[dict, dict]:
+             stop: threading.Event | None = None, heartbeat: Heartbeat | None = None) -> tuple[dict, dict]:
     """Play ``game`` and return (result, record); see store.py for their fields. ``paths`` gives each bot
-    as its content (BotSource, read once by the caller) or a file path. ``stop`` abandons the game;
-    ``heartbeat`` is told of every step.
-
-    ``bot_limits`` (per bot name) replaces ``limits`` for that bot's seats, e.g. one bot at 1 s per move
-    against another at 0.1 s (``alhambra-ai strength``); ``bot_config`` adds keys to a bot's setup config
-    (e.g. an iteration budget) without replacing the referee's own (seat, seed, move_time, ...)."""
+    as its content (BotSource, read once by the caller) or a file path; ``limits`` the limits of every seat
+    (and a bot's own, ``Limits.of``). ``stop`` abandons the game; ``heartbeat`` is told of every step."""
     beat = heartbeat.beat if heartbeat is not None else (lambda: None)
     beat()
     started = time.monotonic()
     modules = dict.fromkeys(game.options, True) if game.options else None
-    state = (new_game(game.num_players, game.seed, modules, game.game) if game.game != "alhambra"
-             else new_game(game.num_players, game.seed, modules) if modules else
-             new_game(game.num_players, game.seed))
-    seat_limits = [(bot_limits or {}).get(bot, limits) for bot in game.bots]
+    state = new_game(game.num_players, game.seed, modules, game.game)
+    seat_limits = [limits.of(bot) for bot in game.bots]
     seats = [Seat(bot, lim.time_bank) for bot, lim in zip(game.bots, seat_limits, strict=True)]
     forfeits: list[dict] = []
     moves = 0
@@ -104,7 +134,7 @@ def run_game(game: ScheduledGame, paths: dict[str, BotSource | str], limits: Lim
         forfeits.append({"seat": k, "bot": seat.bot, "reason": failure.reason,
                          "detail": failure.detail, "move": moves})
 
-    cpu = sandbox.take_cpu()  # the game's CPU: one seat computes at a time
+    cpu = take_cpu()  # the game's CPU: one seat computes at a time
     try:
         if stop is not None and stop.is_set():
             raise GameInterrupted(game.id)
@@ -113,7 +143,7 @@ def run_game(game: ScheduledGame, paths: dict[str, BotSource | str], limits: Lim
             seat.proc = BotProcess(paths[seat.bot], lim.memory_mb, cpu)
         for k, (seat, lim) in enumerate(zip(seats, seat_limits, strict=True)):
             beat()
-            config = {**(bot_config or {}).get(seat.bot, {}),
+            config = {**limits.budget(seat.bot),
                       "seat": k, "num_players": game.num_players, "options": state.options,
                       "seed": seat_seed(game.seed, k), "move_time": lim.move_time,
                       "time_bank": lim.time_bank}
@@ -143,7 +173,7 @@ def run_game(game: ScheduledGame, paths: dict[str, BotSource | str], limits: Lim
         for seat in seats:
             if seat.proc is not None:
                 seat.proc.close()
-        sandbox.give_cpu(cpu)
+        give_cpu(cpu)
 
     # The record comes from the state's own history; not replayed here (check=False): the referee
     # applied every move itself, and a test game stands in for the engine in the machinery's tests.
@@ -152,7 +182,8 @@ def run_game(game: ScheduledGame, paths: dict[str, BotSource | str], limits: Lim
     game_ranks = list(state.ranking())
     result = {
         "game": game.id, "seed": game.seed, "bots": list(game.bots), "num_players": game.num_players,
-        "options": state.options, **({"game_type": game.game} if game.game != "alhambra" else {}),
+        # the default game's results keep the form they had before there were other games
+        "options": state.options, **({"game_type": game.game} if game.game != registry.DEFAULT else {}),
         "scores": record["scores"], "dirk_score": state.dirk_score,
         "ranks": final_ranks(game_ranks, {f["seat"] for f in forfeits}), "game_ranks": game_ranks,
         "forfeits": forfeits, "moves": len(record["actions"]),
@@ -160,6 +191,35 @@ def run_game(game: ScheduledGame, paths: dict[str, BotSource | str], limits: Lim
         "duration": round(time.monotonic() - started, 3),
     }
     return result, record
+
+
+def run_watched(game: ScheduledGame, bots: dict[str, BotSource | str], limits: Limits) -> tuple[dict, dict]:
+    """``run_game`` under the watchdog, for a game that has no runner watching it (a Ray task): a referee
+    that stops making progress raises RefereeStalled (the run stops, naming the game) instead of holding
+    its node forever."""
+    beat, stop, outcome = Heartbeat(), threading.Event(), {}
+
+    def play() -> None:
+        try:
+            outcome["value"] = run_game(game, bots, limits, stop, beat)
+        except BaseException as e:  # handed to the calling thread
+            outcome["error"] = e
+
+    thread = threading.Thread(target=play, daemon=True)
+    thread.start()
+    allowed = stall_limit(limits)
+    try:
+        while thread.is_alive():
+            thread.join(0.5)
+            if thread.is_alive():
+                check_heartbeats({game.id: beat}, allowed)
+    except BaseException:
+        stop.set()
+        kill_all()
+        raise
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["value"]
 
 
 def ask(state, k: int, seat: Seat, legal: list[int], limits: Limits) -> int:
@@ -197,13 +257,9 @@ def final_ranks(game_ranks: list[int], forfeited: set[int]) -> list[int]:
     [4, 1, 1, 3]
     """
     finishers = [s for s in range(len(game_ranks)) if s not in forfeited]
-    ranks = []
-    for s, r in enumerate(game_ranks):
-        if s in forfeited:
-            ranks.append(len(finishers) + 1)
-        else:
-            ranks.append(1 + sum(1 for t in finishers if game_ranks[t] < r))
-    return ranks
+    # the finishers ranked among themselves by their game ranks (a lower rank is better)
+    among = dict(zip(finishers, ranks([-game_ranks[s] for s in finishers]), strict=True))
+    return [among.get(s, len(finishers) + 1) for s in range(len(game_ranks))]
 
 
 def _time_summary(times: list[float]) -> dict:

@@ -14,19 +14,16 @@ from typing import Protocol, TextIO
 
 from tqdm import tqdm
 
-from . import sandbox
-from .config import BadInput, Settings, check_settings
-from .process import BotFailure, BotProcess, BotSource, kill_all
+from alhambra_ai import registry
+
+from . import referee
+from .config import BACKENDS, BadInput, Settings, check_settings
+from .process import BotFailure, BotProcess, BotSource, isolation, kill_all
 from .ratings import Ratings, format_report, format_table, write_standings
-from .referee import Heartbeat, Limits, run_game
+from .ray_backend import RayBackend
+from .referee import Heartbeat, Limits, check_heartbeats, run_game, stall_limit
 from .schedule import ScheduledGame, make_lineup_schedule, make_schedule, new_master_seed
-from .store import ResultStore, StoreError, settings_difference
-
-WATCHDOG_GRACE = 30.0  # seconds beyond the longest legitimate step before a referee counts as stalled
-
-
-class RefereeStalled(Exception):
-    """A game's referee stopped making progress: the run stops, naming the game, instead of hanging."""
+from .store import ResultStore, settings_difference
 
 
 def check_bot(bot: BotSource | str, limits: Limits) -> str | None:
@@ -51,8 +48,9 @@ def check_bots(paths: list[str], limits: Limits, sources: list[BotSource] | None
 
 class Backend(Protocol):
     """Where games are played: a context manager whose ``play`` yields ``(game, result, record)`` as each
-    game finishes (any order), always through ``referee.run_game``; closing the iterator early (an
-    interrupt) stops every game in progress. ``check`` raises BadInput for games it cannot play."""
+    game finishes (any order), always through ``referee.run_game`` under the watchdog; closing the
+    iterator early (an interrupt) stops every game in progress. ``check`` raises BadInput for games it
+    cannot play. ``tournament``, ``submit``, ``strength`` and ``sprt`` all play through one."""
 
     def __enter__(self) -> Backend: ...
 
@@ -84,7 +82,7 @@ class LocalBackend:
         stop = threading.Event()
         pool = ThreadPoolExecutor(self.jobs, thread_name_prefix="game")
         beats = {g.id: Heartbeat() for g in games}
-        allowed = Heartbeat.longest_step(limits) + WATCHDOG_GRACE
+        allowed = stall_limit(limits)
         pending = {pool.submit(run_game, g, bots, limits, stop, beats[g.id]): g for g in games}
         try:
             while pending:
@@ -98,7 +96,7 @@ class LocalBackend:
             stop.set()
             pool.shutdown(wait=False, cancel_futures=True)
             running = [f for f in pending if not f.cancelled()]
-            deadline = time.monotonic() + WATCHDOG_GRACE
+            deadline = time.monotonic() + referee.WATCHDOG_GRACE
             while running and time.monotonic() < deadline:  # kill again until every game thread is out:
                 kill_all()                                  # one may be starting a worker now (a stuck one
                 _, running = wait(running, timeout=0.2)     # is left)
@@ -109,11 +107,19 @@ class LocalBackend:
 
 def make_backend(s: Settings) -> Backend:
     """The backend the settings name (``local`` or ``ray``)."""
-    if s.backend == "ray":
-        from .ray_backend import RayBackend
+    return backend_named(s.backend, s.jobs, s.address)
 
-        return RayBackend(s.address)
-    return LocalBackend(s.jobs)
+
+def backend_named(name: str, jobs: int = 1, address: str | None = None) -> Backend:
+    """``local`` (``jobs`` games at once here) or ``ray`` (the cluster at ``address``); BadInput for a
+    missing Ray or an address without Ray."""
+    if name not in BACKENDS:
+        raise BadInput(f"backend must be one of {', '.join(BACKENDS)}, not {name!r}")
+    if name == "ray":
+        return RayBackend(address)  # BadInput if Ray is not installed
+    if address:
+        raise BadInput("address is the Ray cluster's (auto or HOST:PORT) and needs backend ray")
+    return LocalBackend(jobs)
 
 
 def run_games(games: list[ScheduledGame], paths: dict[str, BotSource | str], hashes: dict[str, str],
@@ -159,16 +165,6 @@ def run_games(games: list[ScheduledGame], paths: dict[str, BotSource | str], has
     return store.results()
 
 
-def check_heartbeats(beats: dict[str, Heartbeat], allowed: float) -> None:
-    """The watchdog: raise RefereeStalled if a running game's referee made no progress for ``allowed`` s."""
-    now = time.monotonic()
-    for game_id, beat in beats.items():
-        if beat.last is not None and now - beat.last > allowed:
-            idle = now - beat.last
-            raise RefereeStalled(f"the referee of game {game_id} made no progress for {idle:.0f} s (longer "
-                                 "than any move or setup may take); the run stops, --resume continues")
-
-
 def tournament_settings_record(s: Settings, hashes: dict[str, str], total: int) -> dict:
     """What a resume must match (jobs and the output directory may change)."""
     bots = {name: {"path": str(Path(path).resolve()), "sha256": hashes[name]}
@@ -180,7 +176,7 @@ def tournament_settings_record(s: Settings, hashes: dict[str, str], total: int) 
         record["lineup"] = s.seat_names()
     if s.options:
         record["options"] = list(s.options)
-    if s.game != "alhambra":  # base-game runs keep their old tournament.json (resume compares it)
+    if s.game != registry.DEFAULT:  # base-game runs keep their old tournament.json (resume compares it)
         record["game"] = s.game
     return record
 
@@ -198,10 +194,7 @@ def run_tournament(s: Settings, resume: bool = False, progress: bool = True, out
     backend = backend or make_backend(s)  # before any output: a missing Ray is one line
     directory = Path(s.out)
     store = ResultStore(directory)
-    try:
-        old = store.settings()
-    except StoreError as e:
-        raise BadInput(str(e)) from None
+    old = store.settings()  # StoreError (bad input) for a damaged one
     if s.seed is None:  # a secret: bots cannot read the log or the output directory
         s = replace(s, seed=old["seed"] if old is not None and resume else new_master_seed())
     paths = s.paths()
@@ -211,8 +204,7 @@ def run_tournament(s: Settings, resume: bool = False, progress: bool = True, out
         games = make_lineup_schedule(s.seat_names(), s.games, s.seed)
     else:
         games = make_schedule(list(paths), s.seat_counts, s.games, s.seed)
-    if s.options or s.game != "alhambra":
-        games = [replace(g, options=s.options, game=s.game) for g in games]
+    games = [replace(g, options=s.options, game=s.game) for g in games]
     wanted = tournament_settings_record(s, hashes, len(games))
     if old is not None and not resume:
         raise BadInput(f"{directory} already holds a tournament: add --resume to continue it, "
@@ -221,19 +213,19 @@ def run_tournament(s: Settings, resume: bool = False, progress: bool = True, out
         diff = settings_difference(old, wanted)
         if diff:
             raise BadInput(f"cannot resume {directory}: {diff}")
-    isolation = sandbox.isolation()
-    if s.require_sandbox and isolation.missing():
-        raise BadInput(f"--require-sandbox: this machine lacks {', '.join(isolation.missing())} "
-                       f"({isolation.summary()}); see README 'Security model'")
+    sandbox = isolation()
+    if s.require_sandbox and sandbox.missing():
+        raise BadInput(f"--require-sandbox: this machine lacks {', '.join(sandbox.missing())} "
+                       f"({sandbox.summary()}); see README 'Security model'")
     with backend:
         backend.check(games, s.limits)  # the Ray backend starts its workers now, while the bots are checked
         check_bots(list(paths.values()), s.limits, list(sources.values()))
         # once every check passed: an error stays one line
-        print(isolation.summary(s.limits.memory_mb, caps=True), file=log)
+        print(sandbox.summary(s.limits.memory_mb, caps=True), file=log)
         if old is None:
-            store.save_settings({**wanted, "isolation": isolation.to_record(s.limits.memory_mb)})
+            store.save_settings({**wanted, "isolation": sandbox.to_record(s.limits.memory_mb)})
         seats = len(s.lineup) if s.lineup else s.seats
-        kind = "" if s.game == "alhambra" else f"{s.game} "
+        kind = "" if s.game == registry.DEFAULT else f"{s.game} "  # "24 games" of the base game, as ever
         print(f"{len(games)} {kind}games: {', '.join(sorted(paths))}; seats {seats}; master seed {s.seed}; "
               f"results in {directory}", file=log)
         try:

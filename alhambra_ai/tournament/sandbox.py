@@ -16,8 +16,9 @@ namespace's pid 1). worker.py checks that it is in its cgroup, then confines its
 it reads the bot's source from the referee.
 
 Where a mechanism is missing (no ``unshare``, user namespaces disabled, no Landlock, no libseccomp) the
-strongest remaining set is used; ``isolation()`` says which, once per process, and the tournament
-records it. ``ALHAMBRA_AI_SANDBOX_OFF=namespaces,landlock,seccomp,cgroup`` (any subset) switches mechanisms
+strongest remaining set is used; ``process.isolation()`` finds which, once per process, by starting a
+worker with ``offered()``'s plan (and weaker ones until one starts), and the tournament records it.
+``ALHAMBRA_AI_SANDBOX_OFF=namespaces,landlock,seccomp,cgroup`` (any subset) switches mechanisms
 off, to see or test the degraded modes.
 
 >>> Isolation(namespaces=True, landlock=6, seccomp=True, cgroup=True).missing()
@@ -33,21 +34,21 @@ off, to see or test the degraded modes.
 from __future__ import annotations
 
 import ctypes.util
-import fcntl
 import json
 import os
 import shutil
 import site
 import subprocess
 import sys
-import tempfile
 import threading
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import alhambra_ai
+from alhambra_ai.errors import BadInput
 
 from . import cgroup as cgroups
+from .confine import landlock_abi
 
 PACKAGE_DIR = Path(alhambra_ai.__file__).resolve().parent
 UNSHARE_OPTIONS = ["--user", "--map-root-user", "--pid", "--fork", "--kill-child", "--mount", "--mount-proc",
@@ -57,13 +58,10 @@ BOOT = ("import sys; sys.path.insert(0, sys.argv.pop(1)); "
 PRIVATE_MB, FILE_MB, OPEN_FILES = 64, 64, 256  # private tmpfs, largest file, open files per worker
 ENV_KEPT = ("LANG", "LC_ALL", "TZ", "OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE")  # harmless, some needed
 MECHANISMS = ("namespaces", "landlock", "seccomp", "cgroup")
-# one lock file per game on a CPU, shared by every process of this user (take_cpu)
-CPU_LOCKS = Path(tempfile.gettempdir()) / f"alhambra-ai-cpus-{os.getuid()}"
-CPU_SLOTS = 32
 
 
-class SandboxError(Exception):
-    """The sandbox could not be set up as required (message: what is missing or failed)."""
+class SandboxError(BadInput):
+    """The sandbox could not be set up as required (message: what is missing or failed): exit 2."""
 
 
 @dataclass(frozen=True)
@@ -110,77 +108,7 @@ class Isolation:
 
 
 _protected: set[str] = set()
-_cpu_users: dict[int, int] = {}  # games using each CPU, in this process
-_cpu_slots: dict[int, list[int]] = {}  # the lock files this process holds, per CPU
 _lock = threading.Lock()
-_probe_lock = threading.Lock()
-_isolation: Isolation | None = None
-
-
-def take_cpu() -> int | None:
-    """The least used CPU, for the workers of one game (only one of them computes at a time, so games
-    on different CPUs never slow each other down); give it back with ``give_cpu``. Chosen among the CPUs
-    the calling thread may use now (a Ray game narrows them to the CPU its node gave it).
-
-    "Used" counts the games of every process of this user on the machine (a lock file per game in
-    ``CPU_LOCKS``), so two tournaments started side by side spread over the CPUs instead of both taking
-    the first; where those files cannot be made, the games of this process only."""
-    with _lock:
-        allowed = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
-        if not allowed:
-            return None
-        try:
-            CPU_LOCKS.mkdir(mode=0o700, exist_ok=True)
-            busy = {c: _games_on(c) for c in allowed}
-        except OSError:
-            busy = {c: _cpu_users.get(c, 0) for c in allowed}
-        cpu = min(allowed, key=lambda c: (busy[c], c))
-        _cpu_users[cpu] = _cpu_users.get(cpu, 0) + 1
-        fd = _claim(cpu)
-        if fd is not None:
-            _cpu_slots.setdefault(cpu, []).append(fd)
-        return cpu
-
-
-def give_cpu(cpu: int | None) -> None:
-    with _lock:
-        if cpu in _cpu_users:
-            _cpu_users[cpu] -= 1
-        if _cpu_slots.get(cpu):
-            os.close(_cpu_slots[cpu].pop())  # closing the file releases its lock
-
-
-def _slot(cpu: int, k: int) -> int:
-    return os.open(CPU_LOCKS / f"cpu{cpu}-{k}", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
-
-
-def _games_on(cpu: int) -> int:
-    """How many slots of ``cpu`` are locked now, by any process (flock: a lock per open file)."""
-    held = 0
-    for k in range(CPU_SLOTS):
-        fd = _slot(cpu, k)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            held += 1
-        finally:
-            os.close(fd)
-    return held
-
-
-def _claim(cpu: int) -> int | None:
-    """Lock a free slot of ``cpu`` and return its open file (None: all taken, or no lock files)."""
-    for k in range(CPU_SLOTS):
-        try:
-            fd = _slot(cpu, k)
-        except OSError:
-            return None
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            return fd
-        except BlockingIOError:
-            os.close(fd)
-    return None
 
 
 def protect(directory: str | Path) -> None:
@@ -194,9 +122,7 @@ def switched_off() -> set[str]:
 
 
 def offered() -> Isolation:
-    """What this machine seems to offer (cheap checks; ``isolation()`` confirms with a real worker)."""
-    from .confine import landlock_abi
-
+    """What this machine seems to offer (cheap checks; ``process.isolation()`` confirms with a worker)."""
     off = switched_off()
     unshare = shutil.which("unshare")
     namespaces = False
@@ -211,35 +137,6 @@ def offered() -> Isolation:
     cgroup = "cgroup" not in off and sys.platform.startswith("linux") and cgroups.available()
     return Isolation(namespaces, 0 if "landlock" in off else landlock, seccomp and "seccomp" not in off,
                      cgroup)
-
-
-def isolation() -> Isolation:
-    """The isolation every worker of this process gets, found once by starting a worker that confines
-    itself as far as the machine allows (and reports what took effect)."""
-    global _isolation
-    with _probe_lock:
-        if _isolation is None:
-            _isolation = _probe()
-    return _isolation
-
-
-def _probe() -> Isolation:
-    from .process import BotFailure, BotProcess, BotSource
-
-    want = offered()
-    probe = BotSource("probe", b"class Bot:\n    def act(self, obs):\n        return 0\n")
-    # The strongest first: most mechanisms; then Landlock + seccomp before namespaces (they leave less open).
-    attempts = {Isolation(ns, ll, sc, cg) for ns in {want.namespaces, False} for ll in {want.landlock, 0}
-                for sc in {want.seccomp, False} for cg in {want.cgroup, False}}
-    for attempt in sorted(attempts, key=lambda a: (-len(a.missing()), a.landlock, a.seccomp, a.cgroup),
-                          reverse=True):
-        try:
-            with BotProcess(probe, plan=attempt) as proc:
-                proc.request(None, 30)
-                return proc.isolation
-        except (BotFailure, SandboxError):
-            continue
-    return Isolation(False, 0, False)
 
 
 def read_paths() -> list[str]:

@@ -10,8 +10,11 @@ Only the referee reads or writes here: the directory is hidden from every bot wo
 A result line is appended only after its record is in place, so every counted game has a record.
 A kill can leave at most a torn last line: ``load_results`` drops it (and truncates it away).
 
-A result line: {"game", "seed", "bots", "sha256", "num_players", "options", ["game_type" for a dice game:
-"dice" or "alcazaba"; "game" is the game's id], "scores", "dirk_score",
+The JSON-lines primitives under it, ``append_line`` and ``read_lines``, are the arena's one kill-safe log:
+``strength --out`` (one file: a settings line, then a line per game) is kept with them too.
+
+A result line: {"game", "seed", "bots", "sha256", "num_players", "options", ["game_type": the game's name,
+for any game but the registry's default; "game" is the game's id], "scores", "dirk_score",
 "ranks" (for the ratings: forfeiters last), "game_ranks" (the game's own), "forfeits": [{"seat",
 "bot", "reason", "detail", "move"}], "moves", "move_times": [{"moves", "mean", "max"} per seat],
 "duration"}.
@@ -23,7 +26,11 @@ import hashlib
 import json
 import os
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
+
+from alhambra_ai import registry
+from alhambra_ai.errors import BadInput
 
 from . import sandbox
 
@@ -31,8 +38,8 @@ RESULTS = "results.jsonl"
 SETTINGS = "tournament.json"
 
 
-class StoreError(Exception):
-    """The output directory cannot be used as asked (message says why)."""
+class StoreError(BadInput):
+    """The output directory or log cannot be used as asked (message says why): bad input, exit 2."""
 
 
 def file_sha256(path: str | Path) -> str:
@@ -80,33 +87,50 @@ def check_result(item: object) -> None:
         raise ValueError("forfeits: not a list of {seat, reason, ...}")
 
 
-def load_results(directory: Path, repair: bool = False) -> list[dict]:
-    """The finished games in DIR/results.jsonl, sorted by game id (first line wins for a repeated id),
-    each checked (``check_result``).
+def append_line(path: Path, text: str) -> None:
+    """Append ``text`` and a newline to ``path`` with one write, then fsync: a kill leaves the whole line
+    or a torn last line (which ``read_lines`` drops), never a damaged line before it."""
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    try:
+        os.write(fd, (text + "\n").encode())
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
-    A torn or unparsable last line (a kill during the append) is ignored, and with ``repair`` cut
-    off the file so that the next append starts on a clean line. Damage anywhere else is an error.
+
+def read_lines(path: Path, check: Callable[[object], None] | None = None,
+               repair: bool = False) -> tuple[list, bool]:
+    """The JSON values of the lines of ``path`` in file order (blank lines skipped), each passed to ``check``
+    (which raises ValueError for a value that is not one), and whether a torn last line was left out.
+
+    A torn or unparsable last line (a kill during ``append_line``; a line without its newline counts as
+    torn) is ignored, and with ``repair`` cut off the file so that the next append starts on a clean line.
+    Damage anywhere else is a StoreError naming the line.
+
+    >>> import tempfile; path = Path(tempfile.mkdtemp()) / "log.jsonl"
+    >>> append_line(path, '{"a": 1}'); _ = open(path, "a").write('{"a": ')
+    >>> read_lines(path, repair=True), len(path.read_text().splitlines())
+    (([{'a': 1}], True), 1)
     """
-    path = directory / RESULTS
-    if not path.exists():
-        return []
     data = path.read_bytes()
     lines = data.split(b"\n")
-    results, good_end, offset = {}, 0, 0
+    values, good_end, offset, torn = [], 0, 0, False
     for i, line in enumerate(lines):
         end = offset + len(line) + 1
         if line.strip():
             last = i == len(lines) - 1 or (i == len(lines) - 2 and not lines[-1])
             try:
                 item = json.loads(line)
-                check_result(item)
+                if check is not None:
+                    check(item)
                 if i == len(lines) - 1:  # no final newline: the write was cut
                     raise ValueError("torn")
             except ValueError:
                 if last:
+                    torn = True
                     break
                 raise StoreError(f"{path}: line {i + 1} is damaged; fix or remove it") from None
-            results.setdefault(item["game"], item)
+            values.append(item)
             good_end = end
         offset = end
     if repair and good_end < len(data):
@@ -114,6 +138,18 @@ def load_results(directory: Path, repair: bool = False) -> list[dict]:
             f.truncate(good_end)
             f.flush()
             os.fsync(f.fileno())
+    return values, torn
+
+
+def load_results(directory: Path, repair: bool = False) -> list[dict]:
+    """The finished games in DIR/results.jsonl, sorted by game id (first line wins for a repeated id),
+    each checked (``check_result``); a torn last line is dropped (see ``read_lines``, ``repair``)."""
+    path = directory / RESULTS
+    if not path.exists():
+        return []
+    results: dict[str, dict] = {}
+    for item in read_lines(path, check_result, repair)[0]:
+        results.setdefault(item["game"], item)
     return [results[k] for k in sorted(results)]
 
 
@@ -126,13 +162,7 @@ class ResultStore:
 
     def add(self, result: dict, record: dict) -> None:
         write_json_atomic(self.dir / "games" / f"{result['game']}.json", record)
-        line = (json.dumps(result, separators=(",", ":")) + "\n").encode()
-        fd = os.open(self.dir / RESULTS, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
-        try:
-            os.write(fd, line)  # one write: a kill leaves the whole line or a torn last line
-            os.fsync(fd)
-        finally:
-            os.close(fd)
+        append_line(self.dir / RESULTS, json.dumps(result, separators=(",", ":")))
 
     def results(self, repair: bool = False) -> list[dict]:
         return load_results(self.dir, repair)
@@ -153,7 +183,7 @@ class ResultStore:
 
 def settings_difference(old: dict, new: dict) -> str | None:
     """A one-line description of the first difference that forbids a resume, else None."""
-    unset = {"game": "alhambra"}  # a setting left out of tournament.json when it has this value
+    unset = {"game": registry.DEFAULT}  # a setting left out of tournament.json when it has this value
     for key in sorted(set(old) | set(new)):
         if key in ("bots", "isolation"):  # the isolation is recorded, not a setting
             continue

@@ -1,4 +1,6 @@
-"""The click commands ``tournament``, ``submit`` and ``replay`` (thin: parse, call, report)."""
+"""The commands ``tournament``, ``submit`` and ``replay`` (thin: parse, call, report; the library is
+alhambra_ai.tournament). Bad input is ``BadInput`` (one line, exit 2, by the group): the store's, the
+sandbox's and the cluster's errors are kinds of it."""
 
 from __future__ import annotations
 
@@ -9,23 +11,28 @@ from pathlib import Path
 
 import click
 
+from alhambra_ai import registry
 from alhambra_ai.builtin import resolve
-from alhambra_ai.options import GAME_HELP, GAMES, parse_options
+from alhambra_ai.errors import BadInput
+from alhambra_ai.options import GAME_HELP, parse_options
 from alhambra_ai.options import HELP as OPTIONS_HELP
-
-from .config import BadInput, Settings, default_out, load_definition, make_settings
-from .runner import RefereeStalled
-from .sandbox import SandboxError
-from .store import ResultStore, StoreError
+from alhambra_ai.record import RecordError, load_record
+from alhambra_ai.report import write_viewer
+from alhambra_ai.text import screen_size
+from alhambra_ai.tournament import runner
+from alhambra_ai.tournament.config import (
+    Settings,
+    default_out,
+    load_definition,
+    make_settings,
+    stored_definition,
+)
+from alhambra_ai.tournament.ladder import submit
+from alhambra_ai.tournament.referee import RefereeStalled
+from alhambra_ai.tournament.replay import replay
+from alhambra_ai.tournament.store import ResultStore
 
 D = Settings()  # the defaults shown in --help
-
-
-class InputError(click.ClickException):
-    """Bad input: one line on stderr, exit code 2, no traceback."""
-
-    exit_code = 2
-
 
 def _sigterm_as_interrupt() -> None:
     def handler(signum, frame):
@@ -115,12 +122,10 @@ Examples:
               "[default: the terminal's]")
 @click.option("--options", "options", default=None,
               help=OPTIONS_HELP + " Overrides the file's [options] ('none' switches them off).")
-@click.option("--game", "game", type=click.Choice(GAMES), default=None, help=GAME_HELP)
+@click.option("--game", "game", type=click.Choice(registry.names()), default=None, help=GAME_HELP)
 def tournament_command(bot_files, config_file, lineup, seats, games, seed, move_time, time_bank, memory,
                        setup_time, jobs, backend, address, out, resume, progress, require_sandbox, width,
                        options, game):
-    from .runner import run_tournament
-
     try:
         definition = load_definition(config_file) if config_file else {}
         if resume and not out and not definition.get("out"):
@@ -143,38 +148,15 @@ def tournament_command(bot_files, config_file, lineup, seats, games, seed, move_
             settings = replace(settings, out=default_out())
         _sigterm_as_interrupt()
         try:
-            from alhambra_ai.text import screen_size
-
-            run_tournament(settings, resume=resume, progress=progress,
+            runner.run_tournament(settings, resume=resume, progress=progress,
                            width=screen_size(width, tty=sys.stdout.isatty())[0])
         except KeyboardInterrupt:
             done = len(ResultStore(settings.out).results())
             click.echo(f"\ninterrupted after {done} stored games; continue with: "
                        f"alhambra-ai tournament --out {settings.out} --resume", err=True)
             sys.exit(130)
-    except (BadInput, StoreError, SandboxError) as e:
-        raise InputError(str(e)) from None
     except RefereeStalled as e:
         raise click.ClickException(str(e)) from None
-
-
-def stored_definition(directory: Path) -> dict:
-    """The settings of the run in ``directory``, as a definition (for --resume without bot files)."""
-    try:
-        stored = ResultStore(directory).settings()
-    except StoreError as e:
-        raise BadInput(str(e)) from None
-    if stored is None:
-        raise BadInput(f"nothing to resume in {directory} (no tournament.json); give the bot files")
-    seats = stored["seats"]
-    if "lineup" in stored:  # seat names in lineup order -> their files
-        return {"lineup": tuple(stored["bots"][name]["path"] for name in stored["lineup"]),
-                **{k: stored[k] for k in ("games", "seed", "move_time", "time_bank", "memory", "setup_time")},
-                "options": tuple(stored.get("options", ())), "game": stored.get("game", "alhambra")}
-    return {"bots": tuple(b["path"] for b in stored["bots"].values()),
-            "seats": f"{seats[0]}-{seats[-1]}" if len(seats) > 1 else str(seats[0]),
-            **{k: stored[k] for k in ("games", "seed", "move_time", "time_bank", "memory", "setup_time")},
-            "options": tuple(stored.get("options", ())), "game": stored.get("game", "alhambra")}
 
 
 @click.command("submit")
@@ -184,7 +166,7 @@ def stored_definition(directory: Path) -> dict:
 @click.option("--jobs", "-j", type=int, default=1, show_default=True, metavar="N",
               help="Games played at once.")
 @click.option("--progress/--no-progress", default=True, help="Show the progress bar on stderr.")
-@click.option("--game", "game", type=click.Choice(GAMES), default=None,
+@click.option("--game", "game", type=click.Choice(registry.names()), default=None,
               help="The game of the ladder: alhambra (the base game), dice or alcazaba. A new ladder plays "
               "it; an existing one refuses another. [default: the ladder's own; alhambra for a new one]")
 def submit_command(bot_file, ladder_dir, jobs, progress, game):
@@ -199,16 +181,12 @@ def submit_command(bot_file, ladder_dir, jobs, progress, game):
     what will be played and the longest it may take are said first. Submitting the same file again
     finishes an interrupted submission; a changed file needs a new name.
     """
-    from .ladder import submit
-
     try:
         _sigterm_as_interrupt()
         submit(bot_file, ladder_dir, jobs=jobs, progress=progress, game=game)
     except KeyboardInterrupt:
         click.echo(f"\ninterrupted; submit {bot_file} again to finish its ladder games", err=True)
         sys.exit(130)
-    except (BadInput, StoreError) as e:
-        raise InputError(str(e)) from None
 
 
 @click.command("replay")
@@ -222,19 +200,12 @@ def submit_command(bot_file, ladder_dir, jobs, progress, game):
               "buttons) to FILE instead of printing the game.")
 def replay_command(record, step, width, html_file):
     """Step through a game RECORD in text: a tournament's OUT/games/ID.json or any saved game record."""
-    from alhambra_ai.record import RecordError, load_record
-    from alhambra_ai.text import screen_size
-
-    from .replay import replay
-
     try:
         try:
             loaded = load_record(record)
         except OSError as e:
-            raise InputError(f"cannot read game record {record}: {e.strerror or e}") from None
+            raise BadInput(f"cannot read game record {record}: {e.strerror or e}") from None
         if html_file:
-            from alhambra_ai.report import write_viewer
-
             write_viewer(loaded, html_file)
             click.echo(f"game viewer written to {html_file}")
             return
@@ -242,8 +213,8 @@ def replay_command(record, step, width, html_file):
     except BrokenPipeError:
         raise  # the reader stopped: the command group ends quietly
     except OSError as e:
-        raise InputError(f"cannot write {html_file}: {e.strerror or e}") from None
+        raise BadInput(f"cannot write {html_file}: {e.strerror or e}") from None
     except RecordError as e:
-        raise InputError(str(e)) from None
+        raise BadInput(str(e)) from None
     except (EOFError, KeyboardInterrupt):
         sys.exit(130)
