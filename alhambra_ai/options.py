@@ -1,4 +1,5 @@
-"""The game options of the command line and the config files: module switches (RULES §9) as one text.
+"""The game options of the command line and the config files: module switches (RULES §9) as one text,
+and the check that a game takes them.
 
 Every command that starts games (tournament, strength, bench, play) takes ``--options vizier,camps,...``
 (and a tournament file an ``[options]`` table); they all read it here, so the names and the errors are the
@@ -23,14 +24,6 @@ from alhambra_ai.errors import BadInput
 
 #: the modules that can be switched on, in rulebook order (the order of the core's MODULE_OPTIONS)
 MODULES: tuple[str, ...] = tuple(m for m in _core.MODULE_OPTIONS if m in _core.MODULES)
-#: the games of the engine (the registry's): the base game (the default), the dice game, Alcazaba
-GAMES: tuple[str, ...] = registry.names()
-GAME_HELP = ("The game: " + ", ".join(f"{g} ({registry.get(g).title})" for g in GAMES)
-             + f". [default: {registry.DEFAULT}]")
-HELP = ("Modules of the rulebook, comma-separated: " + ", ".join(MODULES)
-        + " (or 'all'; default: none, the base game).")
-
-
 def parse_options(text: str | None) -> dict[str, bool]:
     """``"vizier,camps"`` -> ``{"vizier": True, "camps": True}``; ``None``, ``""``, ``"none"`` -> ``{}``;
     ``"all"`` -> every module. Raises ValueError naming an unknown module."""
@@ -51,26 +44,20 @@ def parse_options(text: str | None) -> dict[str, bool]:
     return {m: True for m in MODULES if m in out}
 
 
-def check_game(name: Any) -> str:
-    """The game named by a config file or an option; ValueError naming the games otherwise.
+def check_game(name: Any, options: Any = None) -> registry.Game:
+    """The registry's game ``name``, if the modules switched on (``options``) apply to it; BadInput (a
+    ValueError) naming the problem otherwise.
 
-    >>> check_game("dice")
-    'dice'
-    """
-    if name not in GAMES:
-        raise BadInput(f"game must be one of {', '.join(GAMES)}, not {name!r}")
-    return name
-
-
-def check_game_options(game: str, options: Any) -> None:
-    """BadInput (a ValueError) when modules are switched on for a game that has none (the dice games).
-
-    >>> check_game_options("dice", {"camps": True})
+    >>> check_game("dice").title
+    'Alhambra: The Dice Game'
+    >>> check_game("dice", {"camps": True})
     Traceback (most recent call last):
     alhambra_ai.errors.BadInput: the modules (--options) are the base game's, not the dice game's
     """
-    if options and not registry.get(game).takes_options:
-        raise BadInput(f"the modules (--options) are the base game's, not the {game} game's")
+    game = registry.get(name)
+    if options and not game.takes_options:
+        raise BadInput(f"the modules (--options) are the base game's, not the {name} game's")
+    return game
 
 
 def options_from_table(table: Any) -> dict[str, bool]:
@@ -94,13 +81,3 @@ def options_from_table(table: Any) -> dict[str, bool]:
 def options_text(options: dict[str, Any] | None) -> str:
     """The modules that are on, as ``parse_options`` reads them (``""`` for the base game)."""
     return ",".join(m for m in MODULES if (options or {}).get(m))
-
-
-def click_callback(ctx: Any, param: Any, value: str | None) -> dict[str, bool]:
-    """For ``click.option("--options", callback=click_callback)``: a bad name is a usage error (exit 2)."""
-    import click
-
-    try:
-        return parse_options(value)
-    except ValueError as e:
-        raise click.BadParameter(str(e)) from None

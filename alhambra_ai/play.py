@@ -16,7 +16,7 @@ from pathlib import Path
 from alhambra_ai import registry
 from alhambra_ai.builtin import FALLBACK, bot_file, builtin_bot
 from alhambra_ai.errors import BadInput
-from alhambra_ai.options import check_game_options
+from alhambra_ai.options import check_game
 from alhambra_ai.session import Quit, SeatBot, TerminalGame
 from alhambra_ai.text import WIDTH
 
@@ -102,7 +102,7 @@ def play_game(players: int | None = None, seat: int = 1, bots: Sequence[str] = (
         except BadInput:
             hint_path = None
         kind = registry.get(game)
-        check_game_options(game, options)
+        check_game(game, options)
         state, board = kind.new_state(players, seed, options), kind.hook("session")
         human = seat - 1
         others = [p for p in range(players) if p != human]

@@ -19,7 +19,8 @@ from collections.abc import Iterable, Iterator, Sequence
 from os import PathLike
 from typing import Any
 
-from alhambra_ai.options import GAMES
+from alhambra_ai import registry
+from alhambra_ai.errors import BadInput
 
 FORMAT = "alhambra-ai-record"
 VERSION = 1
@@ -29,7 +30,7 @@ _KEYS = ("format", "version", "game", "num_players", "seed", "options", "seats",
 # "game" is written only for the dice games (base records as before)
 
 
-class RecordError(ValueError):
+class RecordError(BadInput):
     """A game record that is malformed or does not replay; the message names the first problem."""
 
 
@@ -97,8 +98,10 @@ def _check(record: Any) -> None:
     unknown = sorted(set(record) - set(_KEYS))
     if unknown:
         raise RecordError(f"unknown record field {unknown[0]!r}")
-    if record.get("game", "alhambra") not in GAMES:
-        raise RecordError(f"game must be one of {', '.join(GAMES)}, not {record.get('game')!r}")
+    try:
+        registry.get(record.get("game", registry.DEFAULT))
+    except BadInput as e:
+        raise RecordError(str(e)) from None
     n = record["num_players"]
     if type(n) is not int or not 2 <= n <= 6:
         raise RecordError(f"num_players must be an int 2..6, not {n!r}")

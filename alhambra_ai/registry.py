@@ -16,7 +16,7 @@ heavy (no cycles: the families import the registry, never the other way round at
 >>> get("chess")
 Traceback (most recent call last):
 ...
-alhambra_ai.errors.BadInput: unknown game 'chess' (known: alhambra, dice, alcazaba)
+alhambra_ai.errors.BadInput: game must be one of alhambra, dice, alcazaba, not 'chess'
 >>> game_of({"game": "dice"}).name, game_of({}).name
 ('dice', 'alhambra')
 """
@@ -105,7 +105,7 @@ def get(name: Any) -> Game:
     table = _table()
     if isinstance(name, str) and name in table:
         return table[name]
-    raise BadInput(f"unknown game {name!r} (known: {', '.join(table)})")
+    raise BadInput(f"game must be one of {', '.join(table)}, not {name!r}")
 
 
 def game_of(thing: Any) -> Game:

@@ -17,10 +17,10 @@ from pathlib import Path
 
 from alhambra_ai import registry
 from alhambra_ai.errors import BadInput
+from alhambra_ai.options import check_game
 from alhambra_ai.sprt import Sprt
 from alhambra_ai.stats import win_share
 from alhambra_ai.strength import FORMAT_VERSION, Game, Match, ResultLog, check_match, play
-from alhambra_ai.tournament.config import check_game
 from alhambra_ai.tournament.runner import backend_named
 
 

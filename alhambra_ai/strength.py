@@ -37,9 +37,9 @@ from alhambra_ai import registry
 from alhambra_ai.botapi import bot_name
 from alhambra_ai.builtin import bots_dir
 from alhambra_ai.errors import BadInput
+from alhambra_ai.options import check_game
 from alhambra_ai.stats import ranks as ranks_from
 from alhambra_ai.stats import wilson, win_share
-from alhambra_ai.tournament.config import check_game
 from alhambra_ai.tournament.process import BotSource
 from alhambra_ai.tournament.referee import Limits
 from alhambra_ai.tournament.runner import Backend, backend_named

@@ -6,8 +6,8 @@ import click
 
 from alhambra_ai import registry
 from alhambra_ai.bench import report
-from alhambra_ai.options import GAMES, check_game_options, click_callback
-from alhambra_ai.options import HELP as OPTIONS_HELP
+from alhambra_ai.cli.common import GAME_CHOICE, OPTIONS_HELP, options_callback
+from alhambra_ai.options import check_game
 
 
 @click.command("bench")
@@ -15,8 +15,8 @@ from alhambra_ai.options import HELP as OPTIONS_HELP
               help="Time per player count for the random-games figure.")
 @click.option("--players", default="2,3,4,5,6", show_default=True,
               help="Comma-separated player counts (2-6).")
-@click.option("--options", "options", default=None, callback=click_callback, help=OPTIONS_HELP)
-@click.option("--game", "game", type=click.Choice(GAMES), default=None,
+@click.option("--options", "options", default=None, callback=options_callback, help=OPTIONS_HELP)
+@click.option("--game", "game", type=GAME_CHOICE, default=None,
               help="Benchmark this game only (a dice game: its random games/s). [default: all three]")
 def bench_command(seconds: float, players: str, options: dict, game: str | None) -> None:
     """Engine speed: random games/s per player count, legal actions, apply, clone."""
@@ -27,7 +27,7 @@ def bench_command(seconds: float, players: str, options: dict, game: str | None)
     if not counts or any(not 2 <= n <= 6 for n in counts):
         raise click.BadParameter("player counts are 2 to 6", param_hint="--players")
     try:
-        check_game_options(game or registry.DEFAULT, options)
+        check_game(game or registry.DEFAULT, options)
     except ValueError as e:
         raise click.BadParameter(str(e), param_hint="--options") from None
     click.echo(report(seconds, counts, options, game))

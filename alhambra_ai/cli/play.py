@@ -7,8 +7,7 @@ import sys
 import click
 
 from alhambra_ai import registry
-from alhambra_ai.options import GAME_HELP, GAMES, click_callback
-from alhambra_ai.options import HELP as OPTIONS_HELP
+from alhambra_ai.cli.common import GAME_CHOICE, GAME_HELP, OPTIONS_HELP, options_callback
 from alhambra_ai.play import play_game
 from alhambra_ai.text import COMPACT_HEIGHT, screen_size
 
@@ -35,8 +34,8 @@ from alhambra_ai.text import COMPACT_HEIGHT, screen_size
 @click.option("--compact/--full", default=None,
               help="the compact screen: own city only, others one line each  [default: when the terminal "
               f"has fewer than {COMPACT_HEIGHT} lines]")
-@click.option("--options", "options", default=None, callback=click_callback, help=OPTIONS_HELP)
-@click.option("--game", "game", type=click.Choice(GAMES), default=registry.DEFAULT, help=GAME_HELP)
+@click.option("--options", "options", default=None, callback=options_callback, help=OPTIONS_HELP)
+@click.option("--game", "game", type=GAME_CHOICE, default=registry.DEFAULT, help=GAME_HELP)
 def play(players: int | None, seat: int, bots: tuple[str, ...], seed: int | None, move_time: float,
          time_bank: float, unicode: bool, color: bool, record: str | None, width: int | None,
          compact: bool | None, options: dict, game: str) -> None:

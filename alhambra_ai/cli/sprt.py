@@ -14,9 +14,8 @@ import click
 from tqdm import tqdm
 
 from alhambra_ai import registry
+from alhambra_ai.cli.common import GAME_CHOICE, GAME_HELP, OPTIONS_HELP, options_callback
 from alhambra_ai.errors import BadInput
-from alhambra_ai.options import GAME_HELP, click_callback
-from alhambra_ai.options import HELP as OPTIONS_HELP
 from alhambra_ai.sprt import Sprt
 from alhambra_ai.sprt_run import check_run, hypotheses, live, run_settings, run_sprt, summary
 from alhambra_ai.tournament.ray_backend import import_ray
@@ -74,8 +73,8 @@ Examples:
 @click.option("--resume", is_flag=True, help="Continue the run in --out FILE (same bots and settings).")
 @click.option("--progress/--no-progress", default=True, show_default=True,
               help="A progress line on stderr.")
-@click.option("--options", "options", default=None, callback=click_callback, help=OPTIONS_HELP)
-@click.option("--game", "game", type=click.Choice(registry.names()), default=registry.DEFAULT, help=GAME_HELP)
+@click.option("--options", "options", default=None, callback=options_callback, help=OPTIONS_HELP)
+@click.option("--game", "game", type=GAME_CHOICE, default=registry.DEFAULT, help=GAME_HELP)
 def sprt_command(new, base, players, elo0, elo1, share0, share1, alpha, beta, max_games, seed, move_time,
                  time_bank, memory, jobs, backend, address, out, resume, progress, options, game):
     if (elo0 is not None or elo1 is not None) and (share0 is not None or share1 is not None):

@@ -12,11 +12,10 @@ import click
 from tqdm import tqdm
 
 from alhambra_ai import registry
+from alhambra_ai.cli.common import GAME_CHOICE, GAME_HELP, OPTIONS_HELP, options_callback
 from alhambra_ai.errors import BadInput
-from alhambra_ai.options import GAME_HELP, click_callback
-from alhambra_ai.options import HELP as OPTIONS_HELP
+from alhambra_ai.options import check_game
 from alhambra_ai.strength import DEFAULT_MATCHES, check_match, report, run_strength
-from alhambra_ai.tournament.config import check_game
 from alhambra_ai.tournament.ray_backend import import_ray
 from alhambra_ai.tournament.referee import RefereeStalled
 
@@ -51,8 +50,8 @@ from alhambra_ai.tournament.referee import RefereeStalled
               help="A progress bar on stderr.")
 @click.option("--report", "report_file", type=click.Path(dir_okay=False), default=None,
               help="Only summarize the games an --out file holds so far (plays nothing).")
-@click.option("--options", "options", default=None, callback=click_callback, help=OPTIONS_HELP)
-@click.option("--game", "game", type=click.Choice(registry.names()), default=registry.DEFAULT, help=GAME_HELP)
+@click.option("--options", "options", default=None, callback=options_callback, help=OPTIONS_HELP)
+@click.option("--game", "game", type=GAME_CHOICE, default=registry.DEFAULT, help=GAME_HELP)
 def strength_command(matches, lineups, players, games, seed, move_time, time_bank, iterations, jobs,
                      backend, address, out, progress, report_file, options, game):
     """Win rates of bots against each other, with 95% Wilson intervals.

@@ -11,11 +11,10 @@ from pathlib import Path
 
 import click
 
-from alhambra_ai import registry
 from alhambra_ai.builtin import resolve
+from alhambra_ai.cli.common import GAME_CHOICE, GAME_HELP, OPTIONS_HELP
 from alhambra_ai.errors import BadInput
-from alhambra_ai.options import GAME_HELP, parse_options
-from alhambra_ai.options import HELP as OPTIONS_HELP
+from alhambra_ai.options import parse_options
 from alhambra_ai.record import RecordError, load_record
 from alhambra_ai.report import write_viewer
 from alhambra_ai.text import screen_size
@@ -122,7 +121,7 @@ Examples:
               "[default: the terminal's]")
 @click.option("--options", "options", default=None,
               help=OPTIONS_HELP + " Overrides the file's [options] ('none' switches them off).")
-@click.option("--game", "game", type=click.Choice(registry.names()), default=None, help=GAME_HELP)
+@click.option("--game", "game", type=GAME_CHOICE, default=None, help=GAME_HELP)
 def tournament_command(bot_files, config_file, lineup, seats, games, seed, move_time, time_bank, memory,
                        setup_time, jobs, backend, address, out, resume, progress, require_sandbox, width,
                        options, game):
@@ -166,7 +165,7 @@ def tournament_command(bot_files, config_file, lineup, seats, games, seed, move_
 @click.option("--jobs", "-j", type=int, default=1, show_default=True, metavar="N",
               help="Games played at once.")
 @click.option("--progress/--no-progress", default=True, help="Show the progress bar on stderr.")
-@click.option("--game", "game", type=click.Choice(registry.names()), default=None,
+@click.option("--game", "game", type=GAME_CHOICE, default=None,
               help="The game of the ladder: alhambra (the base game), dice or alcazaba. A new ladder plays "
               "it; an existing one refuses another. [default: the ladder's own; alhambra for a new one]")
 def submit_command(bot_file, ladder_dir, jobs, progress, game):

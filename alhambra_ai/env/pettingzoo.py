@@ -30,6 +30,7 @@ from pettingzoo.utils import wrappers
 from alhambra_ai import new_game
 from alhambra_ai.env.spaces import DEFAULT_RADIUS, ActionSpace, ObservationEncoder, OutsideWindow
 from alhambra_ai.registry import DEFAULT, game_of
+from alhambra_ai.stats import win_shares
 
 __all__ = ["env", "raw_env", "final_rewards"]
 
@@ -50,9 +51,7 @@ def final_rewards(state: Any, reward: str = "win") -> list[float]:
         s = state.scores()
         total = sum(s)
         return [float(s[i] - (total - s[i]) / (n - 1)) for i in range(n)]
-    ranks = state.ranking()
-    k = ranks.count(1)
-    return [((n / k - 1) if r == 1 else -1.0) / (n - 1) for r in ranks]
+    return [(n * share - 1) / (n - 1) for share in win_shares(state.ranking())]
 
 
 class raw_env(AECEnv):

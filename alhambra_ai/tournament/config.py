@@ -30,7 +30,7 @@ import tomllib
 from alhambra_ai import registry
 from alhambra_ai.botapi import bot_file_problem, bot_name
 from alhambra_ai.errors import BadInput
-from alhambra_ai.options import options_from_table
+from alhambra_ai.options import check_game, options_from_table
 
 from .process import MAX_BOT_BYTES
 from .referee import Limits
@@ -107,8 +107,11 @@ def load_definition(path: str | Path) -> dict:
             data[key] = tuple(os.path.normpath(path.parent / b) for b in data[key])
     if "seats" in data:
         data["seats"] = str(data["seats"])
-    if "game" in data and data["game"] not in registry.names():
-        raise BadInput(f"{path}: {unknown_game(data['game'])}")
+    if "game" in data:
+        try:
+            registry.get(data["game"])
+        except BadInput as e:
+            raise BadInput(f"{path}: {e}") from None
     if "options" in data:
         try:
             data["options"] = tuple(options_from_table(data["options"]))
@@ -197,30 +200,6 @@ def _check_numbers(s: Settings) -> None:
         raise BadInput("address is the Ray cluster's (auto or HOST:PORT) and needs backend ray")
 
 
-def unknown_game(name: object) -> str:
-    """The message for a game the registry does not know.
-
-    >>> unknown_game("poker")
-    "game must be one of alhambra, dice, alcazaba, not 'poker'"
-    """
-    return f"game must be one of {', '.join(registry.names())}, not {name!r}"
-
-
-def check_game(name: object, options: object = None) -> registry.Game:
-    """The registry's game ``name``, if ``options`` (modules switched on) apply to it; BadInput otherwise.
-
-    >>> check_game("dice", {"camps": True})
-    Traceback (most recent call last):
-    alhambra_ai.errors.BadInput: the modules (--options) are the base game's, not the dice game's
-    """
-    if name not in registry.names():
-        raise BadInput(unknown_game(name))
-    game = registry.get(name)
-    if options and not game.takes_options:
-        raise BadInput(f"the modules (--options) are the base game's, not the {name} game's")
-    return game
-
-
 def stored_definition(directory: Path) -> dict:
     """The settings of the run in ``directory``, as a definition (for --resume without bot files)."""
     stored = ResultStore(directory).settings()  # StoreError (bad input) for a damaged one
@@ -241,5 +220,5 @@ def default_out() -> str:
     return time.strftime("tournament-%Y%m%d-%H%M%S")
 
 
-__all__ = ["BACKENDS", "BadInput", "MAX_SEATS", "MIN_SEATS", "Settings", "check_game", "check_settings",
-           "default_out", "load_definition", "make_settings", "stored_definition", "unknown_game"]
+__all__ = ["BACKENDS", "BadInput", "MAX_SEATS", "MIN_SEATS", "Settings", "check_settings",
+           "default_out", "load_definition", "make_settings", "stored_definition"]

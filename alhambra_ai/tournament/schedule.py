@@ -30,7 +30,7 @@ class ScheduledGame:
     bots: tuple[str, ...]
     seed: int
     options: tuple[str, ...] = ()   # the modules that are on (alhambra_ai.options)
-    game: str = "alhambra"          # or "dice" / "alcazaba" (alhambra_ai.options.GAMES)
+    game: str = "alhambra"          # a name of alhambra_ai.registry.names()
 
     @property
     def num_players(self) -> int:
