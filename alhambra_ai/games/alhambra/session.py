@@ -65,7 +65,7 @@ SITUATIONS = {"action": "your move", "place": "place your tiles", "final": "plac
               "interrupt": "between turns: thief / vizier, or done", "falcons": "more falcons, or done",
               "resident": "your disc was lifted: resident / exchange, or done",
               "disc": "put your disc on a cell: disc x,y",
-              "figures": "choose your disc's 3 figures (secret): figures <type> <type> <type>"}
+              "figures": "your disc's 3 figures (secret): figures <type> <type> <type>"}
 
 
 class AlhambraTerminalGame(TerminalGame):

@@ -273,7 +273,7 @@ def render_screen(obs_like: Any, seat: int, names: Sequence[str] | None = None, 
     if obs.get("phase") == "over":
         turn += ": game over"
     elif cur is not None and cur >= 0:
-        turn += f": {'you' if cur == you else seat_name(cur, names, you)} to act"
+        turn += f": {short_seat(cur, names, you)} to act"
     nxt = _scoring_line(obs).replace(", its card lies at draw-pile position", ", card at pile")
     head += wrap(f"{turn} | {nxt}", width)
     market = obs.get("market") or [None] * 4
@@ -337,9 +337,11 @@ def _screen_body(obs: dict, you: int, names, width: int, room: int, events: list
             used += 3 + w
         side = width - used - 3
         shown = events[-(room - 1):] if room > 1 else []
-        blocks.append([title, *(clip(e.strip(), side) for e in shown)] if len(events) <= room - 1 else
-                      [f"Since your last move ({len(events) - len(shown)} earlier: log):",
-                       *(clip(e.strip(), side) for e in shown)])
+        lines = [x for e in shown for x in wrap(e.strip(), side, indent="  ")]   # whole while they fit
+        if len(lines) > room - 1 or max((visible_len(x) for x in lines), default=0) > side:
+            lines = [clip(e.strip(), side) for e in shown]
+        blocks.append([title, *lines] if len(events) <= room - 1 else
+                      [f"Since your last move ({len(events) - len(shown)} earlier: log):", *lines])
         out = fit_blocks(blocks, width)
         while out and not out[-1].strip():
             out.pop()
