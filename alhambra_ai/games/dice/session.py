@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from alhambra_ai.games.dice.text import dice_words, landing, moves_text, prompt_words, render
 from alhambra_ai.session import InputError, TerminalGame
-from alhambra_ai.text import LEGEND_ASCII, LEGEND_UNICODE, city_block, clip, seat_name
+from alhambra_ai.text import LEGEND_ASCII, LEGEND_UNICODE, city_block, clip, seat_name, wrap
 
 HELP = """\
 Commands (the dice are numbered 1-8 as on the board's 'rolled dice:' line):
@@ -58,8 +58,10 @@ class DiceTerminalGame(TerminalGame):
         """The board in its compact form, then the news since the person's last move while they fit."""
         board = render(self.state, self.names, width=width, you=self.human, compact=True,
                        unicode=self.unicode, color=self.color).split("\n")
-        events = [clip(e, width) for e in self.events()]
         room = height - len(board) - 1
+        events = [x for e in self.events() for x in wrap(e, width, indent="  ")]    # whole while they fit
+        if len(events) > room:
+            events = [clip(e, width) for e in self.events()]
         if events and room > 0:
             board += [""] * (room > len(events)) + events[-room:]
         return [clip(line, width) for line in board][:height]
