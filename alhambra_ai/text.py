@@ -344,7 +344,10 @@ def fit_city(obs: dict, seat: int, names, you, width: int, height: int, unicode:
                     block.append(LEGEND_DENSE)
                 if max(visible_len(line) for line in block) <= width and len(block) <= height:
                     return block
-    return [clip(line, width) for line in block[:max(1, height)]]
+    # None fits: the title, the rows that fit, the reserve (the whole city: ``city``)
+    rows = block[1:-2] if len(block) > 3 else block[1:-1]
+    cut = [title, *rows[:max(0, height - 2)], res]
+    return [clip(line, width) for line in cut[:max(1, height)]]
 
 
 def clip(line: str, width: int) -> str:

@@ -25,7 +25,8 @@ RANDOM = str(ROOT / "bots" / "random.py")
 SIZES = [(80, 24), (100, 30), (120, 40)]
 PROMPT = re.compile(r"^\[(seat 1, .*|game over)\] > ?$")
 ALL = ",".join(MODULES)
-needs_tmux = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed (.ci/run installs it)")
+needs_tmux = pytest.mark.skipif(shutil.which("tmux") is None,
+                                reason="tmux is not installed (.ci/run installs it)")
 
 
 def check(screen, size, game):

@@ -216,7 +216,7 @@ def module_words(obs: Mapping, names: Sequence[str] | None = None, you: int | No
     if m.get("bazaars_waiting"):
         out.append("bazaars: " + " ".join(str(t) for t in m["bazaars_waiting"]))
     if m.get("falcons"):
-        out.append("falcons: " + " ".join(str(f) for f in m["falcons"]))
+        out.append(f"falcons: {len(m['falcons'])} on offer")
     if m.get("bag_camps") is not None:
         out.append(f"camps in bag {m['bag_camps']}")
     coins = m.get("coins")
@@ -290,7 +290,13 @@ def render_screen(obs_like: Any, seat: int, names: Sequence[str] | None = None, 
     head += wrap(f"Money display: {display} | draw pile {obs.get('draw_pile_size', 0)}, "
                  f"tile bag {obs.get('bag_size', 0)}", width)
     hand = obs.get("hand") or []
-    head += wrap(f"Your hand ({count(len(hand), 'card')}): " + hand_by_currency(hand, color), width)
+    cards = wrap(f"Your hand ({count(len(hand), 'card')}): " + hand_by_currency(hand, color), width)
+    if len(cards) > 2:      # a hoard: cards and sum per currency ('table' lists every card)
+        per = {letter: [_card_value(c) for c in hand if c[0] == letter] for letter in CURRENCY_LETTERS}
+        sums = " | ".join(f"{name} {len(per[k])} cards ={sum(per[k])}" if per[k] else f"{name} -"
+                          for k, name in zip(CURRENCY_LETTERS, CURRENCY_NAMES, strict=True))
+        cards = wrap(f"Your hand ({len(hand)} cards, table: each): {sums}", width)
+    head += cards
     scores = obs.get("scores") or [0] * n
     sizes = obs.get("hand_sizes") or []
     for named in (names, None):     # the bots' names while the line fits
