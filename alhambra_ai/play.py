@@ -72,12 +72,13 @@ def play_game(players: int | None = None, seat: int = 1, bots: Sequence[str] = (
               read: Callable[[str], str] = input, write: Callable[[str], None] | None = None,
               record: str | None = None, error: Callable[[str], None] | None = None,
               review: bool = True, width: int = WIDTH, compact: bool = False,
-              options: dict | None = None, game: str = registry.DEFAULT) -> int:
+              options: dict | None = None, game: str = registry.DEFAULT, screen: bool = False) -> int:
     """Set up and play one game; returns the exit status: 0 (also when the person leaves), 2 for bad
     options or bot files (nothing started), 1 for an internal error, 130 after Ctrl-C. Output goes to
     ``write`` (default: print), errors to ``error`` (default stderr). After a finished game the record is
     saved (``record``), then the ``review`` prompt is offered. ``game``: a name of ``registry.names()``
-    (``options`` for the games that take the rulebook's modules)."""
+    (``options`` for the games that take the rulebook's modules). ``screen``: the full-screen decision view
+    (``alhambra_ai.screen``; a terminal at both ends), else the line mode."""
     if write is None:
         write = print
     if error is None:
@@ -110,8 +111,13 @@ def play_game(players: int | None = None, seat: int = 1, bots: Sequence[str] = (
             seat_bots[p] = SeatBot(path, p, players, state.options, seed, move_time, time_bank)
         for bot in seat_bots.values():
             bot.start()
+        view = None
+        if screen:
+            from alhambra_ai.screen import Screen
+
+            view = Screen()
         terminal = board(state, human, seat_bots, hint_path, move_time, unicode, color, read, write,
-                         time_bank=time_bank, width=width, compact=compact)
+                         time_bank=time_bank, width=width, compact=compact, screen=view)
     except Exception as exc:
         for bot in seat_bots.values():
             bot.close()
@@ -122,16 +128,19 @@ def play_game(players: int | None = None, seat: int = 1, bots: Sequence[str] = (
         terminal.run()
         finished, status = True, 0
     except Quit as exc:
+        terminal.leave_screen()
         terminal.write(str(exc))
         terminal.write(terminal.score_line())
         status = 0
     except KeyboardInterrupt:  # exit 130, as a shell expects of Ctrl-C; say how to see the deal again
+        terminal.leave_screen()
         keep = "" if record else "; to keep a game for `alhambra-ai replay`, add --record FILE"
         terminal.write(f"\nInterrupted: the game was left unfinished. The same deal again: add --seed {seed}"
                        f"{keep}.")
         terminal.write(terminal.score_line())
         status = 130
     except Exception as exc:  # never a traceback in front of the player
+        terminal.leave_screen()
         error(f"Internal error: {type(exc).__name__}: {exc}. The game cannot go on (seed {seed}); "
               "please report it.")
         status = 1
@@ -141,6 +150,7 @@ def play_game(players: int | None = None, seat: int = 1, bots: Sequence[str] = (
         status = max(status, save_game(terminal, record, error))
     if finished and review:
         terminal.review()
+    terminal.leave_screen(final=finished)   # the end screen stays in the terminal
     return status
 
 

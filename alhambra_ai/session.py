@@ -10,6 +10,7 @@ person's words is its own package's ``session.py`` (``alhambra_ai.games.<family>
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -21,6 +22,7 @@ from alhambra_ai.text import (
     MIN_WIDTH,
     WIDTH,
     city_block,
+    clip,
     render_totals,
     seat_name,
     visible_len,
@@ -99,6 +101,20 @@ def failure_text(failure: Exception) -> str:
     return f"{reason}: {detail[0]}" if detail else reason
 
 
+#: the narration's long words, shortened for the screen's one line per seat
+_SHORTER = ((re.compile(r" from the money display"), ""), (re.compile(r"\bthe (?=[a-z]+ \d)"), ""),
+            (re.compile(r" from slot \d \(\w+\)"), ""), (re.compile(r" paying "), " with "),
+            (re.compile(r" from the reserve"), " from reserve"))
+
+
+def shorten(sentence: str, who: str) -> str:
+    """A move's sentence without its subject and filler words: ``'buys tower 49 with y6 y4 exactly'``."""
+    text = sentence[len(who):].lstrip(" :") if sentence.startswith(who) else sentence
+    for pattern, by in _SHORTER:
+        text = pattern.sub(by, text)
+    return text
+
+
 class Quit(Exception):
     """The person left the game (quit, end of input or Ctrl-C)."""
 
@@ -112,7 +128,7 @@ class TerminalGame:
     def __init__(self, state: Any, human: int, bots: dict[int, SeatBot], hint_path: Path | None,
                  move_time: float, unicode: bool = False, color: bool = False,
                  read: Callable[[str], str] = input, write: Callable[[str], None] = print,
-                 time_bank: float = 10.0, width: int = WIDTH, compact: bool = False):
+                 time_bank: float = 10.0, width: int = WIDTH, compact: bool = False, screen: Any = None):
         self.state = state
         self.human = human
         self.bots = bots
@@ -131,13 +147,114 @@ class TerminalGame:
         self.rng = random.Random(state.seed)
         self.reported: set[int] = set()    # scoring rounds whose breakdown was shown
         self.seen = 0                       # history events already narrated
+        # The full screen (alhambra_ai.screen.Screen; None: the line mode): what it shows besides the table
+        self.screen = screen
+        self.did: dict[int, list[str]] = {}  # each seat's moves since the person's last one
+        self.notes: list[str] = []           # other news since then (scorings, a bot that failed)
+        self.pages: list[str] = []           # text asked for (help, moves, city N, ...) or a scoring's table
+        self.page_at = 0                     # the first line of the page shown
+        self.messages: list[str] = []        # the answer to the last command (an error, a hint)
 
     def write(self, text: str) -> None:
-        """Print, wrapping any line wider than the screen (tables are already fitted to it)."""
+        """Print, wrapping any line wider than the screen (tables are already fitted to it); on the full
+        screen, a note among the events since the person's last move."""
+        if self.screen is not None:
+            self.notes += [line.strip() for line in str(text).split("\n") if line.strip()]
+            return
         lines = []
         for line in str(text).split("\n"):
             lines += wrap(line, self.width, indent="    ") if visible_len(line) > self.width else [line]
         self._write("\n".join(lines))
+
+    def show(self, text: str) -> None:
+        """Text the person asked for (or a scoring's table): printed, or a page of the full screen."""
+        if self.screen is None:
+            self.write(text)
+        else:
+            self.pages.append(text)
+
+    def tell(self, text: str) -> None:
+        """The answer to a command (an error, a hint): printed, or a message above the prompt."""
+        if self.screen is None:
+            self.write(text)
+        else:
+            self.messages.append(text)
+
+    def narrate_move(self, seat: int, sentence: str) -> None:
+        """A move just played, in words: printed, or the seat's line of the full screen's events."""
+        if self.screen is None:
+            self.write(sentence + ".")
+            return
+        if seat == self.human:
+            self.did, self.notes = {}, []
+        self.did.setdefault(seat, []).append(shorten(sentence, self.who(seat)))
+
+    def events(self) -> list[str]:
+        """The full screen's news since the person's last move: one line per seat, then the notes."""
+        def label(seat: int) -> str:
+            return "you" if seat == self.human else f"s{seat + 1}"
+        order = sorted(self.did, key=lambda p: (p - self.human) % self.state.num_players)
+        notes = [n for n in self.notes if not n.startswith("New money on the display")]  # (it is on screen)
+        return [f"{label(p)}: " + "; ".join(self.did[p]) for p in order] + notes[-3:]
+
+    def screen_lines(self, width: int, height: int) -> list[str]:
+        """The table for the full screen: at most ``height`` lines of ``width`` columns (each game's)."""
+        return [clip(line, width) for line in self.table().split("\n")][:height]
+
+    def frame(self, cols: int, rows: int, prompt: str) -> str:
+        """The full screen: the table (or the page asked for), the messages, the prompt on the last line."""
+        width = max(40, cols)
+        msgs = [line for m in self.messages for part in m.split("\n") for line in wrap(part, width)][-4:]
+        room = max(1, rows - 1 - len(msgs))
+        if self.pages:
+            lines = [piece for text in self.pages for line in text.split("\n")
+                     for piece in (wrap(line, width, indent="    ") if visible_len(line) > width else [line])]
+            while lines and not lines[0].strip():
+                lines.pop(0)
+            part = lines[self.page_at:self.page_at + room - 1]
+            last = self.page_at + len(part)
+            more = (f"-- lines {self.page_at + 1}-{last} of {len(lines)}: Enter for more, or a command --"
+                    if last < len(lines) else "-- Enter: back to the table, or a command --")
+            body = part + [""] * (room - 1 - len(part)) + [clip(more, width)]
+        else:
+            body = self.screen_lines(width, room)
+            body = body[:room] + [""] * (room - len(body))
+        return "\n".join([*body, *msgs, prompt])
+
+    def ask(self, prompt: str) -> str:
+        """A line from the person: ``read``, or on the full screen under the frame (Enter alone turns a
+        page, or goes back from it to the table)."""
+        if self.screen is None:
+            return self.read(prompt)
+        while True:
+            line = self.screen.read(self.frame, prompt)
+            self.messages = []
+            if line.strip():
+                self.pages, self.page_at = [], 0
+                return line
+            if self.pages:
+                cols, rows = self.screen.size()
+                total = len(self.frame(cols, rows, prompt).split("\n"))  # (the page's height)
+                self.page_at += max(1, total - 2)
+                if self.frame_done(cols, rows):
+                    self.pages, self.page_at = [], 0
+
+    def frame_done(self, cols: int, rows: int) -> bool:
+        """Whether the page has been turned past its end."""
+        width = max(40, cols)
+        lines = [piece for text in self.pages for line in text.split("\n")
+                 for piece in (wrap(line, width, indent="    ") if visible_len(line) > width else [line])]
+        return self.page_at >= len(lines)
+
+    def leave_screen(self, final: bool = False) -> None:
+        """Back to the line mode (the game is over or left): after a finished game the end screen is
+        printed, so that it stays in the terminal."""
+        if self.screen is None:
+            return
+        self.screen.leave()
+        self.screen = None
+        if final:
+            self.write(self.end_text(with_table=False))
 
     def who(self, seat: int) -> str:
         return "You" if seat == self.human else seat_name(seat, self.names, None).capitalize()
@@ -216,10 +333,11 @@ class TerminalGame:
             elif seat == self.human:
                 key = self.turn_key()
                 if key != last_turn_shown:
-                    self.write(self.table())
+                    if self.screen is None:
+                        self.write(self.table())
                     note = self.turn_note()
                     if note:
-                        self.write(note)
+                        self.tell(note)
                     last_turn_shown = key
                 self.human_move()
             else:
@@ -237,13 +355,15 @@ class TerminalGame:
         except Exception:  # words are a nicety: the text form always works
             sentence = f"{self.who(seat)}: {self.state.action_to_text(code)}"
         self.state.apply(code)
-        self.write(sentence + self.move_note(seat) + ".")
+        self.narrate_move(seat, sentence + self.move_note(seat))
         self.news()
 
     def bot_move(self, seat: int) -> None:
         bot = self.bots[seat]
         s = self.state
         code = None
+        if self.screen is not None:
+            self.screen.status(self.frame, f"{self.who(seat)} ({bot.name}) is thinking...")
         if bot.alive:
             try:
                 code = bot.act(s, seat)
@@ -257,7 +377,7 @@ class TerminalGame:
     def prompt(self) -> str:
         what = self.situation()
         try:
-            return self.read(f"[seat {self.human + 1}, {what}] > ")
+            return self.ask(f"[seat {self.human + 1}, {what}] > ")
         except EOFError:
             raise Quit("End of input: the game was left unfinished.") from None
 
@@ -271,7 +391,7 @@ class TerminalGame:
                 if cmd in ("quit", "exit", "q"):
                     raise Quit("You left the game.")
                 if cmd in ("help", "h", "?"):
-                    self.write(self.help_text)
+                    self.show(self.help_text)
                 elif cmd in ("moves", "m", "legal"):
                     self.show_moves(words[1:])
                 elif cmd == "hint":
@@ -290,8 +410,8 @@ class TerminalGame:
                     self.apply(self.parse(line), self.human)
                     break
             except InputError as exc:
-                self.write(str(exc))
-        if s.current_player == self.human and not s.is_terminal():
+                self.tell(str(exc))
+        if s.current_player == self.human and not s.is_terminal() and self.screen is None:
             self.write(self.short_view())
 
     def look(self, cmd: str, args: list[str]) -> bool:
@@ -299,11 +419,11 @@ class TerminalGame:
         the game and in the review after it; False for any other command."""
         s = self.state
         if cmd in ("table", "board", "show", "look"):
-            self.write(self.table())
+            self.show(self.table())
         elif cmd == "city":
             self.show_city(args)
         elif cmd == "scores":
-            self.write(self.score_table())
+            self.show(self.score_table())
         elif cmd in ("log", "history"):
             history = s.observation(self.human)["history"]    # (the others' secret choices hidden)
             if args and args[0] == "all":
@@ -313,7 +433,7 @@ class TerminalGame:
                     events = history[-int(args[0]):] if args else history[-20:]
                 except ValueError:
                     raise InputError("Write log, log N (the last N events) or log all.") from None
-            self.write("\n".join(events) or "(nothing yet)")
+            self.show("\n".join(events) or "(nothing yet)")
         else:
             return False
         return True
@@ -321,10 +441,10 @@ class TerminalGame:
     def review(self) -> None:
         """After the end: the final position stays on screen and the person may look at it until ``quit``
         (or the end of input)."""
-        self.write("Review the game: scores, city N, table, log [N|all], quit.")
+        self.tell("Review the game: scores, city N, table, log [N|all], quit.")
         while True:
             try:
-                words = self.read("[game over] > ").strip().lower().split()
+                words = self.ask("[game over] > ").strip().lower().split()
             except (EOFError, KeyboardInterrupt):
                 return
             cmd = words[0] if words else ""
@@ -332,9 +452,9 @@ class TerminalGame:
                 return
             try:
                 if not self.look(cmd, words[1:]):
-                    self.write("The game is over: type scores, city N, table, log [N|all] or quit.")
+                    self.tell("The game is over: type scores, city N, table, log [N|all] or quit.")
             except InputError as exc:
-                self.write(str(exc))
+                self.tell(str(exc))
 
     def show_moves(self, filters: list[str]) -> None:
         s = self.state
@@ -342,14 +462,15 @@ class TerminalGame:
         if filters:
             items = [(i, t) for i, t in items if all(f in t for f in filters)]
         if not items:
-            self.write("No legal move matches that.")
+            self.tell("No legal move matches that.")
             return
         cells = [f"{i:>3}) {t}" for i, t in items]
         w = max(len(c) for c in cells) + 2
-        per_line = max(1, (self.width - 2) // w)
-        for k in range(0, len(cells), per_line):
-            self.write("".join(c.ljust(w) for c in cells[k:k + per_line]).rstrip())
-        self.write("Type a number to play that move.")
+        width = self.screen.size()[0] if self.screen is not None else self.width
+        per_line = max(1, (width - 2) // w)
+        lines = ["".join(c.ljust(w) for c in cells[k:k + per_line]).rstrip()
+                 for k in range(0, len(cells), per_line)]
+        self.show("\n".join([*lines, "Type a number to play that move."]))
 
     def city_seat(self, args: list[str]) -> int:
         """The seat ``city N`` names (N counts from 1), or the human's without N; InputError otherwise."""
@@ -366,9 +487,9 @@ class TerminalGame:
         s = self.state
         seat = self.city_seat(args)
         obs = s.observation(self.human)  # reserves are public: city and reserve, as the table draws them
-        self.write("\n".join(city_block(obs, seat, self.names, self.human, self.unicode, self.color,
-                                         self.width)))
-        self.write(LEGEND_UNICODE if self.unicode else LEGEND_ASCII)
+        width = self.screen.size()[0] if self.screen is not None else self.width
+        self.show("\n".join([*city_block(obs, seat, self.names, self.human, self.unicode, self.color, width),
+                             LEGEND_UNICODE if self.unicode else LEGEND_ASCII]))
 
     def hint(self) -> None:
         s = self.state
@@ -382,7 +503,7 @@ class TerminalGame:
         except Exception as exc:
             self.hint_bot = None  # a failed hint bot is closed; the next hint starts a fresh one
             raise InputError(f"The hint bot failed ({failure_text(exc)}).") from None
-        self.write(f"Hint ({self.hint_bot.name}): {s.action_to_text(code)}   ({self.describe(code, 'You')})")
+        self.tell(f"Hint ({self.hint_bot.name}): {s.action_to_text(code)}   ({self.describe(code, 'You')})")
 
     def close(self) -> None:
         """Stop every bot worker (safe to call twice)."""
@@ -408,21 +529,30 @@ class TerminalGame:
     def finish(self) -> None:
         """The final position, then on one screen below it every seat's breakdown summed over the rounds,
         best first, and the winner."""
-        s = self.state
         self.report_scoring()  # the last round's own table, then the position, then the sums
-        self.write(self.table())
-        self.write("")
-        self.write("Final scores:")
-        self.write(self.score_table(final=True))
+        if self.screen is None:
+            self.write(self.table())
+            self.write("")
+            self.write(self.end_text(with_table=False))
+        else:  # the end screen: the sums and the winner first, the final position on the next page
+            self.pages.append(self.end_text(with_table=True))
+
+    def end_text(self, with_table: bool) -> str:
+        """Every seat's breakdown summed over the rounds, best first, the winner (and the final table)."""
+        s = self.state
+        lines = ["Final scores:", self.score_table(final=True)]
         ranking = s.ranking()
         winners = [seat_name(p, self.names, self.human) for p in range(s.num_players) if ranking[p] == 1]
-        self.write(("Winner: " if len(winners) == 1 else "Winners (shared): ") + ", ".join(winners))
+        lines.append(("Winner: " if len(winners) == 1 else "Winners (shared): ") + ", ".join(winners))
         mine = ranking[self.human]
         shared = sum(1 for r in ranking if r == mine) > 1
         if mine == 1:
-            self.write("You share the win!" if shared else "You win!")
+            lines.append("You share the win!" if shared else "You win!")
         else:
-            self.write(f"You finish in place {mine}" + (" (shared)." if shared else "."))
+            lines.append(f"You finish in place {mine}" + (" (shared)." if shared else "."))
+        if with_table:
+            lines += ["", self.table()]
+        return "\n".join(lines)
 
 
 __all__ = ["InputError", "Quit", "SeatBot", "TerminalGame", "failure_text"]

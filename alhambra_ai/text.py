@@ -192,6 +192,43 @@ def render_city(city: Any, unicode: bool = False, color: bool = False, margin: i
     return "\n".join(lines)
 
 
+def render_city_dense(city: Any, margin: int = 0) -> str:
+    """The city in one text line per row of cells, for a screen too short for the grid: a cell is its tile
+    (``gar33``) followed by its north and south walls (``N``, ``S``); east and west walls stand between the
+    cells as in the grid (``#`` outer, ``H`` inner, ``|`` edge, blank open)::
+
+        >>> print(render_city_dense([(0, 0, 0, 0), (1, 0, 17, 6)]))   # 17 with walls E and S
+         y\\x     0       1
+           0 |FOUNT   arc17 S#
+    """
+    cells = {(x, y): (t, w) for x, y, t, w in _cells_of(city)} or {(0, 0): (0, 0)}
+    xs = [x for x, _ in cells]
+    ys = [y for _, y in cells]
+    x0, x1 = min(xs) - margin, max(xs) + margin
+    y0, y1 = min(ys) - margin, max(ys) + margin
+    cell = 7
+
+    def v_edge(x: int, y: int) -> str:          # the edge between (x - 1, y) and (x, y)
+        return _ASCII[_edge_kind(cells.get((x - 1, y)), cells.get((x, y)), WALL_E, WALL_W)][1]
+
+    head = "y\\x".rjust(LABEL - 1) + " " + "".join(" " + str(x).center(cell) for x in range(x0, x1 + 1))
+    lines = [head.rstrip()]
+    for y in range(y1, y0 - 1, -1):
+        line = str(y).rjust(LABEL - 1) + " "
+        for x in range(x0, x1 + 1):
+            here = cells.get((x, y))
+            text = " " * cell
+            if here is not None:
+                t, w = here
+                text = tile_label(t) + ("N" if w & WALL_N else " ") + ("S" if w & WALL_S else " ")
+            line += v_edge(x, y) + text
+        lines.append((line + v_edge(x1 + 1, y)).rstrip())
+    return "\n".join(lines)
+
+
+LEGEND_DENSE = "N S after a tile: its walls north, south; # outer wall, H inner, | edge"
+
+
 LEGEND_ASCII = "walls: # outer wall, = H inner wall (between two tiles), - | tile edge, blank = open"
 LEGEND_UNICODE = "walls: ━ ┃ outer wall, ═ ║ inner wall (between two tiles), ─ │ tile edge, blank = open"
 
@@ -281,6 +318,45 @@ def city_block(obs: dict, seat: int, names, you, unicode: bool, color: bool, wid
     res = "reserve: " + (", ".join(tile_long(t, color) for t in reserve) if reserve else "empty")
     block += wrap(res, max(wide, 40) if wide <= width else width, indent="  ")
     return block
+
+
+def fit_city(obs: dict, seat: int, names, you, width: int, height: int, unicode: bool = False,
+             color: bool = False, margins: Sequence[int] = (1, 0)) -> list[str]:
+    """Seat ``seat``'s city block (title, grid, reserve) in the richest drawing that fits ``width`` x
+    ``height``: full cells, then narrow cells (each with an empty rim to place into, then without), then one
+    line per row (``render_city_dense``); the densest one, cut to ``height``, when none fits."""
+    cells = obs["cities"][seat]
+    reserve = (obs.get("reserves") or [[]] * (seat + 1))[seat]
+    title = city_title(obs, seat, names, you)
+    res = "reserve: " + (", ".join(tile_long(t, color) for t in reserve) if reserve else "empty")
+    block: list[str] = []
+    for dense in (False, True):
+        for margin in margins:
+            for cell in ((CELL, 5) if not dense else (7,)):
+                if dense:
+                    grid = render_city_dense(cells, margin=margin).split("\n")
+                else:
+                    grid = render_city(cells, unicode=unicode, color=color, cell=cell,
+                                       margin=margin).split("\n")
+                wide = max(max(visible_len(line) for line in grid), 40)
+                block = [title, *grid, *wrap(res, min(width, max(wide, 40)), indent="  ")]
+                if dense:
+                    block.append(LEGEND_DENSE)
+                if max(visible_len(line) for line in block) <= width and len(block) <= height:
+                    return block
+    # None fits: the title, the rows that fit, the reserve (the whole city: ``city``)
+    rows = block[1:-2] if len(block) > 3 else block[1:-1]
+    cut = [title, *rows[:max(0, height - 2)], res]
+    return [clip(line, width) for line in cut[:max(1, height)]]
+
+
+def clip(line: str, width: int) -> str:
+    """``line`` cut to ``width`` visible columns, ``...`` marking the cut (colour codes are dropped from a cut
+    line)."""
+    if visible_len(line) <= width:
+        return line
+    plain = _ANSI.sub("", line)
+    return plain[:max(0, width - 3)].rstrip() + "..."
 
 
 def _wall_length(cells: Any) -> int | None:

@@ -191,14 +191,15 @@ def test_replay_lines_fit_the_width(tmp_path, game):
 
 
 class Tmux:
-    """``play`` in a private tmux server (its own socket, killed at the end) at 80 x 24."""
+    """``play`` in a private tmux server (its own socket, killed at the end) at 80 x 24, or ``size``; the
+    server starts in the checkout, so that ``python -m`` finds this package first."""
 
-    def __init__(self, tmp_path, args):
-        self.sock = str(tmp_path / f"tmux-{args[1]}.sock")       # one server per game: --game NAME
+    def __init__(self, tmp_path, args, size=(80, 24), name=None):
+        self.sock = str(tmp_path / f"tmux-{name or args[1]}.sock")    # one server per game: --game NAME
         cmd = [sys.executable, "-m", "alhambra_ai.cli", "play", *args]
         env = f"PYTHONPATH={ROOT}"
-        self.run("new-session", "-d", "-x", "80", "-y", "24", "env", env, *cmd, ";",
-                 "set-option", "remain-on-exit", "on")
+        self.run("new-session", "-d", "-c", str(ROOT), "-x", str(size[0]), "-y", str(size[1]), "env", env,
+                 *cmd, ";", "set-option", "remain-on-exit", "on")
 
     def run(self, *args):
         return subprocess.run(["tmux", "-S", self.sock, *args], capture_output=True, text=True, check=True,
@@ -244,16 +245,26 @@ def test_dice_and_alcazaba_turns_in_tmux_at_80x24(tmp_path):
         t.send("roll")
         screen = t.wait(r"rolled 1 of 3: keep <dice> / stop <type>\] >")
         check_screen(screen)
-        assert "You: roll -> " in screen
+        assert "you: roll -> " in screen                    # the full screen: news since your last move
         assert re.search(r"^(pavilion|seraglio|arcades|chambers|garden|tower) +\d: \d", screen, re.M)
         t.send("moves")
         screen = t.wait(r"rolled 1 of 3", shows="Keep dice and re-roll")
         check_screen(screen)
-        assert "Stop and place a marker" in screen and "dice showing " in screen
+        assert "Stop and place a marker" in screen and "dice showing " in screen and "-- Enter" in screen
         t.send("1")                                        # the first stop
         screen = t.wait(r"\[seat 1, roll the dice: roll\] >")
         check_screen(screen)
-        assert re.search(r"You: stop \w+: marker on \d in 1\.", screen)
+        assert re.search(r"you: stop \w+: marker on \d in 1", screen)
+        t.send("quit")
+    finally:
+        t.close()
+    t = Tmux(tmp_path, ["--game", "dice", "--seed", "3", "--plain", *fast], name="plain")
+    try:                                                   # --plain: the line mode, each move a sentence
+        screen = t.wait(r"\[seat 1, roll the dice: roll\] >")
+        t.send("roll")
+        screen = t.wait(r"rolled 1 of 3: keep <dice> / stop <type>\] >")
+        check_screen(screen)
+        assert "You: roll -> " in screen
         t.send("quit")
     finally:
         t.close()

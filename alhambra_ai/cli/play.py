@@ -9,6 +9,7 @@ import click
 from alhambra_ai import registry
 from alhambra_ai.cli.common import GAME_CHOICE, GAME_HELP, OPTIONS_HELP, options_callback
 from alhambra_ai.play import play_game
+from alhambra_ai.screen import terminal_is_interactive
 from alhambra_ai.text import COMPACT_HEIGHT, screen_size
 
 
@@ -34,14 +35,19 @@ from alhambra_ai.text import COMPACT_HEIGHT, screen_size
 @click.option("--compact/--full", default=None,
               help="the compact screen: own city only, others one line each  [default: when the terminal "
               f"has fewer than {COMPACT_HEIGHT} lines]")
+@click.option("--plain", is_flag=True, default=False,
+              help="the line mode: each turn printed below the last, for screen readers and logs (also "
+              "whenever input or output is not a terminal)  [default: a full screen redrawn for each "
+              "decision]")
 @click.option("--options", "options", default=None, callback=options_callback, help=OPTIONS_HELP)
 @click.option("--game", "game", type=GAME_CHOICE, default=registry.DEFAULT, help=GAME_HELP)
 def play(players: int | None, seat: int, bots: tuple[str, ...], seed: int | None, move_time: float,
          time_bank: float, unicode: bool, color: bool, record: str | None, width: int | None,
-         compact: bool | None, options: dict, game: str) -> None:
+         compact: bool | None, plain: bool, options: dict, game: str) -> None:
     """Play one game in the terminal against bots (the strongest by default); after the end the final
     position stays for review (scores, city N, table, log) until quit."""
-    if sys.stdin.isatty():
+    screen = not plain and terminal_is_interactive()
+    if sys.stdin.isatty() and not screen:
         try:
             import readline  # noqa: F401  (line editing and history for input())
         except ImportError:
@@ -50,4 +56,4 @@ def play(players: int | None, seat: int, bots: tuple[str, ...], seed: int | None
     sys.exit(play_game(players, seat, bots, seed, move_time, unicode, color, time_bank=time_bank,
                        record=record, width=columns,
                        compact=lines < COMPACT_HEIGHT if compact is None else compact, options=options,
-                       game=game))
+                       game=game, screen=screen))

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import re
 
-from alhambra_ai.games.alhambra.text import hand_by_currency, render_scoring, render_table
+from alhambra_ai.games.alhambra.text import hand_by_currency, render_scoring, render_screen, render_table
 from alhambra_ai.games.alhambra.words import describe, narrate, resolve
 from alhambra_ai.session import TerminalGame
-from alhambra_ai.text import card_paint, render_city, seat_name, tile_long
+from alhambra_ai.text import card_paint, render_city, seat_name, tile_long, visible_len
 
 _SCORED = re.compile(r"^score (\d+): ")
 
@@ -65,7 +65,7 @@ SITUATIONS = {"action": "your move", "place": "place your tiles", "final": "plac
               "interrupt": "between turns: thief / vizier, or done", "falcons": "more falcons, or done",
               "resident": "your disc was lifted: resident / exchange, or done",
               "disc": "put your disc on a cell: disc x,y",
-              "figures": "choose your disc's 3 figures (secret): figures <type> <type> <type>"}
+              "figures": "your disc's 3 figures (secret): figures <type> <type> <type>"}
 
 
 class AlhambraTerminalGame(TerminalGame):
@@ -115,6 +115,11 @@ class AlhambraTerminalGame(TerminalGame):
         return render_table(self.state, self.human, names=self.names, unicode=self.unicode,
                             color=self.color, width=self.width, compact=self.compact)
 
+    def screen_lines(self, width: int, height: int) -> list[str]:
+        """The decision screen (``render_screen``): table, hand, city and the news, in ``height`` lines."""
+        return render_screen(self.state, self.human, self.names, width, height, self.events(), self.unicode,
+                             self.color)
+
     def short_view(self) -> str:
         """What the person needs between two decisions of one turn: hand, tiles to place, own city."""
         obs = self.state.observation(self.human)
@@ -128,7 +133,11 @@ class AlhambraTerminalGame(TerminalGame):
                       for i, t in enumerate(obs["market"])]
             display = " ".join(card_paint(c, self.color) for c in obs["display"] if c)
             lines.append("Market " + "  ".join(market) + f"   display {display or '-'}")
-        lines.append(render_city(obs["cities"][self.human], unicode=self.unicode, color=self.color))
+        for cell in (7, 5):  # narrow cells when the full ones would fold (issue 44 item 5)
+            grid = render_city(obs["cities"][self.human], unicode=self.unicode, color=self.color, cell=cell)
+            if max(visible_len(line) for line in grid.split("\n")) <= self.width:
+                break
+        lines.append(grid)
         return "\n".join(lines)
 
     def report_scoring(self, round_: int | None = None) -> None:
@@ -138,8 +147,7 @@ class AlhambraTerminalGame(TerminalGame):
                and (round_ is None or e.get("round") == round_)]
         for entry in new:
             self.reported.add(entry.get("round"))
-            self.write("")
-            self.write(render_scoring(entry, names=self.names, you=self.human))
+            self.show("\n" + render_scoring(entry, names=self.names, you=self.human))
         if new:
             self.write(self.score_line())
 

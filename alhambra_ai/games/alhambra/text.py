@@ -28,8 +28,10 @@ from alhambra_ai.text import (
     card_paint,
     city_block,
     city_title,
+    clip,
     count,
     fit_blocks,
+    fit_city,
     seat_name,
     tile_label,
     tile_long,
@@ -187,6 +189,174 @@ def render_table(obs_like: Any, seat: int, names: Sequence[str] | None = None, u
     blocks = [city_block(obs, s, names, you, unicode, color, width) for s in order]
     out += fit_blocks(blocks, width)
     return "\n".join(out).rstrip() + "\n" + rule
+
+
+def short_seat(seat: int, names: Sequence[str] | None, you: int | None) -> str:
+    """``you``, ``s2 mcts``: a seat in the screen's few words."""
+    if seat == you:
+        return "you"
+    name = names[seat] if names and seat < len(names) and names[seat] else ""
+    return f"s{seat + 1} {name}".rstrip()
+
+
+def module_words(obs: Mapping, names: Sequence[str] | None = None, you: int | None = None) -> list[str]:
+    """The modules' state in few words, one item each (the decision screen joins them with ``|``): the
+    vizier, bazaars and falcons waiting, camps left, coins, wall cards, thieves, the residents' disc."""
+    m = obs.get("modules") or {}
+    n = obs["num_players"]
+
+    def seat(p: int) -> str:
+        return short_seat(p, None, you)
+
+    out = []
+    awake = m.get("vizier_awake")
+    if awake is not None:
+        woke = [seat(p) for p, a in enumerate(awake) if a]
+        out.append("vizier awake: " + ", ".join(woke) if woke else "vizier: asleep (wake between turns)")
+    if m.get("bazaars_waiting"):
+        out.append("bazaars: " + " ".join(str(t) for t in m["bazaars_waiting"]))
+    if m.get("falcons"):
+        out.append(f"falcons: {len(m['falcons'])} on offer")
+    if m.get("bag_camps") is not None:
+        out.append(f"camps in bag {m['bag_camps']}")
+    coins = m.get("coins")
+    if coins is not None:
+        held = [f"{seat(p)} " + " ".join(f"{CURRENCY_LETTERS[k]}c" + (f"x{v}" if v > 1 else "")
+                                         for k, v in enumerate(row) if v)
+                for p, row in enumerate(coins) if any(row)]
+        out.append("coins: " + (", ".join(held) if held else "none held") + f" (bag {sum(m['coin_bag'])})")
+    walls = m.get("walls")
+    if walls is not None:
+        out.append("wall cards: " + (", ".join(f"{c} {wall_card_sides(c)}" for c in walls["face_up"])
+                                     or "none face up"))
+    counts = m.get("thief_counts")
+    if counts is not None:
+        own = " ".join(m.get("thieves") or []) or "none"
+        others = ", ".join(f"{seat(p)} {k}" for p, k in enumerate(counts) if p != you and k)
+        out.append(f"thieves: you {own}" + (f", {others}" if others else "") if you is not None
+                   else "thieves: " + (others or "none"))
+    discs = m.get("discs")
+    if discs is not None:
+        if you is not None:
+            cell = discs[you]["cell"]
+            where = f"{cell[0]},{cell[1]}" if cell is not None else \
+                "not set" if m.get("setup_left") else "lifted"
+            out.append(f"disc {where}: " + (" ".join(ABBREV.get(t, t[:3]) for t in m.get("disc") or [])
+                                           or "empty"))
+        res = [f"{seat(p)} " + " ".join(ABBREV[tile_info(t)[0]] for t in tiles)
+               for p, tiles in enumerate(m.get("residents") or []) if tiles and p < n]
+        if res:
+            out.append("residents: " + ", ".join(res))
+    return out
+
+
+def render_screen(obs_like: Any, seat: int, names: Sequence[str] | None = None, width: int = 80,
+                  height: int = 24, events: Sequence[str] = (), unicode: bool = False,
+                  color: bool = False) -> list[str]:
+    """The decision screen of ``play`` (issue 44): at most ``height`` lines of at most ``width`` columns
+    holding the turn line, the market with prices, the money display, the seat's hand, the scores and the
+    others' cards, the modules in few words, the seat's city and reserve, and ``events`` (what the others
+    did since the seat's last move, one line each). A wide screen adds the other cities beside the seat's
+    own while they fit. Lines for the prompt and messages are the caller's: ``height`` excludes them.
+
+    >>> from alhambra_ai import new_game
+    >>> lines = render_screen(new_game(2, 1), 0, ["", "random"], 80, 21, ["Seat 2 (random): takes y3."])
+    >>> len(lines) <= 21 and max(map(len, lines)) <= 80 and lines[0].startswith("Turn 1")
+    True
+    """
+    obs = as_observation(obs_like, seat)
+    you = obs.get("seat", seat)
+    n = obs["num_players"]
+    cur = obs.get("current_player", -1)
+    head: list[str] = []
+    turn = f"Turn {obs.get('turn', 0) + 1}"
+    if obs.get("phase") == "over":
+        turn += ": game over"
+    elif cur is not None and cur >= 0:
+        turn += f": {short_seat(cur, names, you)} to act"
+    nxt = _scoring_line(obs).replace(", its card lies at draw-pile position", ", card at pile")
+    head += wrap(f"{turn} | {nxt}", width)
+    market = obs.get("market") or [None] * 4
+    slots = []
+    for i, tile in enumerate(market):
+        shown = tile_long(tile, color, cost=True) if tile is not None else "(empty)"
+        slots.append(f"{i + 1} {CURRENCY_NAMES[i]} ({CURRENCY_LETTERS[i]}) {shown}")
+    half = max(visible_len(x) for x in slots[0::2]) + 3
+    for k, first in enumerate(("Market ", "       ")):
+        pair = slots[2 * k:2 * k + 2]
+        line = first + pair[0] + " " * (half - visible_len(pair[0])) + (pair[1] if len(pair) > 1 else "")
+        head += [line] if visible_len(line) <= width else [first + pair[0], "       " + pair[1]]
+    display = " ".join(card_paint(c, color) if c else "--" for c in obs.get("display") or []) or "(empty)"
+    head += wrap(f"Money display: {display} | draw pile {obs.get('draw_pile_size', 0)}, "
+                 f"tile bag {obs.get('bag_size', 0)}", width)
+    hand = obs.get("hand") or []
+    cards = wrap(f"Your hand ({count(len(hand), 'card')}): " + hand_by_currency(hand, color), width)
+    if len(cards) > 2:      # a hoard: cards and sum per currency ('table' lists every card)
+        per = {letter: [_card_value(c) for c in hand if c[0] == letter] for letter in CURRENCY_LETTERS}
+        sums = " | ".join(f"{name} {len(per[k])} cards ={sum(per[k])}" if per[k] else f"{name} -"
+                          for k, name in zip(CURRENCY_LETTERS, CURRENCY_NAMES, strict=True))
+        cards = wrap(f"Your hand ({len(hand)} cards, table: each): {sums}", width)
+    head += cards
+    scores = obs.get("scores") or [0] * n
+    sizes = obs.get("hand_sizes") or []
+    for named in (names, None):     # the bots' names while the line fits
+        parts = [f"{short_seat(p, named, you)} {scores[p]}" + (f" ({count(sizes[p], 'card')})"
+                                                               if p != you and p < len(sizes) else "")
+                 for p in range(n)]
+        if obs.get("dirk_score") is not None:
+            parts.append(f"Dirk {obs['dirk_score']} ({len(obs.get('dirk_tiles') or [])} tiles)")
+        line = "Scores: " + ", ".join(parts)
+        if visible_len(line) <= width:
+            break
+    head += wrap(line, width)
+    pending = obs.get("pending") or []
+    if pending:
+        who = "you" if cur == you else short_seat(cur, names, you)
+        head += wrap(f"To place ({who}): " + ", ".join(tile_long(t, color) for t in pending), width)
+    mods = module_words(obs, names, you)
+    if mods:
+        head += wrap(" | ".join(mods), width, indent="  ")
+    room = height - len(head)
+    return head + _screen_body(obs, you, names, width, room, list(events), unicode, color)
+
+
+def _screen_body(obs: dict, you: int, names, width: int, room: int, events: list[str], unicode: bool,
+                 color: bool) -> list[str]:
+    """The seat's city beside the events (below them when the city leaves too little room), and, while they
+    fit, the other cities beside it."""
+    if room <= 0:
+        return []
+    title = "Since your last move:" if events else "Nothing happened since your last move."
+    side_min = 34
+    city = fit_city(obs, you, names, you, width - side_min - 3, room, unicode, color)
+    if max(visible_len(x) for x in city) <= width - side_min - 3 and not city[-1].endswith("..."):
+        blocks = [city]
+        used = max(visible_len(x) for x in city)
+        others = [p for p in range(obs["num_players"]) if p != you]
+        for p in others:           # a wide screen: the other cities too, narrow, while they fit
+            other = fit_city(obs, p, names, you, width - used - 3 - side_min - 3, room, unicode, color,
+                             margins=(0,))
+            w = max(visible_len(x) for x in other)
+            if used + 3 + w + 3 + side_min > width or other[-1].endswith("..."):
+                break
+            blocks.append(other)
+            used += 3 + w
+        side = width - used - 3
+        shown = events[-(room - 1):] if room > 1 else []
+        lines = [x for e in shown for x in wrap(e.strip(), side, indent="  ")]   # whole while they fit
+        if len(lines) > room - 1 or max((visible_len(x) for x in lines), default=0) > side:
+            lines = [clip(e.strip(), side) for e in shown]
+        blocks.append([title, *lines] if len(events) <= room - 1 else
+                      [f"Since your last move ({len(events) - len(shown)} earlier: log):", *lines])
+        out = fit_blocks(blocks, width)
+        while out and not out[-1].strip():
+            out.pop()
+        return out[:room]
+    # A narrow screen: the last events full width above the city.
+    n_ev = min(len(events), max(1, room // 4), 4)
+    ev = [title] + [clip(e.strip(), width) for e in events[-n_ev:]] if n_ev or not events else [title]
+    city = fit_city(obs, you, names, you, width, room - len(ev), unicode, color)
+    return (ev + city)[:room]
 
 
 def thief_residents_lines(obs: Mapping, names: Sequence[str] | None = None,

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from alhambra_ai.games.dice.text import dice_words, landing, moves_text, prompt_words, render
 from alhambra_ai.session import InputError, TerminalGame
-from alhambra_ai.text import LEGEND_ASCII, LEGEND_UNICODE, city_block, seat_name
+from alhambra_ai.text import LEGEND_ASCII, LEGEND_UNICODE, city_block, clip, seat_name, wrap
 
 HELP = """\
 Commands (the dice are numbered 1-8 as on the board's 'rolled dice:' line):
@@ -54,11 +54,24 @@ class DiceTerminalGame(TerminalGame):
     def short_view(self) -> str:
         return self.table()
 
+    def screen_lines(self, width: int, height: int) -> list[str]:
+        """The board in its compact form, then the news since the person's last move while they fit."""
+        board = render(self.state, self.names, width=width, you=self.human, compact=True,
+                       unicode=self.unicode, color=self.color).split("\n")
+        room = height - len(board) - 1
+        events = [x for e in self.events() for x in wrap(e, width, indent="  ")]    # whole while they fit
+        if len(events) > room:
+            events = [clip(e, width) for e in self.events()]
+        if events and room > 0:
+            board += [""] * (room > len(events)) + events[-room:]
+        return [clip(line, width) for line in board][:height]
+
     def situation(self) -> str:
         return prompt_words(self.state.observation(self.human))
 
     def show_moves(self, filters: list[str]) -> None:
-        self.write(moves_text(self.state, filters, self.width))
+        width = self.screen.size()[0] if self.screen is not None else self.width
+        self.show(moves_text(self.state, filters, width))
 
     def turn_key(self) -> tuple:
         return (self.state.round, self.state.turn)
@@ -99,7 +112,7 @@ class DiceTerminalGame(TerminalGame):
         self.state.apply(code)
         if rolled:
             sentence += f" -> {dice_words(self.state.dice()[0])}"
-        self.write(sentence + ".")
+        self.narrate_move(seat, sentence)
         self.news()
 
     def news(self) -> None:
@@ -112,9 +125,9 @@ class DiceTerminalGame(TerminalGame):
             raise InputError("The dice game has no cities: type table to see the board.")
         seat = self.city_seat(args)
         obs = s.observation(self.human)
-        block = city_block(obs, seat, self.names, self.human, self.unicode, self.color, self.width)
-        self.write("\n".join(block))
-        self.write(LEGEND_UNICODE if self.unicode else LEGEND_ASCII)
+        width = self.screen.size()[0] if self.screen is not None else self.width
+        block = city_block(obs, seat, self.names, self.human, self.unicode, self.color, width)
+        self.show("\n".join([*block, LEGEND_UNICODE if self.unicode else LEGEND_ASCII]))
 
     def report_scoring(self, round_: int | None = None) -> None:
         new = [e for e in self.state.score_breakdown() if e["round"] not in self.reported

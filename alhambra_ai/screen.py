@@ -1,0 +1,76 @@
+"""The full-screen decision view of ``alhambra-ai play`` in a terminal (issue 44): before each prompt the
+screen is cleared and the game's frame is drawn for the terminal's size, the prompt on its last line, so
+that the decision never scrolls away.
+
+The input line is prompt_toolkit's (``PromptSession``): the frame is its message, so a resized terminal gets
+a frame drawn for its new size at once, and the line has editing and history. Everything else (what the
+frame holds) is the game's text code. Pipes, files and ``--plain`` keep the line mode (``input()`` and
+print), which scripted games and screen readers use.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+
+#: the frame: (columns, lines, prompt) -> the screen's text with the prompt as its last line
+Frame = Callable[[int, int, str], str]
+
+
+def terminal_is_interactive() -> bool:
+    """Both ends are a terminal: the full screen is possible (else the plain line mode)."""
+    try:
+        return sys.stdin.isatty() and sys.stdout.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+class Screen:
+    """Draws a frame and reads a line below it; ``size()`` is the terminal's (columns, lines)."""
+
+    def __init__(self) -> None:
+        from prompt_toolkit import PromptSession
+        from prompt_toolkit.history import InMemoryHistory
+
+        self.session: PromptSession = PromptSession(history=InMemoryHistory())
+
+    def size(self) -> tuple[int, int]:
+        from prompt_toolkit.application.current import get_app_or_none
+
+        app = get_app_or_none()
+        if app is not None:
+            rows_cols = app.output.get_size()
+            return rows_cols.columns, rows_cols.rows
+        import shutil
+
+        cols, lines = shutil.get_terminal_size((80, 24))
+        return cols, lines
+
+    def clear(self) -> None:
+        sys.stdout.write("\x1b[H\x1b[2J")
+        sys.stdout.flush()
+
+    def status(self, frame: Frame, text: str) -> None:
+        """Draw ``frame`` with ``text`` (no prompt) on its last line: while the bots move."""
+        cols, lines = self.size()
+        self.clear()
+        sys.stdout.write(frame(cols, lines, text))
+        sys.stdout.flush()
+
+    def read(self, frame: Frame, prompt: str) -> str:
+        """The line typed at ``prompt`` under ``frame`` (EOFError on Ctrl-D, KeyboardInterrupt on Ctrl-C)."""
+        from prompt_toolkit.formatted_text import ANSI
+
+        def message() -> ANSI:
+            cols, lines = self.size()
+            return ANSI(frame(cols, lines, prompt))
+
+        self.clear()
+        return self.session.prompt(message)
+
+    def leave(self) -> None:
+        """Clear the screen for what is printed after the game (the end screen stays on it)."""
+        self.clear()
+
+
+__all__ = ["Screen", "terminal_is_interactive"]
