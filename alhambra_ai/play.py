@@ -17,6 +17,7 @@ from alhambra_ai import registry
 from alhambra_ai.builtin import FALLBACK, bot_file, builtin_bot
 from alhambra_ai.errors import BadInput
 from alhambra_ai.options import check_game
+from alhambra_ai.record import make_record, save_record
 from alhambra_ai.session import Quit, SeatBot, TerminalGame
 from alhambra_ai.text import WIDTH
 
@@ -156,8 +157,6 @@ def play_game(players: int | None = None, seat: int = 1, bots: Sequence[str] = (
 
 def save_game(game: TerminalGame, path: str, error: Callable[[str], None]) -> int:
     """Write the game so far as a game record (docs/formats.md; `alhambra-ai replay` shows it)."""
-    from alhambra_ai.record import make_record, save_record
-
     try:
         save_record(make_record(game.state, [n or f"seat {p + 1}" for p, n in enumerate(game.names)]), path)
     except (OSError, ValueError) as exc:

@@ -20,6 +20,7 @@ from os import PathLike
 from typing import Any
 
 from alhambra_ai import registry
+from alhambra_ai._core import IllegalActionError, new_game
 from alhambra_ai.errors import BadInput
 
 FORMAT = "alhambra-ai-record"
@@ -153,8 +154,6 @@ def steps(record: dict) -> Iterator[tuple[int, int, str, Any]]:
     ``(index, seat that played it, text, state after it)``. The same State object is yielded each time
     (clone it to keep one). Raises RecordError as ``replay`` does; the final scores are not checked.
     """
-    from alhambra_ai import IllegalActionError, new_game
-
     _check(record)
     try:
         state = new_game(record["num_players"], seed=record["seed"], options=record["options"],

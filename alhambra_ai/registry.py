@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from alhambra_ai._core import new_game
 from alhambra_ai.errors import BadInput
 
 FAMILIES: tuple[str, ...] = ("alhambra", "dice")   # packages alhambra_ai.games.<family>, in listing order
@@ -81,8 +82,6 @@ class Game:
 
     def new_state(self, players: int, seed: int, options: Mapping[str, Any] | None = None) -> Any:
         """A new game of this kind in the compiled core."""
-        from alhambra_ai._core import new_game  # the registry stays importable without the compiled core
-
         return new_game(players, seed, dict(options or {}), self.name)
 
 

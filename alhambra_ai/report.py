@@ -32,6 +32,8 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 
 from alhambra_ai.record import RecordError, load_record
 from alhambra_ai.registry import game_of
+from alhambra_ai.tournament.ratings import LEGEND, Ratings, compute_standings, head_to_head
+from alhambra_ai.tournament.store import ResultStore, StoreError
 
 # Building colours as on the tiles (the same hues as the terminal's ANSI colours), fountain teal.
 TYPE_COLOURS = {"pavilion": "#3b6fc4", "seraglio": "#c0392b", "arcades": "#e0a526", "chambers": "#cfc8b8",
@@ -88,8 +90,6 @@ def write_viewer(record: dict, path: str | Path, back: str | None = None) -> Non
 def rating_history(results: list[dict], names: Sequence[str]) -> list[dict]:
     """mu, sigma and the rating (mu - 3 sigma, the leaderboard's sort key) of every bot after each game, in
     game-id order (the order the ratings are computed in)."""
-    from alhambra_ai.tournament.ratings import Ratings
-
     ratings = Ratings(list(names))
     points = [{"game": "", **{n: (s.mu, s.sigma, s.conservative) for n, s in ratings.table.items()}}]
     for result in sorted(results, key=lambda r: r["game"]):
@@ -145,9 +145,6 @@ def rating_chart(history: list[dict], names: Sequence[str], width: int = 820, he
 def write_report(out_dir: str | Path, to: str | Path | None = None) -> Path:
     """Write the report of the tournament in ``out_dir`` (default into OUT_DIR/report/); returns the path
     of index.html. Raises StoreError / RecordError naming what is missing or damaged."""
-    from alhambra_ai.tournament.ratings import LEGEND, compute_standings, head_to_head
-    from alhambra_ai.tournament.store import ResultStore, StoreError
-
     out_dir = Path(out_dir)
     store = ResultStore(out_dir)
     settings = store.settings()

@@ -10,8 +10,14 @@ print), which scripted games and screen readers use.
 
 from __future__ import annotations
 
+import shutil
 import sys
 from collections.abc import Callable
+
+from prompt_toolkit import PromptSession
+from prompt_toolkit.application.current import get_app_or_none
+from prompt_toolkit.formatted_text import ANSI
+from prompt_toolkit.history import InMemoryHistory
 
 #: the frame: (columns, lines, prompt) -> the screen's text with the prompt as its last line
 Frame = Callable[[int, int, str], str]
@@ -29,19 +35,15 @@ class Screen:
     """Draws a frame and reads a line below it; ``size()`` is the terminal's (columns, lines)."""
 
     def __init__(self) -> None:
-        from prompt_toolkit import PromptSession
-        from prompt_toolkit.history import InMemoryHistory
 
         self.session: PromptSession = PromptSession(history=InMemoryHistory())
 
     def size(self) -> tuple[int, int]:
-        from prompt_toolkit.application.current import get_app_or_none
 
         app = get_app_or_none()
         if app is not None:
             rows_cols = app.output.get_size()
             return rows_cols.columns, rows_cols.rows
-        import shutil
 
         cols, lines = shutil.get_terminal_size((80, 24))
         return cols, lines
@@ -59,7 +61,6 @@ class Screen:
 
     def read(self, frame: Frame, prompt: str) -> str:
         """The line typed at ``prompt`` under ``frame`` (EOFError on Ctrl-D, KeyboardInterrupt on Ctrl-C)."""
-        from prompt_toolkit.formatted_text import ANSI
 
         def message() -> ANSI:
             cols, lines = self.size()

@@ -19,6 +19,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from alhambra_ai import _core
 from alhambra_ai._core import (  # noqa: F401  (re-exported for bot files)
     Mcts,
     search_chance_leaf,
@@ -60,9 +61,7 @@ def determinize(obs: Any, seed: int):
     """A full State consistent with the observation (``alhambra_ai.determinize``, sampled with ``seed``).
 
     Looked up at call time, so a test can replace it (and catch a bot that would use a leaking one)."""
-    import alhambra_ai
-
-    return alhambra_ai.determinize(obs_dict(obs), seed)
+    return _core.determinize(obs_dict(obs), seed)
 
 
 def scoring_ranges(obs: Any) -> tuple[tuple[int, int], tuple[int, int]]:

@@ -28,6 +28,9 @@ from alhambra_ai.text import (
     visible_len,
     wrap,
 )
+from alhambra_ai.tournament.process import BotFailure, BotProcess
+from alhambra_ai.tournament.referee import Limits, Seat, ask
+from alhambra_ai.tournament.schedule import seat_seed
 
 
 class InputError(Exception):
@@ -44,9 +47,6 @@ class SeatBot:
 
     def __init__(self, path: Path, seat: int, num_players: int, options: dict, seed: int, move_time: float,
                  time_bank: float = 10.0):
-        from alhambra_ai.tournament.process import BotProcess
-        from alhambra_ai.tournament.referee import Limits, Seat
-        from alhambra_ai.tournament.schedule import seat_seed
 
         self.name = path.stem
         self.limits = Limits(move_time=move_time, time_bank=time_bank)
@@ -59,7 +59,6 @@ class SeatBot:
 
     def start(self) -> SeatBot:
         """Wait until the file has loaded and run the bot's set-up; raises ValueError naming the problem."""
-        from alhambra_ai.tournament.process import BotFailure
 
         try:
             taken = self.seat.proc.begin(self.limits.setup_time)  # the file loaded
@@ -77,8 +76,6 @@ class SeatBot:
     def act(self, state: Any, seat: int) -> int:
         """The bot's legal action code for ``seat``; on any failure the worker is closed and BotFailure
         raised."""
-        from alhambra_ai.tournament.process import BotFailure
-        from alhambra_ai.tournament.referee import ask
 
         try:
             return ask(state, seat, self.seat, state.legal_actions(), self.limits)

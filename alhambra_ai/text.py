@@ -20,7 +20,9 @@ with x (east right): the same ``x,y`` the commands use.
 
 from __future__ import annotations
 
+import os
 import re
+import shutil
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -68,9 +70,6 @@ ABBREV = {**{name: name[:3] for name in TYPE_NAMES}, "camp": "cmp", "bazaar": "b
 def screen_size(width: int | None = None, tty: bool = True) -> tuple[int, int]:
     """The columns and lines to draw for: ``COLUMNS`` / ``LINES`` if set, else the terminal's when ``tty``,
     else 100 x 50; ``width`` overrides the columns; never fewer than 80 columns."""
-    import os
-    import shutil
-
     if tty or "COLUMNS" in os.environ or "LINES" in os.environ:
         cols, lines = shutil.get_terminal_size((WIDTH, 50))
     else:

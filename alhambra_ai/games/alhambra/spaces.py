@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from alhambra_ai import count_cards, tile_info
 from alhambra_ai.env.parts import TYPES, Block, Field, GameSpaces, OpenSpielFacts, View
+from alhambra_ai.env.spaces import CITY_CHANNELS
 
 if TYPE_CHECKING:
     from alhambra_ai.env.spaces import ActionSpace, ObservationEncoder
@@ -142,7 +143,6 @@ class AlhambraSpaces(GameSpaces):
     # ------------------------------------------------------------ observation
 
     def layout(self, enc: ObservationEncoder) -> list[Field]:
-        from alhambra_ai.env.spaces import CITY_CHANNELS
 
         on, n, nt, w = self.options.get, enc.n, len(enc.tiles), enc.width
         layout: list[Field] = [

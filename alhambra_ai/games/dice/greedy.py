@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from math import comb
 
+from alhambra_ai._core import tile_info
+
 ROUNDS_SCORED = {1: 0, 3: 1, 5: 2}          # round after which scoring A, B, C comes
 MAJ = [[[t + 1] for t in range(6)], [[t + 8, t + 1] for t in range(6)],
        [[t + 16, t + 8, t + 1] for t in range(6)]]      # the bots' own copy of the A/B/C table (a heuristic)
@@ -72,7 +74,6 @@ _TYPES = {}
 
 def _tile_type(t: int) -> int:
     if t not in _TYPES:
-        from alhambra_ai import tile_info
         names = ["pavilion", "seraglio", "arcades", "chambers", "garden", "tower"]
         _TYPES[t] = names.index(tile_info(t)[0])        # the extra tower 71 included (D23)
     return _TYPES[t]

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from alhambra_ai import DiceState
 from alhambra_ai.env.parts import TYPES, Block, Field, GameSpaces, OpenSpielFacts, View
+from alhambra_ai.env.spaces import CITY_CHANNELS
 
 if TYPE_CHECKING:
     from alhambra_ai.env.spaces import ActionSpace, ObservationEncoder
@@ -146,7 +147,6 @@ class AlcazabaSpaces(DiceSpaces):
         return super().action_blocks(space) + self.city_blocks(space)
 
     def layout(self, enc: ObservationEncoder) -> list[Field]:
-        from alhambra_ai.env.spaces import CITY_CHANNELS
 
         n, nt, w = enc.n, len(enc.tiles), enc.width
         return super().layout(enc) + [
