@@ -632,18 +632,10 @@ cdef void _shuffle_py(GameState* s, bytearray arr):
     rng_shuffle_u8(&s.rng, <uint8_t*>p, len(arr))
 
 
-def new_game(num_players, seed, options=None, game="alhambra"):
-    """A new game after the setup of RULES §2 (2 players: Dirk on unless ``options={"dirk": False}``).
-    ``game="dice"`` / ``"alcazaba"``: Alhambra: The Dice Game / its Alcazaba variant (a DiceState, dice/).
-
-    >>> s = new_game(4, seed=7)
-    >>> len(s.market()), s.draw_pile_size > 0
-    (4, True)
-    """
+cdef State new_alhambra_game(num_players, seed, options):
+    """The base game's new_game (registry.pxi dispatches by game)."""
     cdef State self
     cdef EventLog log
-    if game != "alhambra":
-        return new_dice_game(num_players, seed, game, options)
     self = State.__new__(State)
     _check_num_players(num_players)
     _check_seed(seed)
