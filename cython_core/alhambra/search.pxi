@@ -255,7 +255,7 @@ cdef void eval_values(GameState* s, int* walls, double* out) noexcept nogil:
     cdef uint8_t counts[NROWS][NTYPES]
     cdef int i, t, r, n = s.num_players, money
     cdef double p = game_progress(s), d, wsum = 0.0, wall
-    memcpy(counts, s.type_count, sizeof(counts))
+    memcpy(counts, s.cities.type_count, sizeof(counts))
     if s.phase == PH_PLACE or s.phase == PH_FINAL:
         for i in range(s.npending):           # tiles to be placed count as built (they mostly will be)
             if TILE_TYPE[s.pending[i]] < NTYPES:
@@ -271,13 +271,13 @@ cdef void eval_values(GameState* s, int* walls, double* out) noexcept nogil:
         soft_majority(s, counts, r, EV_SIGMA0 + EV_SIGMA * d, 1.0, out)
         wsum += 1.0
     for i in range(n):
-        wall = walls[i] if walls[i] >= 0 else city_wall_score(s.city[i])
+        wall = walls[i] if walls[i] >= 0 else city_wall_score(s.cities.city[i])
         out[i] += EV_WALL_W * wsum * wall
         for t in range(NTYPES):
             out[i] += counts[i][t] * (EV_BUILDING0 + EV_BUILDING * (t + 1) / 3.5)
         money = s.cur_sum[i][0] + s.cur_sum[i][1] + s.cur_sum[i][2] + s.cur_sum[i][3]
         out[i] += EV_MONEY * (1.0 - 0.6 * p) * money
-        out[i] += EV_RESERVE * mask_count(s.reserve[i])
+        out[i] += EV_RESERVE * mask_count(s.cities.reserve[i])
         out[i] += market_reach(s, i)
     if s.phase == PH_ACTION and s.actions_taken > 0:
         out[s.current] += EV_EXTRA
@@ -334,13 +334,13 @@ cdef double tile_worth(GameState* s, int seat, int t) noexcept nogil:
     tile takes, keeps or ties the lead."""
     if TILE_TYPE[t] >= NTYPES:
         return module_tile_worth(s, seat, t)        # camps, bazaars: modules/evaluate.pxi
-    cdef int ty = TILE_TYPE[t], mine = s.type_count[seat][ty], other = 0, i
+    cdef int ty = TILE_TYPE[t], mine = s.cities.type_count[seat][ty], other = 0, i
     cdef double w = ty + 1.0, v
     for i in range(s.num_players):
-        if i != seat and s.type_count[i][ty] > other:
-            other = s.type_count[i][ty]
-    if s.options & OPT_DIRK and s.type_count[DIRK][ty] > other:
-        other = s.type_count[DIRK][ty]
+        if i != seat and s.cities.type_count[i][ty] > other:
+            other = s.cities.type_count[i][ty]
+    if s.options & OPT_DIRK and s.cities.type_count[DIRK][ty] > other:
+        other = s.cities.type_count[DIRK][ty]
     v = 1.0 + 0.25 * w
     if mine + 1 > other:
         v += (0.5 if mine >= other else 0.7) * w    # taking the lead is worth more than extending it
@@ -396,10 +396,10 @@ cdef double action_prior(GameState* s, int a) noexcept nogil:
         return val
     if kind == A_PLACE:
         t = code_tile(a)
-        return 2.0 + cell_prior(s.city[seat], cell_x(a), cell_y(a), tile_walls_now(s, t))
+        return 2.0 + cell_prior(s.cities.city[seat], cell_x(a), cell_y(a), tile_walls_now(s, t))
     if kind == A_BUILD:
         t = code_tile(a)
-        return tile_worth(s, seat, t) - 1.5 + cell_prior(s.city[seat], cell_x(a), cell_y(a), tile_walls_now(s, t))
+        return tile_worth(s, seat, t) - 1.5 + cell_prior(s.cities.city[seat], cell_x(a), cell_y(a), tile_walls_now(s, t))
     if kind == A_PLACE_RESERVE:
         return 0.0
     if kind == A_PLACE_DIRK:
@@ -501,7 +501,7 @@ cdef int policy_action(GameState* s, Rng* r, int* buf, double eps, GenCache* gc)
         return module_policy(s, r, buf)     # modules/evaluate.pxi
     n = gen_legal_cached(s, gc, buf)    # the placements: the cached city view saves most of a rollout's time
     if s.phase == PH_PLACE or s.phase == PH_FINAL:
-        c = s.city[seat]
+        c = s.cities.city[seat]
         b = -1e18
         for i in range(n):
             if (buf[i] & 15) == A_PLACE:
@@ -568,12 +568,12 @@ cdef int greedy_choice(GameState* s, int* buf, double* vals) noexcept nogil:
     if n <= 1 and vals == NULL:
         return 0
     for j in range(s.num_players):
-        walls0[j] = city_wall_score(s.city[j])
+        walls0[j] = city_wall_score(s.cities.city[j])
     for i in range(n):
         state_copy(&t, s)
         apply_partial(&t, buf[i])
         for j in range(s.num_players):
-            walls[j] = walls0[j] if t.city[j] == s.city[j] else -1
+            walls[j] = walls0[j] if t.cities.city[j] == s.cities.city[j] else -1
         eval_values(&t, walls, v)
         state_release(&t)
         m = seat_margin(v, s.num_players, me)

@@ -471,3 +471,7 @@ cdef City city_wrap(CityGrid* g):
     city_incref(g)
     c.g = g
     return c
+
+
+cdef list _cells_of(CityGrid* g):
+    return [list(cell) for cell in city_wrap(g).cells()]

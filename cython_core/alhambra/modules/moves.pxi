@@ -181,7 +181,7 @@ cdef int _cells_for(CityGrid* c, int t, int walls, int* cells) noexcept nogil:
 cdef int gen_legal_camps(GameState* s, GenCache* gc, int* out) noexcept nogil:
     """gen_legal for games with the Camps module: the same lists, from the city's own (camp-aware) answers
     instead of the CityView mirrors (which know walls only)."""
-    cdef CityGrid* c = s.city[s.current]
+    cdef CityGrid* c = s.cities.city[s.current]
     cdef uint8_t tiles[128]
     cdef int cells[CITY_MAX_CELLS]
     cdef int n = 0, nt, i, j, m, t
@@ -190,7 +190,7 @@ cdef int gen_legal_camps(GameState* s, GenCache* gc, int* out) noexcept nogil:
         n = gen_take(s, out)
         n += gen_buy(s, out + n, NULL if gc == NULL else gc.buy[s.current])
         n += gen_action_modules(s, out + n, NULL, NULL if gc == NULL else gc.buy[s.current], gc)
-        nt = mask_list(s.reserve[s.current], tiles)
+        nt = mask_list(s.cities.reserve[s.current], tiles)
         for i in range(nt):
             m = _cells_for(c, tiles[i], tile_walls_now(s, tiles[i]), cells)
             for j in range(m):

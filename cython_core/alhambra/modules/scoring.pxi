@@ -44,9 +44,9 @@ cdef int falcon_points(GameState* s, int seat) noexcept nogil:
 cdef int module_points(GameState* s, int seat, int r, int col) noexcept nogil:
     """Points of breakdown column col (BD_CAMPS .. BD_RESIDENTS) for seat in round r (0..2)."""
     if col == BD_CAMPS and s.options & OPT_CAMPS:
-        return city_camp_score(s.city[seat])
+        return city_camp_score(s.cities.city[seat])
     if col == BD_BAZAARS and s.options & OPT_BAZAARS and r == 2:
-        return city_bazaar_score(s.city[seat])
+        return city_bazaar_score(s.cities.city[seat])
     if col == BD_FALCONS and s.options & OPT_FALCONS:
         return falcon_points(s, seat)
     if col == BD_RESIDENTS and s.options & OPT_RESIDENTS:
