@@ -11,7 +11,7 @@ from libc.string cimport memcpy, memset
 include "shared/rng.pxi"
 include "shared/tiles.pxi"
 include "shared/city.pxi"
-include "alhambra/modules/camps.pxi"
+include "shared/camps.pxi"
 include "shared/city_py.pxi"
 include "shared/cities.pxi"
 include "shared/cityview.pxi"

@@ -76,7 +76,7 @@ cdef enum:
     CITY_ERR_NO_FOUNTAIN = 11
     CITY_ERR_UNREACHABLE = 12
     CITY_ERR_ENCLOSED = 13
-    # camps (RULES §9.2, alhambra/modules/camps.pxi)
+    # camps (RULES §9.2, camps.pxi)
     CITY_ERR_CAMP_GREEN = 14     # a building side would touch a camp's plain (green) side
     CITY_ERR_CAMP_SIDES = 15     # a camp side touches something other than a building wall / a camp's green
     CITY_ERR_CAMP_NO_WALL = 16   # a camp would have no bastion on a building wall
@@ -1209,3 +1209,26 @@ cdef int city_wall_score(CityGrid* c) noexcept nogil:
         free(mark)
         free(stack)
     return best
+
+
+cdef int city_bazaar_score(CityGrid* c) noexcept nogil:
+    """RULES §9.3: per bazaar, n x k where n = buildings among its 8 neighbours whose type is one of its
+    three, k = how many of the three types occur among them."""
+    cdef int x, y, i, dx, dy, t, n, types, pts = 0, bz
+    for y in range(c.y0, c.y1 + 1):
+        for x in range(c.x0, c.x1 + 1):
+            i = _cidx(c, x, y)
+            if not c.occ[i] or TILE_KIND[c.tid[i]] != KIND_BAZAAR:
+                continue
+            bz = BAZAAR_TYPES[c.tid[i]]
+            n = 0
+            types = 0
+            for dy in range(-1, 2):
+                for dx in range(-1, 2):
+                    if (dx or dy) and c.occ[i + dy * c.w + dx]:
+                        t = TILE_TYPE[c.tid[i + dy * c.w + dx]]
+                        if t < NTYPES and (bz >> t) & 1:
+                            n += 1
+                            types |= 1 << t
+            pts += n * CITY_POPCOUNT(types)
+    return pts
