@@ -269,6 +269,20 @@ cdef int _buy_rec(int* cnt, int* rem, int v, int total, int cost, int pay, int b
     return n
 
 
+cdef inline int minimal_payments(const uint8_t* h, int cost, int base, int* out, int n) noexcept nogil:
+    """The minimal payments of `cost` from the cards h[0..8] (counts of values 1..9 of one currency), as buy
+    codes `base` | payment, appended to out from index n (out may be NULL: count only); returns the new n."""
+    cdef int v
+    cdef int cnt[10]
+    cdef int rem[10]
+    rem[0] = 0
+    cnt[0] = 0
+    for v in range(1, 10):
+        cnt[v] = h[v - 1]
+        rem[v] = rem[v - 1] + v * cnt[v]
+    return _buy_rec(cnt, rem, 9, 0, cost, 0, base, out, n)
+
+
 cdef struct BuyMemo:
     uint64_t cards                    # the seat's card counts of values 1..8 of the currency (a byte each)
     int rest                          # ... of value 9 | cost << 8 | 1 << 30 (0: empty)
@@ -281,11 +295,9 @@ cdef int gen_buy(GameState* s, int* out, BuyMemo* memo) noexcept nogil:
     """Minimal payments for every slot (out may be NULL: count only). memo: NULL, or the seat's 4 BuyMemo
     (one per slot) of a GenCache: a currency's payments are recomputed only when its cards or cost changed
     (the memo is checked on the hand's nine bytes as they lie)."""
-    cdef int n = 0, k, v, cost, seat = s.current, m, rest
+    cdef int n = 0, k, cost, seat = s.current, m, rest
     cdef uint64_t cards
     cdef uint8_t* h
-    cdef int cnt[10]
-    cdef int rem[10]
     cdef uint32_t coins = four_bytes(s.coins[seat])     # (never any in a game without Change)
     for k in range(NCUR):
         if s.market[k] == NO_TILE:
@@ -308,15 +320,10 @@ cdef int gen_buy(GameState* s, int* out, BuyMemo* memo) noexcept nogil:
                 memcpy(out + n, memo[k].codes, m * sizeof(int))
             n += m
             continue
-        rem[0] = 0
-        cnt[0] = 0
-        for v in range(1, 10):
-            cnt[v] = h[v - 1]
-            rem[v] = rem[v - 1] + v * cnt[v]
         if out == NULL:
-            n = _buy_rec(cnt, rem, 9, 0, cost, 0, A_BUY | (k << 4), NULL, n)
+            n = minimal_payments(h, cost, A_BUY | (k << 4), NULL, n)
             continue
-        m = _buy_rec(cnt, rem, 9, 0, cost, 0, A_BUY | (k << 4), out + n, 0)
+        m = minimal_payments(h, cost, A_BUY | (k << 4), out + n, 0)
         if memo != NULL and m <= 128:
             memo[k].cards = cards
             memo[k].rest = rest

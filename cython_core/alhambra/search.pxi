@@ -151,41 +151,6 @@ cdef inline double game_progress(GameState* s) noexcept nogil:
     return 0.0 if p < 0 else (1.0 if p > 1 else p)
 
 
-cdef void majority_points(GameState* s, uint8_t (*counts)[NTYPES], int r, double w, double* out) noexcept nogil:
-    """Add w x the majority points of round r (0..2) for the counts given (rows: seats, then Dirk) to out."""
-    cdef int rows[NROWS]
-    cdef int nrows = s.num_players, t, i, best, place, g, p, pts
-    cdef uint8_t done[NROWS]
-    for i in range(s.num_players):
-        rows[i] = i
-    if s.options & OPT_DIRK:
-        rows[nrows] = DIRK
-        nrows += 1
-    for t in range(NTYPES):
-        memset(done, 0, NROWS)
-        place = 0
-        while place < 3:
-            best = 0
-            for i in range(nrows):
-                if not done[i] and counts[rows[i]][t] > best:
-                    best = counts[rows[i]][t]
-            if best == 0:
-                break
-            g = 0
-            pts = 0
-            for i in range(nrows):
-                if not done[i] and counts[rows[i]][t] == best:
-                    g += 1
-            for p in range(place, place + g):
-                if p < 3:
-                    pts += MAJORITY_POINTS[r][t][p]
-            for i in range(nrows):
-                if not done[i] and counts[rows[i]][t] == best:
-                    done[i] = 1
-                    out[rows[i]] += w * (pts // g)
-            place += g
-
-
 cdef inline uint64_t exact_sums(GameState* s, int seat, int k) noexcept nogil:
     """Bit v set when some cards of currency k in seat's hand add up to exactly v (v < 64)."""
     cdef uint64_t reach = 1
@@ -438,39 +403,17 @@ cdef int top_candidates(GameState* s, int* acts, int n, int k, double* pri) noex
     return k
 
 
-cdef int _pay_rec(int* cnt, int* rem, int v, int total, int cost, int pay, int base, int* out, int n) noexcept nogil:
-    """The minimal payments of one slot (as actions.pxi lists them): values from 9 down; a payment is recorded
-    the moment it reaches the cost (its last card is its smallest)."""
-    cdef int k, t
-    if v == 0 or total + rem[v] < cost:
-        return n
-    for k in range(cnt[v] + 1):
-        t = total + k * v
-        if k > 0 and t >= cost:
-            out[n] = base | ((pay | (k << (2 * (v - 1)))) << 6)
-            return n + 1
-        n = _pay_rec(cnt, rem, v - 1, t, cost, pay | (k << (2 * (v - 1))), base, out, n)
-    return n
-
-
 cdef int policy_buys(GameState* s, int* out) noexcept nogil:
     """Every minimal payment for every market slot of the seat to act (the buy actions gen_legal lists; kept
-    here so the rollout does not depend on the generator internals of actions.pxi)."""
-    cdef int n = 0, k, v, cost, seat = s.current
-    cdef int cnt[10]
-    cdef int rem[10]
+    here apart from gen_buy's memo and Change's coin payments, so the rollout does not depend on them)."""
+    cdef int n = 0, k, cost, seat = s.current
     for k in range(NCUR):
         if s.market[k] == NO_TILE:
             continue
         cost = TILE_COST[s.market[k]]
         if s.cur_sum[seat][k] < cost:
             continue
-        rem[0] = 0
-        cnt[0] = 0
-        for v in range(1, 10):
-            cnt[v] = s.hand[seat][k * NVALUES + v - 1]
-            rem[v] = rem[v - 1] + v * cnt[v]
-        n = _pay_rec(cnt, rem, 9, 0, cost, 0, A_BUY | (k << 4), out, n)
+        n = minimal_payments(&s.hand[seat][k * NVALUES], cost, A_BUY | (k << 4), out, n)
     return n
 
 
