@@ -390,7 +390,7 @@ cdef _setup_thief_residents(State self, list thieves, list discs, list residents
     for p, tiles in enumerate(residents):
         for t in tiles or ():
             if isinstance(t, bool) or not isinstance(t, int) or not 1 <= t <= NBUILDINGS \
-                    or not _city_holds(s.cities.city[p], t):
+                    or not city_holds(s.cities.city[p], t):
                 raise ValueError(f"residents[{p}]: {t!r} is no building of that city")
             if s.supply[TILE_TYPE[t]] == 0 or mask_has(s.residents[p], t):
                 raise ValueError(f"residents[{p}]: no figure of {TYPE_NAMES[TILE_TYPE[t]]} left for tile {t}")

@@ -189,7 +189,7 @@ cdef class City:
         return self.g.ntiles
 
     def _has_tile(self, int tile):
-        return any(t == tile for _, _, t, _ in self.cells())
+        return city_holds(self.g, tile)
 
     # ---- legality ----------------------------------------------------------------------------------------
 

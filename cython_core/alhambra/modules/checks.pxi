@@ -135,15 +135,6 @@ cdef int _census_change_walls(GameState* s, char* why) noexcept nogil:
     return 0
 
 
-cdef bint _in_city(CityGrid* c, int t) noexcept nogil:
-    cdef int x, y
-    for y in range(c.y0, c.y1 + 1):
-        for x in range(c.x0, c.x1 + 1):
-            if city_tile(c, x, y) == t:
-                return 1
-    return 0
-
-
 cdef int _census_thief_residents(GameState* s, char* why) noexcept nogil:
     """Thief cards: 3 per currency in hands, out of the game or played. Figures: 7 per type on discs, in
     buildings or in the supply; the public knowledge of each disc fits it; residents only in buildings of
@@ -185,7 +176,7 @@ cdef int _census_thief_residents(GameState* s, char* why) noexcept nogil:
         m = mask_list(s.residents[p], tiles)
         for i in range(m):
             t = tiles[i]
-            if TILE_TYPE[t] >= NTYPES or not _in_city(s.cities.city[p], t):
+            if TILE_TYPE[t] >= NTYPES or not city_holds(s.cities.city[p], t):
                 memcpy(why, b"resident off its building\0", 27)
                 return 1
             fig[TILE_TYPE[t]] += 1
