@@ -42,18 +42,7 @@ def _from_setup(num_players, *, seed=0, options=None, current_player=0, turn=0, 
     _check_seed(seed)
     bits, opts = _normalize_options(num_players, options)
     n = num_players
-    memset(s, 0, sizeof(GameState))
-    rng_seed(&s.rng, <uint64_t>seed)
-    s.num_players = n
-    s.options = bits
-    for i in range(n):
-        s.cities.city[i] = city_new()
-    for k in range(NCUR):
-        s.market[k] = NO_TILE
-        s.final_seat[k] = NO_SEAT
-        s.final_tile[k] = NO_TILE
-    for i in range(4):
-        s.display[i] = NO_CARD
+    state_init(s, n, <uint64_t>seed, bits)
     self._seed = seed
     self._options = opts
     self._hist = ["setup: from_setup"]

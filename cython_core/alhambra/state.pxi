@@ -376,15 +376,10 @@ cdef inline void after_action(GameState* s, EventLog* log) noexcept nogil:
 
 # ---------------------------------------------------------------- setup
 
-cdef void setup_game(GameState* s, int n, uint64_t seed, uint32_t options, EventLog* log) noexcept nogil:
-    """RULES §2, in the order fixed by docs/design.md: shuffle tiles, fill the market (Dirk's 6), shuffle money,
-    deal, start player, display, five piles, scoring cards."""
-    cdef uint8_t money[MAX_DRAW]
-    cdef int nm = 0, i, c, k, v, pos, start, seat, top = 0, base, extra, best_n, best_v, ntied, pick
-    cdef int sizes[5]
-    cdef int tied[MAX_PLAYERS]
-    cdef uint8_t wcards[NWALL_CARDS]
-    cdef int copies = 2 if options & OPT_DIRK else 3
+cdef void state_init(GameState* s, int n, uint64_t seed, uint32_t options) noexcept nogil:
+    """An empty table for n seats: the rng seeded, fountain-only cities, no market tiles, display cards or
+    final distribution, everything else zero. setup_game deals from here; from_setup fills in its parts."""
+    cdef int i, k
     memset(s, 0, sizeof(GameState))
     rng_seed(&s.rng, seed)
     s.num_players = <uint8_t>n
@@ -397,6 +392,18 @@ cdef void setup_game(GameState* s, int n, uint64_t seed, uint32_t options, Event
         s.final_tile[k] = NO_TILE
     for i in range(4):
         s.display[i] = NO_CARD
+
+
+cdef void setup_game(GameState* s, int n, uint64_t seed, uint32_t options, EventLog* log) noexcept nogil:
+    """RULES §2, in the order fixed by docs/design.md: shuffle tiles, fill the market (Dirk's 6), shuffle money,
+    deal, start player, display, five piles, scoring cards."""
+    cdef uint8_t money[MAX_DRAW]
+    cdef int nm = 0, i, c, k, v, pos, start, seat, top = 0, base, extra, best_n, best_v, ntied, pick
+    cdef int sizes[5]
+    cdef int tied[MAX_PLAYERS]
+    cdef uint8_t wcards[NWALL_CARDS]
+    cdef int copies = 2 if options & OPT_DIRK else 3
+    state_init(s, n, seed, options)
     # tiles: the bag, then market slots 1..4 in order, then Dirk's 6 (Decision: after the market)
     for i in range(NBUILDINGS):
         s.bag[i] = <uint8_t>(i + 1)
