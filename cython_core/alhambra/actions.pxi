@@ -496,6 +496,17 @@ cdef inline int _pending_index(GameState* s, int t) noexcept nogil:
     return -1
 
 
+cdef int buy_total(GameState* s, int code) noexcept nogil:
+    """What a buy's payment adds up to (cards + coins), or -E_* when the code, the market slot or the payment
+    is wrong; the caller compares it with the cost (a buy pays at least it, the vizier's exactly)."""
+    cdef int k = (code >> 4) & 3
+    if code >> 27:
+        return -E_CODE
+    if s.market[k] == NO_TILE:
+        return -E_BUY_EMPTY
+    return check_payment(s, k, code, 6)
+
+
 cdef int check_action(GameState* s, int code) noexcept nogil:
     """0 if the action is legal for the seat to act, else an E_* code (E_CITY + city code for city rules)."""
     cdef int kind = code & 15, seat = s.current, m, i, total, v, k, t, x, y, r, have
@@ -544,15 +555,10 @@ cdef int check_action(GameState* s, int code) noexcept nogil:
             return E_TAKE_SUM
         return E_OK
     if kind == A_BUY:
-        if code >> 27:
-            return E_CODE
-        k = (code >> 4) & 3
-        if s.market[k] == NO_TILE:
-            return E_BUY_EMPTY
-        total = check_payment(s, k, code, 6)
+        total = buy_total(s, code)
         if total < 0:
             return -total
-        if total < TILE_COST[s.market[k]]:
+        if total < TILE_COST[s.market[(code >> 4) & 3]]:
             return E_BUY_SHORT
         return E_OK
     if kind == A_PASS:

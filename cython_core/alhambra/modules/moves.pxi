@@ -72,15 +72,10 @@ cdef int check_module_action(GameState* s, int code) noexcept nogil:
             return E_VIZIER_ASLEEP
         if kind == A_BAZAAR:
             return check_bazaar(s, code)
-        if code >> 27:
-            return E_CODE
-        k = (code >> 4) & 3
-        if s.market[k] == NO_TILE:
-            return E_BUY_EMPTY
-        r = check_payment(s, k, code, 6)
+        r = buy_total(s, code)
         if r < 0:
             return -r
-        return E_OK if r == TILE_COST[s.market[k]] else E_NOT_EXACT
+        return E_OK if r == TILE_COST[s.market[(code >> 4) & 3]] else E_NOT_EXACT
     if s.phase == PH_FALCONS:
         if kind == A_DONE:
             return E_OK if code == A_DONE else E_CODE
