@@ -43,24 +43,23 @@ cdef GenCache* _PY_CACHE = NULL
 cdef GenCache* _PY_SCRATCH = NULL
 
 
+cdef GenCache* _cache_at(GenCache** slot) except NULL:
+    """The cache in *slot, allocated on first use."""
+    if slot[0] == NULL:
+        slot[0] = gen_cache_new()
+        if slot[0] == NULL:
+            raise MemoryError()
+    return slot[0]
+
+
 cdef GenCache* _py_scratch() except NULL:
     """A second cache, for one-off generations (legal_actions)."""
-    global _PY_SCRATCH
-    if _PY_SCRATCH == NULL:
-        _PY_SCRATCH = gen_cache_new()
-        if _PY_SCRATCH == NULL:
-            raise MemoryError()
-    return _PY_SCRATCH
+    return _cache_at(&_PY_SCRATCH)
 
 
 cdef GenCache* _py_cache() except NULL:
     """The generation cache of Python-level playouts (one per process; the GIL serializes its users)."""
-    global _PY_CACHE
-    if _PY_CACHE == NULL:
-        _PY_CACHE = gen_cache_new()
-        if _PY_CACHE == NULL:
-            raise MemoryError()
-    return _PY_CACHE
+    return _cache_at(&_PY_CACHE)
 
 
 cdef class State:

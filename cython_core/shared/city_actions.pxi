@@ -62,6 +62,15 @@ cdef int gen_rebuild(Cities* c, int seat, const uint8_t* card_walls, CityView* v
     return n
 
 
+cdef inline int gen_place_aside(int t, bint dirk, int* out) noexcept nogil:
+    """A pending tile's placements outside the city, after its cells: the reserve, and Dirk when `dirk`."""
+    out[0] = A_PLACE_RESERVE | (t << 4)
+    if dirk:
+        out[1] = A_PLACE_DIRK | (t << 4)
+        return 2
+    return 1
+
+
 cdef int gen_place(const uint8_t* pending, int npending, bint dirk, const uint8_t* card_walls, CityView* v,
                    int* out) noexcept nogil:
     """The placements of the pending tiles (v: the view of the placing seat's city): per tile its cells, the
@@ -70,11 +79,7 @@ cdef int gen_place(const uint8_t* pending, int npending, bint dirk, const uint8_
     for i in range(npending):
         t = pending[i]
         n += _emit_cells(v, TILE_WALLS[t] | card_walls[t], A_PLACE, t, out + n)
-        out[n] = A_PLACE_RESERVE | (t << 4)
-        n += 1
-        if dirk:
-            out[n] = A_PLACE_DIRK | (t << 4)
-            n += 1
+        n += gen_place_aside(t, dirk, out + n)
     return n
 
 

@@ -214,11 +214,7 @@ cdef int gen_legal_camps(GameState* s, GenCache* gc, int* out) noexcept nogil:
             for j in range(m):
                 out[n] = code_cell(A_PLACE, t, cells[j])
                 n += 1
-            out[n] = A_PLACE_RESERVE | (t << 4)
-            n += 1
-            if dirk:
-                out[n] = A_PLACE_DIRK | (t << 4)
-                n += 1
+            n += gen_place_aside(t, dirk, out + n)
         return n
     return gen_module_phase(s, out, NULL if gc == NULL else gc.buy[s.current])
 
