@@ -84,22 +84,23 @@ cdef inline bint dice_tile(int t) noexcept nogil:
 
 cdef int gen_rerolls(DiceGame* g, int* out) noexcept nogil:
     """One re-roll mask per multiset of kept faces (keeping the lowest positions of each face), not keep-all."""
-    cdef int pos[NTYPES][NDICE]
+    cdef int kept[NTYPES][NDICE + 1]    # kept[f][k]: bits of the k lowest positions showing face f
     cdef int cnt[NTYPES]
     cdef int keep[NTYPES]
-    cdef int f, i, n = 0, mask, k
+    cdef int f, i, n = 0, mask
     for f in range(NTYPES):
         cnt[f] = 0
         keep[f] = 0
+        kept[f][0] = 0
     for i in range(NDICE):
         f = g.dice[i]
-        pos[f][cnt[f]] = i
+        kept[f][cnt[f] + 1] = kept[f][cnt[f]] | (1 << i)
         cnt[f] += 1
     while True:
-        mask = 0xFF
+        mask = 0
         for f in range(NTYPES):
-            for k in range(keep[f]):
-                mask &= ~(1 << pos[f][k])
+            mask |= kept[f][keep[f]]
+        mask = 0xFF & ~mask
         if mask:
             out[n] = D_ROLL | (mask << 4)
             n += 1
