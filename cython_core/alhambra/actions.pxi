@@ -14,12 +14,7 @@
 cdef enum:
     A_TAKE = 1
     A_BUY = 2
-    A_PLACE = 3
-    A_PLACE_RESERVE = 4
-    A_PLACE_DIRK = 5
-    A_BUILD = 6
-    A_REMOVE = 7
-    A_SWAP = 8
+    # 3..8: the city actions A_PLACE .. A_SWAP (shared/city_actions.pxi)
     A_PASS = 9
     # modules (RULES §9; in the interrupt window A_BUY / A_BAZAAR are the vizier's exact buys)
     A_BAZAAR = 10            # buy a waiting bazaar (modules/bazaars.pxi)
@@ -154,22 +149,6 @@ KIND_NAMES = {A_TAKE: "take", A_BUY: "buy", A_PLACE: "place", A_PLACE_RESERVE: "
               A_WAKE: "wake", A_DONE: "done", A_FALCON: "falcon", A_THIEF: "thief", A_EXT: "wall"}
 
 
-cdef inline int code_cell(int kind, int tile, int packed) noexcept nogil:
-    return kind | (tile << 4) | (packed << 12)
-
-
-cdef inline int cell_x(int code) noexcept nogil:
-    return ((code >> 12) & 255) - 128
-
-
-cdef inline int cell_y(int code) noexcept nogil:
-    return ((code >> 20) & 255) - 128
-
-
-cdef inline int code_tile(int code) noexcept nogil:
-    return (code >> 4) & 255
-
-
 cdef inline int pay_count(int pay, int v) noexcept nogil:
     """Copies of value v (1..9) in a buy payment field (code >> 6)."""
     return (pay >> (2 * (v - 1))) & 3
@@ -290,6 +269,20 @@ cdef int _buy_rec(int* cnt, int* rem, int v, int total, int cost, int pay, int b
     return n
 
 
+cdef inline int minimal_payments(const uint8_t* h, int cost, int base, int* out, int n) noexcept nogil:
+    """The minimal payments of `cost` from the cards h[0..8] (counts of values 1..9 of one currency), as buy
+    codes `base` | payment, appended to out from index n (out may be NULL: count only); returns the new n."""
+    cdef int v
+    cdef int cnt[10]
+    cdef int rem[10]
+    rem[0] = 0
+    cnt[0] = 0
+    for v in range(1, 10):
+        cnt[v] = h[v - 1]
+        rem[v] = rem[v - 1] + v * cnt[v]
+    return _buy_rec(cnt, rem, 9, 0, cost, 0, base, out, n)
+
+
 cdef struct BuyMemo:
     uint64_t cards                    # the seat's card counts of values 1..8 of the currency (a byte each)
     int rest                          # ... of value 9 | cost << 8 | 1 << 30 (0: empty)
@@ -302,11 +295,9 @@ cdef int gen_buy(GameState* s, int* out, BuyMemo* memo) noexcept nogil:
     """Minimal payments for every slot (out may be NULL: count only). memo: NULL, or the seat's 4 BuyMemo
     (one per slot) of a GenCache: a currency's payments are recomputed only when its cards or cost changed
     (the memo is checked on the hand's nine bytes as they lie)."""
-    cdef int n = 0, k, v, cost, seat = s.current, m, rest
+    cdef int n = 0, k, cost, seat = s.current, m, rest
     cdef uint64_t cards
     cdef uint8_t* h
-    cdef int cnt[10]
-    cdef int rem[10]
     cdef uint32_t coins = four_bytes(s.coins[seat])     # (never any in a game without Change)
     for k in range(NCUR):
         if s.market[k] == NO_TILE:
@@ -329,15 +320,10 @@ cdef int gen_buy(GameState* s, int* out, BuyMemo* memo) noexcept nogil:
                 memcpy(out + n, memo[k].codes, m * sizeof(int))
             n += m
             continue
-        rem[0] = 0
-        cnt[0] = 0
-        for v in range(1, 10):
-            cnt[v] = h[v - 1]
-            rem[v] = rem[v - 1] + v * cnt[v]
         if out == NULL:
-            n = _buy_rec(cnt, rem, 9, 0, cost, 0, A_BUY | (k << 4), NULL, n)
+            n = minimal_payments(h, cost, A_BUY | (k << 4), NULL, n)
             continue
-        m = _buy_rec(cnt, rem, 9, 0, cost, 0, A_BUY | (k << 4), out + n, 0)
+        m = minimal_payments(h, cost, A_BUY | (k << 4), out + n, 0)
         if memo != NULL and m <= 128:
             memo[k].cards = cards
             memo[k].rest = rest
@@ -347,62 +333,20 @@ cdef int gen_buy(GameState* s, int* out, BuyMemo* memo) noexcept nogil:
     return n
 
 
-include "cityview.pxi"
+include "gencache.pxi"
 
 
 cdef inline CityView* _view(GameState* s, GenCache* gc, SeatView* local) noexcept nogil:
     """The current seat's city view: from the cache, or built into `local` (whose mirror must be zero)."""
     if gc == NULL:
         local.state = SV_EMPTY
-        view_build(local, s.city[s.current])
+        view_build(local, s.cities.city[s.current])
         return &local.v
-    return seat_view(&gc.seat[s.current], s.city[s.current])
-
-
-cdef inline int _emit_cells(GameState* s, CityView* v, int kind, int t, int* out) noexcept nogil:
-    cdef int j, n = 0, bit = 1 << tile_walls_now(s, t)
-    for j in range(v.nfront):
-        if MASKS_MATCH[v.front_key[j]] & bit:
-            out[n] = code_cell(kind, t, pg_packed(v.front_cell[j]))
-            n += 1
-    return n
-
-
-cdef int gen_rebuild(GameState* s, CityView* v, int* out) noexcept nogil:
-    cdef uint8_t tiles[128]
-    cdef int nt, n = 0, i, j, t, bit
-    nt = mask_list(s.reserve[s.current], tiles)
-    for i in range(nt):
-        n += _emit_cells(s, v, A_BUILD, tiles[i], out + n)
-    for j in range(view_removals(v)):
-        out[n] = code_cell(A_REMOVE, v.remove_tile[j], pg_packed(v.remove_cell[j]))
-        n += 1
-    for i in range(nt):
-        t = tiles[i]
-        bit = 1 << tile_walls_now(s, t)
-        for j in range(v.ntile):
-            if v.tile_id[j] != FOUNTAIN and MASKS_MATCH[v.tile_key[j]] & bit:
-                out[n] = code_cell(A_SWAP, t, pg_packed(v.tile_cell[j]))
-                n += 1
-    return n
-
-
-cdef int gen_place(GameState* s, CityView* v, int* out) noexcept nogil:
-    cdef int n = 0, i, t
-    cdef bint dirk = (s.options & OPT_DIRK) and s.phase == PH_PLACE
-    for i in range(s.npending):
-        t = s.pending[i]
-        n += _emit_cells(s, v, A_PLACE, t, out + n)
-        out[n] = A_PLACE_RESERVE | (t << 4)
-        n += 1
-        if dirk:
-            out[n] = A_PLACE_DIRK | (t << 4)
-            n += 1
-    return n
+    return seat_view(&gc.seat[s.current], s.cities.city[s.current])
 
 
 cdef inline bint _has_rebuild(GameState* s) noexcept nogil:
-    return s.reserve[s.current][0] or s.reserve[s.current][1] or s.city[s.current].ntiles > 1
+    return s.cities.reserve[s.current][0] or s.cities.reserve[s.current][1] or s.cities.city[s.current].ntiles > 1
 
 
 cdef int gen_legal_cached(GameState* s, GenCache* gc, int* out) noexcept nogil:
@@ -422,7 +366,7 @@ cdef int gen_legal_cached(GameState* s, GenCache* gc, int* out) noexcept nogil:
             if gc == NULL:
                 local = seat_view_new()
             v = _view(s, gc, local)
-            n += gen_rebuild(s, v, out + n)
+            n += gen_rebuild(&s.cities, s.current, s.card_walls, v, out + n)
         if n == 0:
             out[0] = A_PASS
             n = 1
@@ -430,7 +374,7 @@ cdef int gen_legal_cached(GameState* s, GenCache* gc, int* out) noexcept nogil:
         if gc == NULL:
             local = seat_view_new()
         v = _view(s, gc, local)
-        n = gen_place(s, v, out)
+        n = gen_place(s.pending, s.npending, (s.options & OPT_DIRK) and s.phase == PH_PLACE, s.card_walls, v, out)
     else:
         n = gen_module_phase(s, out, NULL if gc == NULL else gc.buy[s.current])
     if local != NULL:
@@ -490,8 +434,8 @@ cdef int _sample_legal_base(GameState* s, GenCache* gc, Rng* r) noexcept nogil:
         nbuy = gen_buy(s, buf + ntake, gc.buy[s.current])
         total = ntake + nbuy
         if _has_rebuild(s):
-            v = seat_view(&gc.seat[s.current], s.city[s.current])
-            nt = mask_list(s.reserve[s.current], tiles)
+            v = seat_view(&gc.seat[s.current], s.cities.city[s.current])
+            nt = mask_list(s.cities.reserve[s.current], tiles)
             for i in range(nt):
                 m = tile_walls_now(s, tiles[i])
                 total += v.front_count[m] + v.swap_count[m]
@@ -519,7 +463,7 @@ cdef int _sample_legal_base(GameState* s, GenCache* gc, Rng* r) noexcept nogil:
             k -= n
         return -1
     if s.phase == PH_PLACE or s.phase == PH_FINAL:
-        v = seat_view(&gc.seat[s.current], s.city[s.current])
+        v = seat_view(&gc.seat[s.current], s.cities.city[s.current])
         dirk = (s.options & OPT_DIRK) and s.phase == PH_PLACE
         total = 0
         for i in range(s.npending):
@@ -552,6 +496,17 @@ cdef inline int _pending_index(GameState* s, int t) noexcept nogil:
     return -1
 
 
+cdef int buy_total(GameState* s, int code) noexcept nogil:
+    """What a buy's payment adds up to (cards + coins), or -E_* when the code, the market slot or the payment
+    is wrong; the caller compares it with the cost (a buy pays at least it, the vizier's exactly)."""
+    cdef int k = (code >> 4) & 3
+    if code >> 27:
+        return -E_CODE
+    if s.market[k] == NO_TILE:
+        return -E_BUY_EMPTY
+    return check_payment(s, k, code, 6)
+
+
 cdef int check_action(GameState* s, int code) noexcept nogil:
     """0 if the action is legal for the seat to act, else an E_* code (E_CITY + city code for city rules)."""
     cdef int kind = code & 15, seat = s.current, m, i, total, v, k, t, x, y, r, have
@@ -578,7 +533,7 @@ cdef int check_action(GameState* s, int code) noexcept nogil:
             if s.phase == PH_FINAL:
                 return E_DIRK_FINAL
         if kind == A_PLACE:
-            r = city_check_place_tile(s.city[seat], cell_x(code), cell_y(code), t, tile_walls_now(s, t))
+            r = city_check_place_tile(s.cities.city[seat], cell_x(code), cell_y(code), t, tile_walls_now(s, t))
             if r:
                 return E_CITY + r
         return E_OK
@@ -600,15 +555,10 @@ cdef int check_action(GameState* s, int code) noexcept nogil:
             return E_TAKE_SUM
         return E_OK
     if kind == A_BUY:
-        if code >> 27:
-            return E_CODE
-        k = (code >> 4) & 3
-        if s.market[k] == NO_TILE:
-            return E_BUY_EMPTY
-        total = check_payment(s, k, code, 6)
+        total = buy_total(s, code)
         if total < 0:
             return -total
-        if total < TILE_COST[s.market[k]]:
+        if total < TILE_COST[s.market[(code >> 4) & 3]]:
             return E_BUY_SHORT
         return E_OK
     if kind == A_PASS:
@@ -624,30 +574,24 @@ cdef int check_action(GameState* s, int code) noexcept nogil:
     x = cell_x(code)
     y = cell_y(code)
     if kind == A_REMOVE:
-        r = city_check_remove(s.city[seat], x, y)
+        r = city_check_remove(s.cities.city[seat], x, y)
         if r:
             return E_CITY + r
-        if city_tile(s.city[seat], x, y) != t:
+        if city_tile(s.cities.city[seat], x, y) != t:
             return E_REMOVE_TILE
         return E_OK
     if not tile_in_game(s, t):
         return E_BAD_TILE
-    if not mask_has(s.reserve[seat], t):
+    if not mask_has(s.cities.reserve[seat], t):
         return E_NOT_IN_RESERVE
     if kind == A_BUILD:
-        r = city_check_place_tile(s.city[seat], x, y, t, tile_walls_now(s, t))
+        r = city_check_place_tile(s.cities.city[seat], x, y, t, tile_walls_now(s, t))
     else:
-        r = city_check_swap_tile(s.city[seat], x, y, t, tile_walls_now(s, t))
+        r = city_check_swap_tile(s.cities.city[seat], x, y, t, tile_walls_now(s, t))
     return E_CITY + r if r else E_OK
 
 
 # ---------------------------------------------------------------- applying
-
-cdef inline void _city_add(GameState* s, int seat, int x, int y, int t) noexcept nogil:
-    cdef CityGrid* c = city_unshare(&s.city[seat])
-    city_put(c, x, y, t, tile_walls_now(s, t))
-    type_count_add(s, seat, t, 1)
-
 
 cdef void _after_place(GameState* s, EventLog* log) noexcept nogil:
     if s.npending == 0:
@@ -676,8 +620,7 @@ cdef enum:
 cdef inline int apply_effect(GameState* s, int code) noexcept nogil:
     """What a legal action itself does to the table (cards, tiles, cities), without what follows it: the
     single place of those rules. apply_action adds the rest of the turn; search's apply_partial stops here."""
-    cdef int kind = code & 15, seat = s.current, m, i, v, k, cnt, t, old, x, y, total, c
-    cdef CityGrid* g
+    cdef int kind = code & 15, seat = s.current, m, i, v, k, cnt, t, total, c
     if kind == A_TAKE:
         m = (code >> 4) & 15
         for i in range(4):
@@ -704,50 +647,21 @@ cdef inline int apply_effect(GameState* s, int code) noexcept nogil:
         i = _pending_index(s, t)
         s.npending -= 1
         s.pending[i] = s.pending[s.npending]
-        if kind == A_PLACE:
-            _city_add(s, seat, cell_x(code), cell_y(code), t)
-            if s.options & OPT_RESIDENTS and residents_lift(s, seat, cell_x(code), cell_y(code), t):
-                return RESIDENT_ASK
-        elif kind == A_PLACE_RESERVE:
-            mask_set(s.reserve[seat], t)
-        else:
-            mask_set(s.dirk_tiles, t)
-            type_count_add(s, DIRK, t, 1)
+        city_action_apply(&s.cities, seat, code, s.card_walls)
+        if kind == A_PLACE and s.options & OPT_RESIDENTS and residents_lift(s, seat, cell_x(code), cell_y(code), t):
+            return RESIDENT_ASK
         return TILE_PLACED
     elif kind == A_BUILD:
-        t = code_tile(code)
-        mask_clear(s.reserve[seat], t)
-        _city_add(s, seat, cell_x(code), cell_y(code), t)
+        t = city_action_apply(&s.cities, seat, code, s.card_walls)
         if s.options & OPT_RESIDENTS and residents_lift(s, seat, cell_x(code), cell_y(code), t):
             s.actions_taken += 1
             return RESIDENT_ASK
-    elif kind == A_REMOVE:
-        x = cell_x(code)
-        y = cell_y(code)
-        g = city_unshare(&s.city[seat])
-        t = city_tile(g, x, y)
-        city_clear(g, x, y)
-        type_count_add(s, seat, t, -1)
-        mask_set(s.reserve[seat], t)
+    elif kind == A_REMOVE or kind == A_SWAP:
+        t = city_action_apply(&s.cities, seat, code, s.card_walls)     # the tile that left the city
         if s.options & OPT_FALCONS:
-            falcons_release(s, seat, x, y)
+            falcons_release(s, seat, cell_x(code), cell_y(code))
         if s.options & OPT_RESIDENTS:
             residents_release(s, seat, t)
-    elif kind == A_SWAP:
-        t = code_tile(code)
-        x = cell_x(code)
-        y = cell_y(code)
-        g = city_unshare(&s.city[seat])
-        old = city_tile(g, x, y)
-        city_put(g, x, y, t, tile_walls_now(s, t))
-        type_count_add(s, seat, old, -1)
-        type_count_add(s, seat, t, 1)
-        mask_clear(s.reserve[seat], t)
-        mask_set(s.reserve[seat], old)
-        if s.options & OPT_FALCONS:
-            falcons_release(s, seat, x, y)
-        if s.options & OPT_RESIDENTS:
-            residents_release(s, seat, old)
     s.actions_taken += 1       # take, build, remove, swap, pass
     return ACTIONS_OVER
 
@@ -780,10 +694,6 @@ include "modules/sample.pxi"
 
 
 # ---------------------------------------------------------------- text forms (Python level)
-
-def _cell_text(int x, int y):
-    return f"{x},{y}"
-
 
 cdef str _action_text(GameState* s, int code):
     """Text form of a structurally valid code; raises ValueError when it cannot be rendered here."""
@@ -843,29 +753,9 @@ cdef str _action_text(GameState* s, int code):
         return "thief " + card_text(s.display[(code >> 4) & 3])
     if kind == A_EXT and (code >> 4) & 15 in (SUB_RESIDENT, SUB_EXCHANGE, SUB_DISC, SUB_FIGURES):
         return residents_text(code)
-    if kind in (A_PLACE_RESERVE, A_PLACE_DIRK):
-        if code >> 12:
-            raise ValueError(f"not an action code: {code}")
-        return f"place {code_tile(code)} " + ("reserve" if kind == A_PLACE_RESERVE else "dirk")
-    if kind in (A_PLACE, A_BUILD, A_REMOVE, A_SWAP) and not (code >> 28):
-        cell = _cell_text(cell_x(code), cell_y(code))
-        if kind == A_REMOVE:
-            return f"remove {cell}"
-        return f"{KIND_NAMES[kind]} {code_tile(code)} {cell}"
+    if A_PLACE <= kind <= A_SWAP:
+        return city_action_text(code)
     raise ValueError(f"not an action code: {code}")
-
-
-def _parse_cell(str text):
-    parts = text.split(",")
-    if len(parts) != 2:
-        raise ValueError(f"bad cell {text!r} (write x,y e.g. 1,-2)")
-    try:
-        x, y = int(parts[0]), int(parts[1])
-    except ValueError:
-        raise ValueError(f"bad cell {text!r} (write x,y e.g. 1,-2)") from None
-    if not (-127 <= x <= 127 and -127 <= y <= 127):
-        raise ValueError(f"cell {text!r} is out of range")
-    return x, y
 
 
 def _parse_tile(str text):
@@ -901,6 +791,10 @@ def _parse_payment(str verb, str seller, int k, words, int shift):
             raise ValueError(f"{verb}: {card_text(c)} named more than 3 times")
         pay += 1 << (2 * (v - 1))
     return (pay << shift) | (coins << (shift + 18))
+
+
+cdef int _tile_id(str text) except -1:
+    return _parse_tile(text)
 
 
 cdef int _parse_action(GameState* s, str text) except -1:
@@ -969,25 +863,10 @@ cdef int _parse_action(GameState* s, str text) except -1:
             raise ValueError(f"wall: no wall card {w} (wall cards are 1-{NWALL_CARDS})")
         t = FOUNTAIN if args[1] in ("fountain", "0") else _parse_tile(args[1])
         return wall_code(w - 1, t)
-    if verb == "remove":
-        if len(args) != 1:
-            raise ValueError("remove: name the cell, e.g. 'remove 1,-2'")
-        x, y = _parse_cell(args[0])
-        if s.phase == PH_OVER or s.current == NO_SEAT:
-            raise ValueError("remove: the game is over")
-        t = city_tile(s.city[s.current], x, y)
-        if t < 0:
-            raise ValueError(f"remove: cell {x},{y} of your city is empty")
-        return code_cell(A_REMOVE, t, (x + 128) | ((y + 128) << 8))
-    if verb in ("place", "build", "swap"):
-        if len(args) != 2:
-            raise ValueError(f"{verb}: name the tile and the cell, e.g. '{verb} 17 1,-2'")
-        t = _parse_tile(args[0])
-        if verb == "place" and args[1] in ("reserve", "dirk"):
-            return (A_PLACE_RESERVE if args[1] == "reserve" else A_PLACE_DIRK) | (t << 4)
-        x, y = _parse_cell(args[1])
-        k = {"place": A_PLACE, "build": A_BUILD, "swap": A_SWAP}[verb]
-        return code_cell(k, t, (x + 128) | ((y + 128) << 8))
+    if verb in ("remove", "place", "build", "swap"):
+        over = s.phase == PH_OVER or s.current == NO_SEAT
+        return city_action_parse(verb, args, NULL if over else s.cities.city[s.current], "remove: the game is over",
+                                 _tile_id)
     raise ValueError(f"unknown action {words[0]!r} (take, buy, place, build, remove, swap, pass, "
                      "bazaar, wake, done, falcon, wall, thief, resident, exchange, disc, figures)")
 

@@ -12,11 +12,6 @@ POSITION_FORMAT = "alhambra-ai-position"
 POSITION_VERSION = 1
 
 
-class PositionError(ValueError):
-    """A position or observation that is malformed or impossible; the message names the first problem,
-    e.g. ``tile 17 is both in the reserve of seat 1 and in market slot 2``."""
-
-
 cdef dict _CARD_CODES = {card_text(_c): _c for _c in range(NCARD_KINDS)}
 cdef object _MISSING = object()
 
@@ -24,10 +19,6 @@ include "modules/hidden.pxi"
 
 
 # ================================================================ observation
-
-cdef list _cells_of(CityGrid* g):
-    return [list(cell) for cell in city_wrap(g).cells()]
-
 
 cdef list _scoring_cards(GameState* s):
     """Per scoring card: drawn?, and while undrawn the draw-pile index range (0 = top) it lies in."""
@@ -74,7 +65,7 @@ def observation_of(State st, seat):
         "scoring_rounds_done": __builtin_popcountll(s.scored),
         "hand": st.hand(me),
         "hand_sizes": [s.hand_n[i] for i in range(n)],
-        "cities": [_cells_of(s.city[i]) for i in range(n)],
+        "cities": [_cells_of(s.cities.city[i]) for i in range(n)],
         "reserves": [st.reserve(i) for i in range(n)],
         "market": st.market(),
         "display": st.display(),
@@ -197,12 +188,12 @@ cdef _change_walls_put(GameState* s, object m, uint32_t bits, int n, dict in_pil
                 raise PositionError(f"modules.walls.pieces[{i}]: {e[1]!r} is not what a wall card adds")
             if t == FOUNTAIN:
                 s.fountain_walls[i] = sides
-            elif s.card_walls[t] or not (mask_has(s.reserve[i], t) or city_find(s.city[i], t, &x, &y)):
+            elif s.card_walls[t] or not (mask_has(s.cities.reserve[i], t) or city_find(s.cities.city[i], t, &x, &y)):
                 raise PositionError(f"modules.walls.pieces[{i}]: tile {t} is not seat {i}'s (or given twice)")
             else:
                 s.card_walls[t] = sides
     for i in range(n):      # the cities show exactly the printed walls plus the pieces
-        for x, y, t, wl in city_wrap(s.city[i]).cells():
+        for x, y, t, wl in city_wrap(s.cities.city[i]).cells():
             expect = s.fountain_walls[i] if t == FOUNTAIN else tile_walls_now(s, t)
             if wl != expect:
                 raise PositionError(f"seats[{i}].city: tile {t} at {x},{y} has walls {walls_to_text(wl)}, but its "
@@ -279,7 +270,7 @@ cdef _modules_put(GameState* s, object m, uint32_t bits, int n, put_tile):
         _seat_of(seat, n, "modules.falcons seat")
         if not (-60 <= x <= 60 and -60 <= y <= 60):
             raise PositionError(f"modules.falcons: corner {x},{y} is off the city")
-        types = corner_types(s.city[seat], x, y)
+        types = corner_types(s.cities.city[seat], x, y)
         if types < 0 or FALCON_TYPES[f - 1] & ~types or corner_taken(s, seat, city_pack(x, y)):
             raise PositionError(f"modules.falcons: falcon {f} cannot sit on corner {x},{y} of seat {seat}")
         s.falcon_owner[f - 1] = seat
@@ -584,7 +575,7 @@ def position_of(State st):
         "turn": s.turn,
         "actions_this_turn": s.actions_taken,
         "start_player": s.start_player,
-        "seats": [{"city": city_wrap(s.city[i]).to_text(), "reserve": st.reserve(i), "hand": st.hand(i),
+        "seats": [{"city": city_wrap(s.cities.city[i]).to_text(), "reserve": st.reserve(i), "hand": st.hand(i),
                    "score": s.score[i]} for i in range(n)],
         "market": st.market(),
         "display": st.display(),
@@ -725,7 +716,7 @@ def state_from_position(d):
     s.num_players = n
     s.options = bits
     for i in range(n):
-        s.city[i] = city_new()      # replaced below; present so that dealloc is safe on any error
+        s.cities.city[i] = city_new()      # replaced below; present so that dealloc is safe on any error
     s.rng.s0, s.rng.s1, s.rng.s2, s.rng.s3 = words
     self._seed = seed
     self._options = opts
@@ -771,16 +762,16 @@ def state_from_position(d):
         if bad:
             raise PositionError(f"{what}: unknown field {bad[0]!r}")
         city = _city_of(_get(entry, "city", what + " "), what + ".city")
-        city_decref(s.city[i])
+        city_decref(s.cities.city[i])
         city_incref(city.g)
-        s.city[i] = city.g
+        s.cities.city[i] = city.g
         for x, y, t, w in city.cells():
             if t != FOUNTAIN:
                 put_tile(t, f"the city of seat {i}")
-                type_count_add(s, i, t, 1)
+                type_count_add(&s.cities, i, t, 1)
         for t in _as_list(_get(entry, "reserve", what + " "), what + ".reserve"):
             put_tile(_as_tile(t, what + ".reserve"), f"the reserve of seat {i}")
-            mask_set(s.reserve[i], t)
+            mask_set(s.cities.reserve[i], t)
         hand = _as_list(_get(entry, "hand", what + " "), what + ".hand")
         if len(hand) > 255:
             raise PositionError(f"{what}.hand: too many cards")
@@ -823,8 +814,8 @@ def state_from_position(d):
             raise PositionError("dirk must be {\"tiles\": [...], \"score\": int} in a game with Dirk")
         for t in _as_list(dirk["tiles"], "dirk.tiles"):
             put_tile(_as_tile(t, "dirk.tiles"), "Dirk's tiles")
-            mask_set(s.dirk_tiles, t)
-            type_count_add(s, DIRK, t, 1)
+            mask_set(s.cities.dirk_tiles, t)
+            type_count_add(&s.cities, DIRK, t, 1)
         s.score[DIRK] = _as_int(dirk["score"], "dirk.score", 0, 32767)
     elif dirk is not None:
         raise PositionError("dirk must be null in a game without Dirk")
@@ -1209,29 +1200,8 @@ cdef tuple _obs_fingerprint(dict obs):
             tuple(obs["legal_actions"]))
 
 
-def determinize(obs, seed):
-    """A full State consistent with the observation ``obs`` (a dict, or an object with ``to_dict``): the
-    draw-pile order (each undrawn scoring card uniform over the free places of its range), the bag order, the
-    RNG and any hand cards no public event revealed are sampled with ``seed``; everything the seat knows is
-    kept. ``determinize(obs, seed).observation(obs["seat"])`` equals ``obs``. ``seed`` is any int (reduced
-    modulo 2**64: -1 and 2**64 - 1 give the same sample); anything else is refused.
-
-    The checked state built from ``obs`` is cached per observation object, so repeated calls on the same
-    dict cost a clone and a shuffle (do not mutate the dict in between; copy it instead).
-
-    >>> from alhambra_ai import new_game
-    >>> s = new_game(3, seed=7)
-    >>> d = determinize(s.observation(1), seed=1)
-    >>> d.observation(1) == s.observation(1), d.hand(0) == s.hand(0)
-    (True, True)
-    """
-    if not isinstance(obs, dict):
-        if hasattr(obs, "to_dict"):
-            obs = obs.to_dict()
-        else:
-            raise PositionError(f"an observation is a dict, not {type(obs).__name__}")
-    if obs.get("game", "alhambra") != "alhambra":
-        return dice_determinize(obs, seed)        # the dice games (dice/observe.pxi)
+cdef alhambra_determinize(obs, seed):
+    """The base game's determinize of an observation dict (registry.pxi dispatches by game)."""
     try:
         fp = _obs_fingerprint(obs)
     except (KeyError, TypeError):

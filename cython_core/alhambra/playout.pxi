@@ -95,7 +95,7 @@ def _bench_views(list states, int reps):
     cdef int k, total = 0
     for k in range(reps):
         for st in states:
-            view_build(sv, st.st.city[st.st.current if st.st.current != NO_SEAT else 0])
+            view_build(sv, st.st.cities.city[st.st.current if st.st.current != NO_SEAT else 0])
             total += sv.v.nfront + view_removals(&sv.v)
     free(sv)
     return total
@@ -124,8 +124,8 @@ def _check_views(State st, seed, int max_actions=100000):
     try:
         while g.phase != PH_OVER and n < max_actions:
             if g.phase != PH_ACTION or _has_rebuild(&g):
-                v = seat_view(&gc.seat[g.current], g.city[g.current])
-                view_build(fresh, g.city[g.current])
+                v = seat_view(&gc.seat[g.current], g.cities.city[g.current])
+                view_build(fresh, g.cities.city[g.current])
                 a, b = _view_sets(v), _view_sets(&fresh.v)
                 if a != b:
                     raise AssertionError(f"view differs after {n} actions (seat {g.current}): {a} != {b}")

@@ -151,41 +151,6 @@ cdef inline double game_progress(GameState* s) noexcept nogil:
     return 0.0 if p < 0 else (1.0 if p > 1 else p)
 
 
-cdef void majority_points(GameState* s, uint8_t (*counts)[NTYPES], int r, double w, double* out) noexcept nogil:
-    """Add w x the majority points of round r (0..2) for the counts given (rows: seats, then Dirk) to out."""
-    cdef int rows[NROWS]
-    cdef int nrows = s.num_players, t, i, best, place, g, p, pts
-    cdef uint8_t done[NROWS]
-    for i in range(s.num_players):
-        rows[i] = i
-    if s.options & OPT_DIRK:
-        rows[nrows] = DIRK
-        nrows += 1
-    for t in range(NTYPES):
-        memset(done, 0, NROWS)
-        place = 0
-        while place < 3:
-            best = 0
-            for i in range(nrows):
-                if not done[i] and counts[rows[i]][t] > best:
-                    best = counts[rows[i]][t]
-            if best == 0:
-                break
-            g = 0
-            pts = 0
-            for i in range(nrows):
-                if not done[i] and counts[rows[i]][t] == best:
-                    g += 1
-            for p in range(place, place + g):
-                if p < 3:
-                    pts += MAJORITY_POINTS[r][t][p]
-            for i in range(nrows):
-                if not done[i] and counts[rows[i]][t] == best:
-                    done[i] = 1
-                    out[rows[i]] += w * (pts // g)
-            place += g
-
-
 cdef inline uint64_t exact_sums(GameState* s, int seat, int k) noexcept nogil:
     """Bit v set when some cards of currency k in seat's hand add up to exactly v (v < 64)."""
     cdef uint64_t reach = 1
@@ -255,7 +220,7 @@ cdef void eval_values(GameState* s, int* walls, double* out) noexcept nogil:
     cdef uint8_t counts[NROWS][NTYPES]
     cdef int i, t, r, n = s.num_players, money
     cdef double p = game_progress(s), d, wsum = 0.0, wall
-    memcpy(counts, s.type_count, sizeof(counts))
+    memcpy(counts, s.cities.type_count, sizeof(counts))
     if s.phase == PH_PLACE or s.phase == PH_FINAL:
         for i in range(s.npending):           # tiles to be placed count as built (they mostly will be)
             if TILE_TYPE[s.pending[i]] < NTYPES:
@@ -271,13 +236,13 @@ cdef void eval_values(GameState* s, int* walls, double* out) noexcept nogil:
         soft_majority(s, counts, r, EV_SIGMA0 + EV_SIGMA * d, 1.0, out)
         wsum += 1.0
     for i in range(n):
-        wall = walls[i] if walls[i] >= 0 else city_wall_score(s.city[i])
+        wall = walls[i] if walls[i] >= 0 else city_wall_score(s.cities.city[i])
         out[i] += EV_WALL_W * wsum * wall
         for t in range(NTYPES):
             out[i] += counts[i][t] * (EV_BUILDING0 + EV_BUILDING * (t + 1) / 3.5)
         money = s.cur_sum[i][0] + s.cur_sum[i][1] + s.cur_sum[i][2] + s.cur_sum[i][3]
         out[i] += EV_MONEY * (1.0 - 0.6 * p) * money
-        out[i] += EV_RESERVE * mask_count(s.reserve[i])
+        out[i] += EV_RESERVE * mask_count(s.cities.reserve[i])
         out[i] += market_reach(s, i)
     if s.phase == PH_ACTION and s.actions_taken > 0:
         out[s.current] += EV_EXTRA
@@ -334,13 +299,13 @@ cdef double tile_worth(GameState* s, int seat, int t) noexcept nogil:
     tile takes, keeps or ties the lead."""
     if TILE_TYPE[t] >= NTYPES:
         return module_tile_worth(s, seat, t)        # camps, bazaars: modules/evaluate.pxi
-    cdef int ty = TILE_TYPE[t], mine = s.type_count[seat][ty], other = 0, i
+    cdef int ty = TILE_TYPE[t], mine = s.cities.type_count[seat][ty], other = 0, i
     cdef double w = ty + 1.0, v
     for i in range(s.num_players):
-        if i != seat and s.type_count[i][ty] > other:
-            other = s.type_count[i][ty]
-    if s.options & OPT_DIRK and s.type_count[DIRK][ty] > other:
-        other = s.type_count[DIRK][ty]
+        if i != seat and s.cities.type_count[i][ty] > other:
+            other = s.cities.type_count[i][ty]
+    if s.options & OPT_DIRK and s.cities.type_count[DIRK][ty] > other:
+        other = s.cities.type_count[DIRK][ty]
     v = 1.0 + 0.25 * w
     if mine + 1 > other:
         v += (0.5 if mine >= other else 0.7) * w    # taking the lead is worth more than extending it
@@ -396,10 +361,10 @@ cdef double action_prior(GameState* s, int a) noexcept nogil:
         return val
     if kind == A_PLACE:
         t = code_tile(a)
-        return 2.0 + cell_prior(s.city[seat], cell_x(a), cell_y(a), tile_walls_now(s, t))
+        return 2.0 + cell_prior(s.cities.city[seat], cell_x(a), cell_y(a), tile_walls_now(s, t))
     if kind == A_BUILD:
         t = code_tile(a)
-        return tile_worth(s, seat, t) - 1.5 + cell_prior(s.city[seat], cell_x(a), cell_y(a), tile_walls_now(s, t))
+        return tile_worth(s, seat, t) - 1.5 + cell_prior(s.cities.city[seat], cell_x(a), cell_y(a), tile_walls_now(s, t))
     if kind == A_PLACE_RESERVE:
         return 0.0
     if kind == A_PLACE_DIRK:
@@ -438,39 +403,17 @@ cdef int top_candidates(GameState* s, int* acts, int n, int k, double* pri) noex
     return k
 
 
-cdef int _pay_rec(int* cnt, int* rem, int v, int total, int cost, int pay, int base, int* out, int n) noexcept nogil:
-    """The minimal payments of one slot (as actions.pxi lists them): values from 9 down; a payment is recorded
-    the moment it reaches the cost (its last card is its smallest)."""
-    cdef int k, t
-    if v == 0 or total + rem[v] < cost:
-        return n
-    for k in range(cnt[v] + 1):
-        t = total + k * v
-        if k > 0 and t >= cost:
-            out[n] = base | ((pay | (k << (2 * (v - 1)))) << 6)
-            return n + 1
-        n = _pay_rec(cnt, rem, v - 1, t, cost, pay | (k << (2 * (v - 1))), base, out, n)
-    return n
-
-
 cdef int policy_buys(GameState* s, int* out) noexcept nogil:
     """Every minimal payment for every market slot of the seat to act (the buy actions gen_legal lists; kept
-    here so the rollout does not depend on the generator internals of actions.pxi)."""
-    cdef int n = 0, k, v, cost, seat = s.current
-    cdef int cnt[10]
-    cdef int rem[10]
+    here apart from gen_buy's memo and Change's coin payments, so the rollout does not depend on them)."""
+    cdef int n = 0, k, cost, seat = s.current
     for k in range(NCUR):
         if s.market[k] == NO_TILE:
             continue
         cost = TILE_COST[s.market[k]]
         if s.cur_sum[seat][k] < cost:
             continue
-        rem[0] = 0
-        cnt[0] = 0
-        for v in range(1, 10):
-            cnt[v] = s.hand[seat][k * NVALUES + v - 1]
-            rem[v] = rem[v - 1] + v * cnt[v]
-        n = _pay_rec(cnt, rem, 9, 0, cost, 0, A_BUY | (k << 4), out, n)
+        n = minimal_payments(&s.hand[seat][k * NVALUES], cost, A_BUY | (k << 4), out, n)
     return n
 
 
@@ -501,7 +444,7 @@ cdef int policy_action(GameState* s, Rng* r, int* buf, double eps, GenCache* gc)
         return module_policy(s, r, buf)     # modules/evaluate.pxi
     n = gen_legal_cached(s, gc, buf)    # the placements: the cached city view saves most of a rollout's time
     if s.phase == PH_PLACE or s.phase == PH_FINAL:
-        c = s.city[seat]
+        c = s.cities.city[seat]
         b = -1e18
         for i in range(n):
             if (buf[i] & 15) == A_PLACE:
@@ -568,12 +511,12 @@ cdef int greedy_choice(GameState* s, int* buf, double* vals) noexcept nogil:
     if n <= 1 and vals == NULL:
         return 0
     for j in range(s.num_players):
-        walls0[j] = city_wall_score(s.city[j])
+        walls0[j] = city_wall_score(s.cities.city[j])
     for i in range(n):
         state_copy(&t, s)
         apply_partial(&t, buf[i])
         for j in range(s.num_players):
-            walls[j] = walls0[j] if t.city[j] == s.city[j] else -1
+            walls[j] = walls0[j] if t.cities.city[j] == s.cities.city[j] else -1
         eval_values(&t, walls, v)
         state_release(&t)
         m = seat_margin(v, s.num_players, me)

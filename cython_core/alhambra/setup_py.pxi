@@ -42,18 +42,7 @@ def _from_setup(num_players, *, seed=0, options=None, current_player=0, turn=0, 
     _check_seed(seed)
     bits, opts = _normalize_options(num_players, options)
     n = num_players
-    memset(s, 0, sizeof(GameState))
-    rng_seed(&s.rng, <uint64_t>seed)
-    s.num_players = n
-    s.options = bits
-    for i in range(n):
-        s.city[i] = city_new()
-    for k in range(NCUR):
-        s.market[k] = NO_TILE
-        s.final_seat[k] = NO_SEAT
-        s.final_tile[k] = NO_TILE
-    for i in range(4):
-        s.display[i] = NO_CARD
+    state_init(s, n, <uint64_t>seed, bits)
     self._seed = seed
     self._options = opts
     self._hist = ["setup: from_setup"]
@@ -114,22 +103,22 @@ def _from_setup(num_players, *, seed=0, options=None, current_player=0, turn=0, 
             if not (-60 <= x <= 60 and -60 <= y <= 60):
                 raise ValueError(f"cities[{i}]: cell {x},{y} is too far from the fountain")
             take_tile(t, f"the city of seat {i}")
-            city_put(s.city[i], x, y, t, TILE_WALLS[t])
-            type_count_add(s, i, t, 1)
-        why = city_wrap(s.city[i]).is_valid()
+            city_put(s.cities.city[i], x, y, t, TILE_WALLS[t])
+            type_count_add(&s.cities, i, t, 1)
+        why = city_wrap(s.cities.city[i]).is_valid()
         if why is not None:
             raise ValueError(f"cities[{i}]: not a valid city: {why}")
     for i, tiles in enumerate(per_seat("reserves", reserves)):
         for t in tiles or ():
             take_tile(t, f"the reserve of seat {i}")
-            mask_set(s.reserve[i], t)
+            mask_set(s.cities.reserve[i], t)
     if dirk_tiles:
         if not bits & OPT_DIRK:
             raise ValueError("dirk_tiles: there is no Dirk in this game")
         for t in dirk_tiles:
             take_tile(t, "Dirk's tiles")
-            mask_set(s.dirk_tiles, t)
-            type_count_add(s, DIRK, t, 1)
+            mask_set(s.cities.dirk_tiles, t)
+            type_count_add(&s.cities, DIRK, t, 1)
     if bazaars_waiting:
         if not bits & OPT_BAZAARS:
             raise ValueError("bazaars_waiting: the Bazaars module is not on")
@@ -325,14 +314,14 @@ cdef _setup_change_walls(GameState* s, uint32_t bits, coins, wall_cards, wall_ca
             raise ValueError(f"card_walls: tile {t} cannot take pieces on {text}")
         owned = False
         for i in range(s.num_players):
-            owned = owned or mask_has(s.reserve[i], t) or city_find(s.city[i], t, &x, &y)
+            owned = owned or mask_has(s.cities.reserve[i], t) or city_find(s.cities.city[i], t, &x, &y)
         if not owned:
             raise ValueError(f"card_walls: tile {t} is in no city or reserve")
         s.card_walls[t] = sides
         for i in range(s.num_players):
-            if city_find(s.city[i], t, &x, &y):
-                city_put(city_unshare(&s.city[i]), x, y, t, tile_walls_now(s, t))
-                if city_wrap(s.city[i]).is_valid() is not None:
+            if city_find(s.cities.city[i], t, &x, &y):
+                city_put(city_unshare(&s.cities.city[i]), x, y, t, tile_walls_now(s, t))
+                if city_wrap(s.cities.city[i]).is_valid() is not None:
                     raise ValueError(f"card_walls: tile {t} with walls {text} breaks the city of seat {i}")
 
 
@@ -390,7 +379,7 @@ cdef _setup_thief_residents(State self, list thieves, list discs, list residents
     for p, tiles in enumerate(residents):
         for t in tiles or ():
             if isinstance(t, bool) or not isinstance(t, int) or not 1 <= t <= NBUILDINGS \
-                    or not _city_holds(s.city[p], t):
+                    or not city_holds(s.cities.city[p], t):
                 raise ValueError(f"residents[{p}]: {t!r} is no building of that city")
             if s.supply[TILE_TYPE[t]] == 0 or mask_has(s.residents[p], t):
                 raise ValueError(f"residents[{p}]: no figure of {TYPE_NAMES[TILE_TYPE[t]]} left for tile {t}")
@@ -426,7 +415,7 @@ cdef _setup_modules(GameState* s, uint32_t bits, vizier_asleep, falcons):
             raise ValueError(f"falcons[{key}]: no seat {seat!r}")
         if not (-60 <= x <= 60 and -60 <= y <= 60):
             raise ValueError(f"falcons[{key}]: corner {x},{y} is off the city")
-        types = corner_types(s.city[seat], x, y)
+        types = corner_types(s.cities.city[seat], x, y)
         if types < 0 or FALCON_TYPES[key - 1] & ~types:
             raise ValueError(f"falcons[{key}]: falcon {key} cannot sit on corner {x},{y} of seat {seat}'s city")
         if corner_taken(s, seat, city_pack(x, y)):

@@ -1,5 +1,6 @@
 # The game state: one fixed-size C struct (GameState) holding everything but the cities, which are shared
-# copy-on-write CityGrid pointers. Cloning is one memcpy plus a refcount bump per city, whatever the cities' size.
+# copy-on-write CityGrid pointers (in its Cities, shared/cities.pxi). Cloning is one memcpy plus a refcount
+# bump per city, whatever the cities' size.
 # The turn flow (end of turn, scoring, Dirk, the end of the game) lives here as C functions; the actions that
 # drive it (generation, checking, applying) are in actions.pxi, the Python class State at the end of this file.
 
@@ -7,15 +8,11 @@ from libc.stdint cimport int16_t
 from libc.string cimport memmove
 
 cdef enum:
-    MAX_PLAYERS = 6
-    DIRK = 6                  # row of Dirk in score / type_count / breakdown
-    NROWS = 7                 # seats + Dirk
     MAX_DRAW = 120            # 108 money cards + 2 scoring cards + 8 wall cards (+ room)
     MAX_PENDING = 8           # tiles bought in one turn (<= 4: the market is not refilled mid-turn)
     NO_CARD = 255
     NO_TILE = 255
     NO_SEAT = 255
-    MASK_WORDS = 2            # tile bitmasks cover ids 0..127 (module tiles are 55..70)
     MAX_EVENTS = 160
     MAX_LEGAL = 16384         # base game: proven < 2,800 (docs/rules.md); falcons may add corners x cards
 
@@ -79,9 +76,7 @@ PHASE_NAMES = ("action", "place", "final", "over", "interrupt", "falcons", "resi
 
 cdef struct GameState:
     Rng rng                               # the game's only source of chance
-    CityGrid* city[MAX_PLAYERS]           # shared copy-on-write: call city_unshare before changing one
-    uint64_t reserve[MAX_PLAYERS][MASK_WORDS]   # tile bitmask per seat
-    uint64_t dirk_tiles[MASK_WORDS]
+    Cities cities                         # cities, reserves, building counts, Dirk's tiles
     uint32_t options                      # OPT_* bits
     uint32_t turn                         # turns completed
     int16_t score[NROWS]                  # cumulative; [DIRK] = Dirk
@@ -105,7 +100,6 @@ cdef struct GameState:
     uint8_t hand[MAX_PLAYERS][NCARD_KINDS]     # count of each money card
     uint8_t hand_n[MAX_PLAYERS]
     uint8_t cur_sum[MAX_PLAYERS][NCUR]    # total value held per currency
-    uint8_t type_count[NROWS][NTYPES]     # buildings of each type in each city (Dirk: his tiles)
     uint8_t draw[MAX_DRAW]                # draw pile, top = draw[draw_pos]; codes 0..35 money, 36/37 scoring
     uint8_t draw_pos
     uint8_t draw_len
@@ -163,46 +157,6 @@ cdef inline void log_event(EventLog* log, int kind, int a, int b, int c) noexcep
         log.ev[log.n] = <uint32_t>kind | (<uint32_t>(a & 255) << 8) | (<uint32_t>(b & 255) << 16) \
             | (<uint32_t>(c & 255) << 24)
         log.n += 1
-
-
-# ---------------------------------------------------------------- bitmask helpers
-
-cdef inline bint mask_has(uint64_t* m, int t) noexcept nogil:
-    return (m[t >> 6] >> (t & 63)) & 1
-
-
-cdef inline void mask_set(uint64_t* m, int t) noexcept nogil:
-    m[t >> 6] |= (<uint64_t>1) << (t & 63)
-
-
-cdef inline void mask_clear(uint64_t* m, int t) noexcept nogil:
-    m[t >> 6] &= ~((<uint64_t>1) << (t & 63))
-
-
-cdef inline int mask_count(uint64_t* m) noexcept nogil:
-    cdef int n = 0, w
-    for w in range(MASK_WORDS):
-        n += __builtin_popcountll(m[w])
-    return n
-
-
-cdef extern from *:
-    int __builtin_popcountll(unsigned long long) nogil
-    int __builtin_ctzll(unsigned long long) nogil
-    int __builtin_clzll(unsigned long long) nogil
-
-
-cdef inline int mask_list(uint64_t* m, uint8_t* out) noexcept nogil:
-    """Tiles of a mask in increasing order; returns the count."""
-    cdef int n = 0, w
-    cdef uint64_t b
-    for w in range(MASK_WORDS):
-        b = m[w]
-        while b:
-            out[n] = <uint8_t>(w * 64 + __builtin_ctzll(b))
-            n += 1
-            b &= b - 1
-    return n
 
 
 # ---------------------------------------------------------------- money and tiles
@@ -281,12 +235,6 @@ cdef inline int tile_walls_now(GameState* s, int t) noexcept nogil:
     return TILE_WALLS[t] | s.card_walls[t]
 
 
-cdef inline void type_count_add(GameState* s, int row, int t, int d) noexcept nogil:
-    """Buildings of each type per city / Dirk: camps and bazaars are no building type."""
-    if TILE_TYPE[t] < NTYPES:
-        s.type_count[row][TILE_TYPE[t]] += d
-
-
 cdef void refill_market(GameState* s, EventLog* log) noexcept nogil:
     cdef int k, t
     for k in range(NCUR):
@@ -311,8 +259,8 @@ cdef void dirk_take(GameState* s, int count, EventLog* log) noexcept nogil:
     while count > 0 and s.bag_n > 0:
         s.bag_n -= 1
         t = s.bag[s.bag_n]
-        mask_set(s.dirk_tiles, t)
-        type_count_add(s, DIRK, t, 1)
+        mask_set(s.cities.dirk_tiles, t)
+        type_count_add(&s.cities, DIRK, t, 1)
         log_event(log, EV_DIRK, t, 0, 0)
         count -= 1
 
@@ -320,50 +268,15 @@ cdef void dirk_take(GameState* s, int count, EventLog* log) noexcept nogil:
 # ---------------------------------------------------------------- scoring
 
 cdef void score_round(GameState* s, int r, EventLog* log) noexcept nogil:
-    """Score round r (0, 1, 2 = rounds 1, 2, 3): majorities per type (ties share the sum of the places they
-    occupy, rounded down; places beyond the round's are worth 0), then each seat's outer wall. Dirk (2 players)
-    takes part in the majorities only."""
-    cdef int rows[NROWS]
-    cdef int nrows = s.num_players, t, i, j, best, place, g, pts, p, share, w, m
-    cdef uint8_t done[NROWS]
-    if s.options & OPT_DIRK:
-        rows[nrows] = DIRK
-        nrows += 1
-    for i in range(s.num_players):
-        rows[i] = i
+    """Score round r (0, 1, 2 = rounds 1, 2, 3): majorities and outer walls (score_cities), then the modules'
+    points; with Dirk, his tiles after rounds 1 and 2."""
+    cdef int i, t, w, m
     for i in range(NROWS):
         for t in range(BD_COLS):
             s.breakdown[r][i][t] = 0
-    for t in range(NTYPES):
-        memset(done, 0, NROWS)
-        place = 0
-        while place < 3:
-            best = 0
-            for i in range(nrows):
-                if not done[i] and s.type_count[rows[i]][t] > best:
-                    best = s.type_count[rows[i]][t]
-            if best == 0:
-                break           # nobody left with a building of this type: no more places
-            g = 0
-            for i in range(nrows):
-                if not done[i] and s.type_count[rows[i]][t] == best:
-                    g += 1
-            pts = 0
-            for p in range(place, place + g):
-                if p < 3:
-                    pts += MAJORITY_POINTS[r][t][p]
-            share = pts // g
-            for i in range(nrows):
-                if not done[i] and s.type_count[rows[i]][t] == best:
-                    done[i] = 1
-                    s.breakdown[r][rows[i]][t] = <uint8_t>share
-                    s.score[rows[i]] += share
-            place += g
-    for i in range(s.num_players):
-        w = city_wall_score(s.city[i])
-        s.breakdown[r][i][BD_WALL] = <uint8_t>(w if w < 255 else 255)
-        s.score[i] += w
-        if s.options & MODULE_BITS:
+    score_cities(&s.cities, s.num_players, s.options & OPT_DIRK, r, s.score, &s.breakdown[r][0][0], BD_COLS)
+    if s.options & MODULE_BITS:
+        for i in range(s.num_players):
             for m in range(BD_CAMPS, BD_COLS):
                 w = module_points(s, i, r, m)
                 s.breakdown[r][i][m] = <uint8_t>(w if w < 255 else 255)
@@ -463,6 +376,24 @@ cdef inline void after_action(GameState* s, EventLog* log) noexcept nogil:
 
 # ---------------------------------------------------------------- setup
 
+cdef void state_init(GameState* s, int n, uint64_t seed, uint32_t options) noexcept nogil:
+    """An empty table for n seats: the rng seeded, fountain-only cities, no market tiles, display cards or
+    final distribution, everything else zero. setup_game deals from here; from_setup fills in its parts."""
+    cdef int i, k
+    memset(s, 0, sizeof(GameState))
+    rng_seed(&s.rng, seed)
+    s.num_players = <uint8_t>n
+    s.options = options
+    for i in range(n):
+        s.cities.city[i] = city_new()
+    for k in range(NCUR):
+        s.market[k] = NO_TILE
+        s.final_seat[k] = NO_SEAT
+        s.final_tile[k] = NO_TILE
+    for i in range(4):
+        s.display[i] = NO_CARD
+
+
 cdef void setup_game(GameState* s, int n, uint64_t seed, uint32_t options, EventLog* log) noexcept nogil:
     """RULES §2, in the order fixed by docs/design.md: shuffle tiles, fill the market (Dirk's 6), shuffle money,
     deal, start player, display, five piles, scoring cards."""
@@ -472,18 +403,7 @@ cdef void setup_game(GameState* s, int n, uint64_t seed, uint32_t options, Event
     cdef int tied[MAX_PLAYERS]
     cdef uint8_t wcards[NWALL_CARDS]
     cdef int copies = 2 if options & OPT_DIRK else 3
-    memset(s, 0, sizeof(GameState))
-    rng_seed(&s.rng, seed)
-    s.num_players = <uint8_t>n
-    s.options = options
-    for i in range(n):
-        s.city[i] = city_new()
-    for k in range(NCUR):
-        s.market[k] = NO_TILE
-        s.final_seat[k] = NO_SEAT
-        s.final_tile[k] = NO_TILE
-    for i in range(4):
-        s.display[i] = NO_CARD
+    state_init(s, n, seed, options)
     # tiles: the bag, then market slots 1..4 in order, then Dirk's 6 (Decision: after the market)
     for i in range(NBUILDINGS):
         s.bag[i] = <uint8_t>(i + 1)
@@ -585,11 +505,7 @@ cdef void setup_game(GameState* s, int n, uint64_t seed, uint32_t options, Event
 
 
 cdef void state_release(GameState* s) noexcept nogil:
-    cdef int i
-    for i in range(MAX_PLAYERS):
-        if s.city[i] != NULL:
-            city_decref(s.city[i])
-            s.city[i] = NULL
+    cities_release(&s.cities)
 
 
 cdef void state_copy(GameState* dst, GameState* src) noexcept nogil:
@@ -597,7 +513,7 @@ cdef void state_copy(GameState* dst, GameState* src) noexcept nogil:
     cdef int i
     memcpy(dst, src, sizeof(GameState))
     for i in range(src.num_players):
-        city_incref(src.city[i])
+        city_incref(src.cities.city[i])
 
 
 include "modules/window.pxi"

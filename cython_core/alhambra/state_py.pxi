@@ -1,9 +1,4 @@
-# The Python face of the game state: class State, new_game, IllegalActionError (included by state.pxi).
-
-class IllegalActionError(ValueError):
-    """An action that is not legal in this state; the state is left unchanged. The message names the action
-    and what is wrong, e.g. ``illegal action 'buy 2 g4': 4 dirham does not pay the cost 7 of tile 17``."""
-
+# The Python face of the game state: class State and the base game's new game (included by state.pxi).
 
 _BASE_OPTIONS = ("dirk",)
 # the modules that are implemented, with their option bits (RULES §9.1-9.8)
@@ -43,39 +38,28 @@ def _normalize_options(int num_players, options):
     return bits, out
 
 
-def _check_num_players(num_players):
-    if isinstance(num_players, bool) or not isinstance(num_players, int) or not 2 <= num_players <= MAX_PLAYERS:
-        raise ValueError(f"num_players must be an int from 2 to {MAX_PLAYERS}, not {num_players!r}")
-
-
-def _check_seed(seed):
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2 ** 64:
-        raise ValueError(f"seed must be an int from 0 to 2**64 - 1, not {seed!r}")
-
-
 cdef int _LEGAL_BUF[MAX_LEGAL]
 cdef GenCache* _PY_CACHE = NULL
 cdef GenCache* _PY_SCRATCH = NULL
 
 
+cdef GenCache* _cache_at(GenCache** slot) except NULL:
+    """The cache in *slot, allocated on first use."""
+    if slot[0] == NULL:
+        slot[0] = gen_cache_new()
+        if slot[0] == NULL:
+            raise MemoryError()
+    return slot[0]
+
+
 cdef GenCache* _py_scratch() except NULL:
     """A second cache, for one-off generations (legal_actions)."""
-    global _PY_SCRATCH
-    if _PY_SCRATCH == NULL:
-        _PY_SCRATCH = gen_cache_new()
-        if _PY_SCRATCH == NULL:
-            raise MemoryError()
-    return _PY_SCRATCH
+    return _cache_at(&_PY_SCRATCH)
 
 
 cdef GenCache* _py_cache() except NULL:
     """The generation cache of Python-level playouts (one per process; the GIL serializes its users)."""
-    global _PY_CACHE
-    if _PY_CACHE == NULL:
-        _PY_CACHE = gen_cache_new()
-        if _PY_CACHE == NULL:
-            raise MemoryError()
-    return _PY_CACHE
+    return _cache_at(&_PY_CACHE)
 
 
 cdef class State:
@@ -388,11 +372,11 @@ cdef class State:
 
     def city(self, seat):
         """The seat's city as a City value (shared, cheap; changing it never changes the state)."""
-        return city_wrap(self.st.city[self._seat(seat)])
+        return city_wrap(self.st.cities.city[self._seat(seat)])
 
     def reserve(self, seat):
         cdef uint8_t tiles[128]
-        cdef int n = mask_list(self.st.reserve[self._seat(seat)], tiles), i
+        cdef int n = mask_list(self.st.cities.reserve[self._seat(seat)], tiles), i
         return [tiles[i] for i in range(n)]
 
     def hand(self, seat):
@@ -412,11 +396,11 @@ cdef class State:
     def building_counts(self, seat):
         """Buildings of each type (scoring order) in the seat's city."""
         cdef int i = self._seat(seat), t
-        return [self.st.type_count[i][t] for t in range(NTYPES)]
+        return [self.st.cities.type_count[i][t] for t in range(NTYPES)]
 
     def dirk_building_counts(self):
         cdef int t
-        return [self.st.type_count[DIRK][t] for t in range(NTYPES)]
+        return [self.st.cities.type_count[DIRK][t] for t in range(NTYPES)]
 
     def market(self):
         return [None if self.st.market[k] == NO_TILE else self.st.market[k] for k in range(NCUR)]
@@ -507,11 +491,11 @@ cdef class State:
         out = {}
         if self.st.fountain_walls[p]:
             out[0] = walls_to_text(self.st.fountain_walls[p])
-        n = mask_list(self.st.reserve[p], tiles)
+        n = mask_list(self.st.cities.reserve[p], tiles)
         for i in range(n):
             if self.st.card_walls[tiles[i]]:
                 out[tiles[i]] = walls_to_text(self.st.card_walls[tiles[i]])
-        for x, y, t, w in city_wrap(self.st.city[p]).cells():
+        for x, y, t, w in city_wrap(self.st.cities.city[p]).cells():
             if t != FOUNTAIN and self.st.card_walls[t]:
                 out[t] = walls_to_text(self.st.card_walls[t])
         return dict(sorted(out.items()))
@@ -554,7 +538,7 @@ cdef class State:
     def dirk_tiles(self):
         """Dirk's tiles, sorted ([] without Dirk)."""
         cdef uint8_t tiles[128]
-        cdef int n = mask_list(self.st.dirk_tiles, tiles), i
+        cdef int n = mask_list(self.st.cities.dirk_tiles, tiles), i
         return [tiles[i] for i in range(n)]
 
     def scoring_card_range(self, int round_):
@@ -593,7 +577,7 @@ cdef class State:
         cdef int i
         memcpy(&tmp, &self.st, sizeof(GameState))
         for i in range(MAX_PLAYERS):
-            tmp.city[i] = NULL
+            tmp.cities.city[i] = NULL
         tmp.viz_no = 0                  # (a cache, not state)
         tmp.viz_costs = 0
         tmp.viz_market = 0
@@ -632,18 +616,10 @@ cdef void _shuffle_py(GameState* s, bytearray arr):
     rng_shuffle_u8(&s.rng, <uint8_t*>p, len(arr))
 
 
-def new_game(num_players, seed, options=None, game="alhambra"):
-    """A new game after the setup of RULES §2 (2 players: Dirk on unless ``options={"dirk": False}``).
-    ``game="dice"`` / ``"alcazaba"``: Alhambra: The Dice Game / its Alcazaba variant (a DiceState, dice/).
-
-    >>> s = new_game(4, seed=7)
-    >>> len(s.market()), s.draw_pile_size > 0
-    (4, True)
-    """
+cdef State new_alhambra_game(num_players, seed, options):
+    """The base game's new_game (registry.pxi dispatches by game)."""
     cdef State self
     cdef EventLog log
-    if game != "alhambra":
-        return new_dice_game(num_players, seed, game, options)
     self = State.__new__(State)
     _check_num_players(num_players)
     _check_seed(seed)

@@ -74,26 +74,33 @@ DICE_ERRORS = {
 }
 
 
+cdef inline bint dice_tile(int t) noexcept nogil:
+    """A tile of Alcazaba: the 54 buildings and the extra tower (D23)."""
+    return 1 <= t <= NBUILDINGS or t == EXTRA_TOWER
+
+
+
 # ---------------------------------------------------------------- generation
 
 cdef int gen_rerolls(DiceGame* g, int* out) noexcept nogil:
     """One re-roll mask per multiset of kept faces (keeping the lowest positions of each face), not keep-all."""
-    cdef int pos[NTYPES][NDICE]
+    cdef int kept[NTYPES][NDICE + 1]    # kept[f][k]: bits of the k lowest positions showing face f
     cdef int cnt[NTYPES]
     cdef int keep[NTYPES]
-    cdef int f, i, n = 0, mask, k
+    cdef int f, i, n = 0, mask
     for f in range(NTYPES):
         cnt[f] = 0
         keep[f] = 0
+        kept[f][0] = 0
     for i in range(NDICE):
         f = g.dice[i]
-        pos[f][cnt[f]] = i
+        kept[f][cnt[f] + 1] = kept[f][cnt[f]] | (1 << i)
         cnt[f] += 1
     while True:
-        mask = 0xFF
+        mask = 0
         for f in range(NTYPES):
-            for k in range(keep[f]):
-                mask &= ~(1 << pos[f][k])
+            mask |= kept[f][keep[f]]
+        mask = 0xFF & ~mask
         if mask:
             out[n] = D_ROLL | (mask << 4)
             n += 1
@@ -117,19 +124,16 @@ cdef inline bint can_rebuild(DiceGame* g) noexcept nogil:
 
 
 cdef int gen_city(DiceGame* g, bint place, int* out) noexcept nogil:
-    """Alcazaba: the base game's placement (place phase) or rebuild (action phase) list for the seat to act."""
+    """Alcazaba: the shared placement (place phase) or rebuild (after a roll) list for the seat to act."""
     cdef SeatView* sv = seat_view_new()
-    cdef CityView* v
     cdef int n
-    cdef uint8_t cur = g.b.current, ph = g.b.phase
     if sv == NULL:
         abort()
-    g.b.current = g.current                  # the base generators read these; restored: listing never
-    g.b.phase = PH_PLACE if place else PH_ACTION   # changes the state (fingerprints, records)
-    v = _view(&g.b, NULL, sv)
-    n = gen_place(&g.b, v, out) if place else gen_rebuild(&g.b, v, out)
-    g.b.current = cur
-    g.b.phase = ph
+    view_build(sv, g.cities.city[g.current])
+    if place:
+        n = gen_place(&g.pending, g.npending, g.dirk, NO_CARD_WALLS, &sv.v, out)
+    else:
+        n = gen_rebuild(&g.cities, g.current, NO_CARD_WALLS, &sv.v, out)
     free(sv)
     return n
 
@@ -194,19 +198,19 @@ cdef int check_city(DiceGame* g, int code) noexcept nogil:
     cdef int kind = code & 15, t = code_tile(code), seat = g.current, r
     if code >> 28:
         return DE_CODE
-    if kind != A_REMOVE and not (1 <= t <= NBUILDINGS or t == EXTRA_TOWER):
+    if kind != A_REMOVE and not dice_tile(t):
         return DE_BAD_TILE
     if kind == A_PLACE or kind == A_PLACE_RESERVE or kind == A_PLACE_DIRK:
         if g.phase != DP_PLACE:
             return DE_PHASE
         if kind != A_PLACE and (code >> 12):
             return DE_CODE
-        if g.b.npending != 1 or g.b.pending[0] != t:
+        if g.npending != 1 or g.pending != t:
             return DE_NOT_PENDING
         if kind == A_PLACE_DIRK and not g.dirk:
             return DE_NO_DIRK
         if kind == A_PLACE:
-            r = city_check_place(g.b.city[seat], cell_x(code), cell_y(code), TILE_WALLS[t])
+            r = city_check_place(g.cities.city[seat], cell_x(code), cell_y(code), TILE_WALLS[t])
             return DE_CITY + r if r else DE_OK
         return DE_OK
     if g.phase != DP_AFTER:
@@ -214,16 +218,16 @@ cdef int check_city(DiceGame* g, int code) noexcept nogil:
     if not can_rebuild(g):
         return DE_REBUILD_ROLL
     if kind == A_REMOVE:
-        r = city_check_remove(g.b.city[seat], cell_x(code), cell_y(code))
+        r = city_check_remove(g.cities.city[seat], cell_x(code), cell_y(code))
         if r:
             return DE_CITY + r
-        return DE_REMOVE_TILE if city_tile(g.b.city[seat], cell_x(code), cell_y(code)) != t else DE_OK
-    if not mask_has(g.b.reserve[seat], t):
+        return DE_REMOVE_TILE if city_tile(g.cities.city[seat], cell_x(code), cell_y(code)) != t else DE_OK
+    if not mask_has(g.cities.reserve[seat], t):
         return DE_RESERVE
     if kind == A_BUILD:
-        r = city_check_place(g.b.city[seat], cell_x(code), cell_y(code), TILE_WALLS[t])
+        r = city_check_place(g.cities.city[seat], cell_x(code), cell_y(code), TILE_WALLS[t])
     else:
-        r = city_check_swap(g.b.city[seat], cell_x(code), cell_y(code), TILE_WALLS[t])
+        r = city_check_swap(g.cities.city[seat], cell_x(code), cell_y(code), TILE_WALLS[t])
     return DE_CITY + r if r else DE_OK
 
 
@@ -329,7 +333,7 @@ cdef void roll_dice(DiceGame* g, int mask, uint8_t* faces):
     g.prev_rolls = g.rolls
     for i in range(NDICE):
         if (mask >> i) & 1:
-            g.dice[i] = faces[k] if faces != NULL else <uint8_t>rng_below(&g.b.rng, NTYPES)
+            g.dice[i] = faces[k] if faces != NULL else <uint8_t>rng_below(&g.rng, NTYPES)
             k += 1
     g.rolls += 1
     g.can_void = 1
@@ -390,16 +394,15 @@ cdef void dice_apply(DiceGame* g, int code, list log, uint8_t* faces=NULL):
         if t == START_ITEM:
             g.phase = DP_NAME
             return
-        g.b.pending[0] = <uint8_t>t
-        g.b.npending = 1
+        g.pending = <uint8_t>t
+        g.npending = 1
         g.phase = DP_PLACE
     elif kind == A_PLACE or kind == A_PLACE_RESERVE or kind == A_PLACE_DIRK:
-        g.b.current = row
-        apply_effect(&g.b, code)
+        g.npending = 0
+        city_action_apply(&g.cities, row, code, NO_CARD_WALLS)
         run_evaluation(g, log)
     else:                                   # rebuild instead of a marker placement: the marker is out (D20)
-        g.b.current = row
-        apply_effect(&g.b, code)
+        city_action_apply(&g.cities, row, code, NO_CARD_WALLS)
         g.aside[row] += 1
         end_turn(g, log)
 
@@ -445,7 +448,7 @@ cdef str dice_action_text(DiceGame* g, int code):
     elif kind == D_PICK and not (code >> 12):
         return "pick start" if (code >> 4) == START_ITEM else f"pick {code >> 4}"
     elif A_PLACE <= kind <= A_SWAP:
-        return _action_text(&g.b, code)
+        return city_action_text(code)
     raise ValueError(f"not an action code: {code}")
 
 
@@ -470,7 +473,7 @@ cdef int _city_tile_arg(str text) except -1:
         t = int(text)
     except ValueError:
         raise ValueError(f"bad tile {text!r} (write its id)") from None
-    if not (1 <= t <= NBUILDINGS or t == EXTRA_TOWER):
+    if not dice_tile(t):
         raise ValueError(f"no tile {t} (tiles are 1-{NBUILDINGS} and {EXTRA_TOWER})")
     return t
 
@@ -516,25 +519,10 @@ cdef int dice_parse(DiceGame* g, str text) except -1:
         if len(args) != 1:
             raise ValueError("pick: name a tile or 'start', e.g. 'pick 17'")
         return D_PICK | ((START_ITEM if args[0] == "start" else _city_tile_arg(args[0])) << 4)
-    if verb == "remove":
-        if len(args) != 1:
-            raise ValueError("remove: name the cell, e.g. 'remove 1,-2'")
-        x, y = _parse_cell(args[0])
-        if g.game != GAME_ALCAZABA or g.current == EMPTY:
-            raise ValueError("remove: no city to remove from")
-        t = city_tile(g.b.city[g.current], x, y)
-        if t < 0:
-            raise ValueError(f"remove: cell {x},{y} of your city is empty")
-        return code_cell(A_REMOVE, t, (x + 128) | ((y + 128) << 8))
-    if verb in ("place", "build", "swap"):
-        if len(args) != 2:
-            raise ValueError(f"{verb}: name the tile and the cell, e.g. '{verb} 17 1,-2'")
-        t = _city_tile_arg(args[0])
-        if verb == "place" and args[1] in ("reserve", "dirk"):
-            return (A_PLACE_RESERVE if args[1] == "reserve" else A_PLACE_DIRK) | (t << 4)
-        x, y = _parse_cell(args[1])
-        return code_cell({"place": A_PLACE, "build": A_BUILD, "swap": A_SWAP}[verb], t,
-                         (x + 128) | ((y + 128) << 8))
+    if verb in ("remove", "place", "build", "swap"):
+        no_city = g.game != GAME_ALCAZABA or g.current == EMPTY
+        return city_action_parse(verb, args, NULL if no_city else g.cities.city[g.current],
+                                 "remove: no city to remove from", _city_tile_arg)
     raise ValueError(f"unknown action {text.strip()!r} (roll, reroll, keep, stop, void, black, points, tile, "
                      "start, pick, place, build, remove, swap)")
 
@@ -556,7 +544,7 @@ cdef str dice_explain(DiceGame* g, int code, int err):
     elif err == DE_NO_SYMBOL:
         reason = f"no die shows {TYPE_NAMES[(code >> 4) & 7]} (dice: {dice_text(g)})"
     elif err == DE_NOT_PENDING:
-        reason = f"tile {code_tile(code)} is not the one to place ({g.b.pending[0] if g.b.npending else 'none'})"
+        reason = f"tile {code_tile(code)} is not the one to place ({g.pending if g.npending else 'none'})"
     else:
         reason = DICE_ERRORS.get(err, f"error {err}")
     return f"illegal action {what!r}: {reason}"

@@ -38,9 +38,9 @@ def dice_observation(DiceState st, int row):
         "columns": [[_owner(g.field[t][i]) for i in range(NFIELDS)] for t in range(NTYPES)],
         "fallen": [g.fallen[x] for x in rows], "aside": [g.aside[x] for x in rows],
         "evaluation": {"column": g.ev_col, "rank": g.ev_rank, "first": g.ev_first},
-        "scores": [g.b.score[i] for i in range(n)], "dirk_score": g.b.score[DIRK] if g.dirk else None,
+        "scores": [g.score[i] for i in range(n)], "dirk_score": g.score[DIRK] if g.dirk else None,
         "score_breakdown": st.score_breakdown(),
-        "scored": g.b.scored,
+        "scored": g.scored,
         "history": st.history,
         "legal_actions": st.legal_actions() if row == g.current and g.phase != DP_OVER else [],
     }
@@ -55,12 +55,12 @@ def dice_observation(DiceState st, int row):
             unrevealed[g.stacks[i]] += 1
         obs["bonus_unrevealed"] = unrevealed
     else:
-        obs["cities"] = [_cells_of(g.b.city[i]) for i in range(n)]
+        obs["cities"] = [_cells_of(g.cities.city[i]) for i in range(n)]
         obs["reserves"] = [st.reserve(i) for i in range(n)]
         obs["dirk_tiles"] = st.dirk_tiles() if g.dirk else None
         obs["column_items"] = [st.column_items(t) for t in range(NTYPES)]
         obs["aside_tiles"] = st.aside_tiles()
-        obs["pending"] = [g.b.pending[0]] if g.phase == DP_PLACE else []
+        obs["pending"] = [g.pending] if g.phase == DP_PLACE else []
         obs["bag_size"] = g.abag_n
     return obs
 
@@ -83,12 +83,10 @@ def dice_determinize(obs, seed):
         _check_num_players(n)
         _check_seed(seed)
         memset(g, 0, sizeof(DiceGame))
-        rng_seed(&g.b.rng, <uint64_t>seed)
+        rng_seed(&g.rng, <uint64_t>seed)
         g.game = game
         g.n = n
         g.dirk = n == 2
-        g.b.num_players = n
-        g.b.options = OPT_DIRK if n == 2 else 0
         rows = list(range(n)) + ([DIRK] if g.dirk else [])
         g.phase = DICE_PHASE_NAMES.index(get("phase"))
         g.current = EMPTY if g.phase == DP_OVER else get("current_player")
@@ -120,18 +118,18 @@ def dice_determinize(obs, seed):
         g.ev_rank = ev["rank"]
         g.ev_first = ev["first"]
         for i in range(n):
-            g.b.score[i] = get("scores")[i]
+            g.score[i] = get("scores")[i]
         if g.dirk:
-            g.b.score[DIRK] = get("dirk_score")
-        g.b.scored = get("scored")
+            g.score[DIRK] = get("dirk_score")
+        g.scored = get("scored")
         for entry in get("score_breakdown"):
             r = entry["round"] - 1
-            g.b.bd_mask |= 1 << r
+            g.bd_mask |= 1 << r
             for k, row in enumerate(rows):
                 e = entry["seats"][k] if k < n else entry["dirk"]
                 for t in range(NTYPES):
-                    g.b.breakdown[r][row][t] = e["majorities"][t]
-                g.b.breakdown[r][row][NTYPES] = e.get("tiles", e.get("wall", 0))
+                    g.breakdown[r][row][t] = e["majorities"][t]
+                g.breakdown[r][row][NTYPES] = e.get("tiles", e.get("wall", 0))
         if game == GAME_DICE:
             _determinize_bonus(g, get)
         else:
@@ -176,13 +174,13 @@ cdef void _determinize_bonus(DiceGame* g, object get) except *:
         for i in range(unrevealed[c]):
             g.stacks[k] = c
             k += 1
-    rng_shuffle_u8(&g.b.rng, g.stacks + NSTACK - nhid, nhid)
+    rng_shuffle_u8(&g.rng, g.stacks + NSTACK - nhid, nhid)
     k = 0
     for c in range(NBT):                              # the dark tiles: shuffled (shown on the board in round 5)
         for i in range(BONUS_COUNTS[1][c]):
             g.dark[k] = c
             k += 1
-    rng_shuffle_u8(&g.b.rng, g.dark, NDARK)
+    rng_shuffle_u8(&g.rng, g.dark, NDARK)
 
 
 @cython.boundscheck(True)
@@ -195,19 +193,19 @@ cdef void _determinize_alcazaba(DiceGame* g, object get) except *:
     cdef int ntype[NTYPES]
     seen = set()
     for i in range(g.n):
-        g.b.city[i] = city_new()
-        grid = city_unshare(&g.b.city[i])
+        g.cities.city[i] = city_new()
+        grid = city_unshare(&g.cities.city[i])
         for x, y, t, w in get("cities")[i]:
             if t != FOUNTAIN:
                 city_put(grid, x, y, t, TILE_WALLS[t])
-                g.b.type_count[i][TILE_TYPE[t]] += 1
+                g.cities.type_count[i][TILE_TYPE[t]] += 1
                 seen.add(t)
         for t in get("reserves")[i]:
-            mask_set(g.b.reserve[i], t)
+            mask_set(g.cities.reserve[i], t)
             seen.add(t)
     for t in get("dirk_tiles") or []:
-        mask_set(g.b.dirk_tiles, t)
-        g.b.type_count[DIRK][TILE_TYPE[t]] += 1
+        mask_set(g.cities.dirk_tiles, t)
+        g.cities.type_count[DIRK][TILE_TYPE[t]] += 1
         seen.add(t)
     if len(get("aside_tiles")) > 60 or any(len(get("column_items")[c]) > MAX_ITEMS for c in range(NTYPES)):
         raise ValueError("too many tiles in a column or aside")
@@ -222,10 +220,9 @@ cdef void _determinize_alcazaba(DiceGame* g, object get) except *:
         g.nleft += 1
         seen.add(t)
     for t in get("pending"):
-        g.b.pending[0] = t
-        g.b.npending = 1
+        g.pending = t
+        g.npending = 1
         seen.add(t)
-    g.b.phase = PH_ACTION
     for c in range(NTYPES):
         ntype[c] = 0
     for t in list(range(1, NBUILDINGS + 1)):
@@ -235,14 +232,14 @@ cdef void _determinize_alcazaba(DiceGame* g, object get) except *:
             ntype[c] += 1
         # (tile ids outside the set would be caught by the count check below)
     for c in range(NTYPES):
-        rng_shuffle_u8(&g.b.rng, bytype[c], ntype[c])
+        rng_shuffle_u8(&g.rng, bytype[c], ntype[c])
     for r in range(g.round, 5):                       # stacks of later rounds: one unseen tile per type
         for c in range(NTYPES):
             if ntype[c] == 0:
                 raise ValueError(f"no unseen {TYPE_NAMES[c]} left for stack {r + 1}")
             ntype[c] -= 1
             g.astack[r][c] = bytype[c][ntype[c]]
-        rng_shuffle_u8(&g.b.rng, g.astack[r], NTYPES)
+        rng_shuffle_u8(&g.rng, g.astack[r], NTYPES)
     for c in range(NTYPES):
         for k in range(ntype[c]):
             g.abag[nb] = bytype[c][k]
@@ -253,4 +250,4 @@ cdef void _determinize_alcazaba(DiceGame* g, object get) except *:
     if nb != get("bag_size"):
         raise ValueError(f"{nb} unseen tiles are left for the bag, the observation says {get('bag_size')}")
     g.abag_n = nb
-    rng_shuffle_u8(&g.b.rng, g.abag, nb)
+    rng_shuffle_u8(&g.rng, g.abag, nb)

@@ -1,8 +1,8 @@
 # Alhambra: The Dice Game and its Alcazaba variant (DICE-RULES.md): one C struct (DiceGame) for both games and the
-# round flow (round set-up, Dirk's markers, turns, round evaluation, scorings A/B/C). The struct embeds a base
-# GameState `b`: Alcazaba's cities, reserves, Dirk's tiles, type counts and pending tile live there, so placement,
-# rebuild generation / effects and the majority + wall scoring are the base game's own functions (score_round,
-# apply_effect, gen_place, gen_rebuild). Both games keep their scores and score breakdowns in `b` too.
+# round flow (round set-up, Dirk's markers, turns, round evaluation, scorings A/B/C). Alcazaba's cities, reserves,
+# Dirk's tiles and type counts are a Cities (shared/cities.pxi), the base game's very struct, so placement,
+# rebuild lists / effects and the majority + wall scoring are the functions both games share (gen_place,
+# gen_rebuild, city_action_apply: shared/city_actions.pxi; score_cities).
 # Actions are in actions.pxi, the Python class DiceState in state_py.pxi, observation / chance in observe.pxi.
 
 cdef enum:
@@ -34,6 +34,7 @@ cdef enum:
     DP_PICK = 4               # Alcazaba evaluation: pick an item of the column
     DP_PLACE = 5              # Alcazaba: place the picked tile (city / reserve / Dirk)
     DP_OVER = 6
+    DICE_BD_COLS = NTYPES + 1  # breakdown columns: majorities per type, then tiles (dice) / outer wall (Alcazaba)
 
 DICE_PHASE_NAMES = ("roll", "after_roll", "reward", "name", "pick", "place", "over")
 GAME_NAMES = ("dice", "alcazaba")
@@ -41,7 +42,14 @@ BONUS_NAMES = ("points1", "points2", "points3", "void", "convert", "black", "pus
 
 
 cdef struct DiceGame:
-    GameState b               # scores, breakdowns; Alcazaba: cities, reserves, Dirk's tiles, type counts, pending
+    Rng rng                   # the game's only source of chance
+    Cities cities             # Alcazaba: cities, reserves, Dirk's tiles, type counts
+    int16_t score[NROWS]      # cumulative; [DIRK] = Dirk
+    uint8_t breakdown[3][NROWS][DICE_BD_COLS]   # per scoring A/B/C
+    uint8_t scored            # bit r: scoring r was scored
+    uint8_t bd_mask           # bit r: breakdown[r] is recorded
+    uint8_t pending           # Alcazaba: the tile to place (or the one Dirk placed last)
+    uint8_t npending          # 1 while `pending` waits to be placed
     uint8_t game              # GAME_DICE | GAME_ALCAZABA
     uint8_t n                 # human players
     uint8_t dirk              # 2 players: Dirk (row DIRK)
@@ -124,8 +132,8 @@ cdef void score_dice(DiceGame* g, int r, list log):
         rows[nrows] = DIRK
         nrows += 1
     for i in range(NROWS):
-        for t in range(NTYPES + 1):
-            g.b.breakdown[r][i][t] = 0
+        for t in range(DICE_BD_COLS):
+            g.breakdown[r][i][t] = 0
     for t in range(NTYPES):
         memset(done, 0, NROWS)
         for p in range(r + 1):
@@ -141,18 +149,26 @@ cdef void score_dice(DiceGame* g, int r, list log):
                 break
             done[best] = 1
             pts = MAJORITY_POINTS[r][t][p]
-            g.b.breakdown[r][rows[best]][t] = <uint8_t>pts
-            g.b.score[rows[best]] += pts
+            g.breakdown[r][rows[best]][t] = <uint8_t>pts
+            g.score[rows[best]] += pts
     for i in range(nrows):
         row = rows[i]
         pts = tile_points(g, row)
-        g.b.breakdown[r][row][NTYPES] = <uint8_t>pts
-        g.b.score[row] += pts
-    g.b.bd_mask |= 1 << r
-    g.b.scored |= 1 << r
+        g.breakdown[r][row][NTYPES] = <uint8_t>pts
+        g.score[row] += pts
+    g.bd_mask |= 1 << r
+    g.scored |= 1 << r
     if log is not None:
-        log.append(f"score {'ABC'[r]}: " + " ".join(str(g.b.score[i]) for i in range(g.n))
-                   + (f" dirk {g.b.score[DIRK]}" if g.dirk else ""))
+        log.append(f"score {'ABC'[r]}: " + " ".join(str(g.score[i]) for i in range(g.n))
+                   + (f" dirk {g.score[DIRK]}" if g.dirk else ""))
+
+
+cdef void score_alcazaba(DiceGame* g, int r) noexcept nogil:
+    """Alcazaba's scoring A/B/C (r = 0, 1, 2) as the base game's (DICE §10): majorities and outer walls."""
+    memset(&g.breakdown[r][0][0], 0, NROWS * DICE_BD_COLS)
+    score_cities(&g.cities, g.n, g.dirk, r, g.score, &g.breakdown[r][0][0], DICE_BD_COLS)
+    g.scored |= 1 << r
+    g.bd_mask |= 1 << r
 
 
 # ---------------------------------------------------------------- round set-up
@@ -183,7 +199,7 @@ cdef void start_round(DiceGame* g, list log):
         log.append(f"round {g.round}: start seat {g.start_player + 1}")
     if g.game == GAME_DICE:
         if g.round <= 4:
-            c = rng_below(&g.b.rng, NTYPES)           # D7
+            c = rng_below(&g.rng, NTYPES)           # D7
             g.bonus[c] = BT_START
             k = 0
             for i in range(NTYPES):
@@ -196,7 +212,7 @@ cdef void start_round(DiceGame* g, list log):
         if log is not None:
             log.append("bonus: " + " ".join(BONUS_NAMES[g.bonus[i]] for i in range(NTYPES)))
         if g.dirk:
-            c = rng_below(&g.b.rng, NTYPES)
+            c = rng_below(&g.rng, NTYPES)
             for k in range(5):
                 cols[k] = (c + k) % NTYPES
             put_dirk_markers(g, cols, log)
@@ -217,7 +233,7 @@ cdef void start_round(DiceGame* g, list log):
             log.append("stack: " + " ".join(str(g.astack[r][i]) for i in range(NTYPES)))
             log.append("bag: " + " ".join(str(g.abag[g.abag_n + m - 1 - k]) for k in range(m)))
         if g.round <= 4:
-            c = rng_below(&g.b.rng, NTYPES)
+            c = rng_below(&g.rng, NTYPES)
             g.items[c][g.nitems[c]] = START_ITEM
             g.nitems[c] += 1
             if log is not None:
@@ -443,9 +459,9 @@ cdef void dirk_pick(DiceGame* g, int c, list log):
         name_start(g, DIRK, 0, log)
         return
     take_item(g, c, best)
-    g.b.pending[0] = <uint8_t>best
-    g.b.npending = 1
-    apply_effect(&g.b, A_PLACE_DIRK | (best << 4))
+    g.pending = <uint8_t>best
+    g.npending = 0
+    city_action_apply(&g.cities, DIRK, A_PLACE_DIRK | (best << 4), NO_CARD_WALLS)
     if log is not None:
         log.append(f"dirk takes {best}")
 
@@ -460,15 +476,15 @@ cdef void end_round(DiceGame* g, list log):
         if g.game == GAME_DICE:
             score_dice(g, g.round // 2, log)
         else:
-            score_round(&g.b, g.round // 2, NULL)
+            score_alcazaba(g, g.round // 2)
             if log is not None:
-                log.append(f"score {'ABC'[g.round // 2]}: " + " ".join(str(g.b.score[i]) for i in range(g.n))
-                           + (f" dirk {g.b.score[DIRK]}" if g.dirk else ""))
+                log.append(f"score {'ABC'[g.round // 2]}: " + " ".join(str(g.score[i]) for i in range(g.n))
+                           + (f" dirk {g.score[DIRK]}" if g.dirk else ""))
     if g.round == 5:
         g.phase = DP_OVER
         g.current = EMPTY
         if log is not None:
-            log.append("game over: " + " ".join(str(g.b.score[i]) for i in range(g.n)))
+            log.append("game over: " + " ".join(str(g.score[i]) for i in range(g.n)))
         return
     g.round += 1
     start_round(g, log)
@@ -483,12 +499,10 @@ cdef void dice_setup(DiceGame* g, int game, int n, uint64_t seed, list log):
     cdef uint8_t bytype[NTYPES][16]
     cdef int ntype[NTYPES]
     memset(g, 0, sizeof(DiceGame))
-    rng_seed(&g.b.rng, seed)
+    rng_seed(&g.rng, seed)
     g.game = <uint8_t>game
     g.n = <uint8_t>n
     g.dirk = n == 2
-    g.b.num_players = <uint8_t>n
-    g.b.options = OPT_DIRK if n == 2 else 0
     g.markers = 5 if n <= 3 else (4 if n == 4 else 3)
     g.round = 1
     for i in range(NTYPES):
@@ -499,17 +513,16 @@ cdef void dice_setup(DiceGame* g, int game, int n, uint64_t seed, list log):
             for m in range(BONUS_COUNTS[0][c]):
                 g.stacks[k] = <uint8_t>c
                 k += 1
-        rng_shuffle_u8(&g.b.rng, g.stacks, NSTACK)
+        rng_shuffle_u8(&g.rng, g.stacks, NSTACK)
         k = 0
         for c in range(NBT - 1):
             for m in range(BONUS_COUNTS[1][c]):
                 g.dark[k] = <uint8_t>c
                 k += 1
-        rng_shuffle_u8(&g.b.rng, g.dark, NDARK)
+        rng_shuffle_u8(&g.rng, g.dark, NDARK)
     else:
         for i in range(n):
-            g.b.city[i] = city_new()
-        g.b.phase = PH_ACTION
+            g.cities.city[i] = city_new()
         for c in range(NTYPES):
             ntype[c] = 0
         for t in range(1, NBUILDINGS + 1):
@@ -517,11 +530,11 @@ cdef void dice_setup(DiceGame* g, int game, int n, uint64_t seed, list log):
             bytype[c][ntype[c]] = <uint8_t>t
             ntype[c] += 1
         for c in range(NTYPES):
-            rng_shuffle_u8(&g.b.rng, bytype[c], ntype[c])
+            rng_shuffle_u8(&g.rng, bytype[c], ntype[c])
         for r in range(5):
             for c in range(NTYPES):
                 g.astack[r][c] = bytype[c][r]
-            rng_shuffle_u8(&g.b.rng, g.astack[r], NTYPES)
+            rng_shuffle_u8(&g.rng, g.astack[r], NTYPES)
         k = 0
         for c in range(NTYPES):
             for i in range(5, ntype[c]):
@@ -530,22 +543,19 @@ cdef void dice_setup(DiceGame* g, int game, int n, uint64_t seed, list log):
         g.abag[k] = EXTRA_TOWER
         k += 1
         g.abag_n = <uint8_t>k
-        rng_shuffle_u8(&g.b.rng, g.abag, k)
-    g.start_player = <uint8_t>rng_below(&g.b.rng, n)
+        rng_shuffle_u8(&g.rng, g.abag, k)
+    g.start_player = <uint8_t>rng_below(&g.rng, n)
     start_round(g, log)
 
 
 cdef void dice_release(DiceGame* g) noexcept nogil:
-    state_release(&g.b)
+    cities_release(&g.cities)
 
 
 cdef void dice_copy(DiceGame* dst, DiceGame* src) noexcept nogil:
     """dst := src (dst holds no cities); cities shared copy-on-write."""
-    cdef int i
     memcpy(dst, src, sizeof(DiceGame))
-    for i in range(MAX_PLAYERS):
-        if src.b.city[i] != NULL:
-            city_incref(src.b.city[i])
+    cities_share(&dst.cities)
 
 
 # ---------------------------------------------------------------- data

@@ -193,15 +193,15 @@ cdef class DiceState:
         return self.g.phase == DP_OVER
 
     def scores(self):
-        return [self.g.b.score[i] for i in range(self.g.n)]
+        return [self.g.score[i] for i in range(self.g.n)]
 
     @property
     def dirk_score(self):
-        return self.g.b.score[DIRK] if self.g.dirk else None
+        return self.g.score[DIRK] if self.g.dirk else None
 
     @property
     def scoring_rounds_done(self):
-        return __builtin_popcountll(self.g.b.scored)
+        return __builtin_popcountll(self.g.scored)
 
     def score_breakdown(self):
         """Per scoring done (round 1 = A, 2 = B, 3 = C): ``{"round", "seats": [{"majorities", "tiles" | "wall",
@@ -209,12 +209,12 @@ cdef class DiceState:
         extra = "tiles" if self.g.game == GAME_DICE else "wall"
         out = []
         for r in range(3):
-            if not self.g.b.bd_mask & (1 << r):
+            if not self.g.bd_mask & (1 << r):
                 continue
             rows = []
             for i in list(range(self.g.n)) + ([DIRK] if self.g.dirk else []):
-                maj = [self.g.b.breakdown[r][i][t] for t in range(NTYPES)]
-                e = self.g.b.breakdown[r][i][NTYPES]
+                maj = [self.g.breakdown[r][i][t] for t in range(NTYPES)]
+                e = self.g.breakdown[r][i][NTYPES]
                 if i == DIRK and self.g.game == GAME_ALCAZABA:
                     rows.append({"majorities": maj, "total": sum(maj)})
                 else:
@@ -273,22 +273,22 @@ cdef class DiceState:
     def city(self, seat):
         if self.g.game != GAME_ALCAZABA:
             raise ValueError("cities exist only in Alcazaba")
-        return city_wrap(self.g.b.city[self._row(seat)])
+        return city_wrap(self.g.cities.city[self._row(seat)])
 
     def reserve(self, seat):
         cdef uint8_t tiles[128]
-        cdef int n = mask_list(self.g.b.reserve[self._row(seat)], tiles), i
+        cdef int n = mask_list(self.g.cities.reserve[self._row(seat)], tiles), i
         return [tiles[i] for i in range(n)]
 
     def dirk_tiles(self):
         cdef uint8_t tiles[128]
-        cdef int n = mask_list(self.g.b.dirk_tiles, tiles), i
+        cdef int n = mask_list(self.g.cities.dirk_tiles, tiles), i
         return [tiles[i] for i in range(n)]
 
     def pending(self, seat=None):
         if self.g.phase != DP_PLACE or (seat is not None and self._row(seat) != self.g.current):
             return []
-        return [self.g.b.pending[0]]
+        return [self.g.pending]
 
     def aside_tiles(self):
         return [self.g.left[i] for i in range(self.g.nleft)]
@@ -320,7 +320,7 @@ cdef class DiceState:
         cdef int i
         memcpy(&tmp, &self.g, sizeof(DiceGame))
         for i in range(MAX_PLAYERS):
-            tmp.b.city[i] = NULL
+            tmp.cities.city[i] = NULL
         raw = (<char*>&tmp)[:sizeof(DiceGame)]
         if self.g.game == GAME_ALCAZABA:
             raw += repr(tuple(tuple(self.city(i).cells()) for i in range(self.g.n))).encode()

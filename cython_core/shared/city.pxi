@@ -76,7 +76,7 @@ cdef enum:
     CITY_ERR_NO_FOUNTAIN = 11
     CITY_ERR_UNREACHABLE = 12
     CITY_ERR_ENCLOSED = 13
-    # camps (RULES §9.2, alhambra/modules/camps.pxi)
+    # camps (RULES §9.2, camps.pxi)
     CITY_ERR_CAMP_GREEN = 14     # a building side would touch a camp's plain (green) side
     CITY_ERR_CAMP_SIDES = 15     # a camp side touches something other than a building wall / a camp's green
     CITY_ERR_CAMP_NO_WALL = 16   # a camp would have no bastion on a building wall
@@ -456,6 +456,12 @@ cdef bint city_find(CityGrid* c, int t, int* x, int* y) noexcept nogil:
     return 0
 
 
+cdef inline bint city_holds(CityGrid* c, int t) noexcept nogil:
+    """Whether tile t stands in the city."""
+    cdef int x, y
+    return city_find(c, t, &x, &y)
+
+
 # ----------------------------------------------------------------------------------------------------------
 # scratch buffers: on the stack for every legal city, malloc only for absurdly large grids
 # ----------------------------------------------------------------------------------------------------------
@@ -716,18 +722,12 @@ cdef inline int _joined(int a, int b, int a_side, int b_side) noexcept nogil:
     return a != 0 and b != 0 and (a & a_side) == 0 and (b & b_side) == 0
 
 
-cdef int _reachable_without(CityGrid* c, int skip) noexcept nogil:
-    """Tiles reachable on foot from the fountain when the tile on storage cell `skip` is gone (-1: none)."""
-    cdef uint8_t seen_buf[CITY_SCRATCH]
-    cdef int queue_buf[CITY_SCRATCH]
-    cdef _Scratch s
+cdef inline int _walk(CityGrid* c, _Scratch* s, int f, int skip) noexcept nogil:
+    """Walk on foot (breadth first) from the tile on storage cell f, never onto cell `skip` (-1: none):
+    marks s.seen (open, all clear) and returns how many tiles were reached."""
     cdef uint8_t* occ = c.occ
     cdef int w = c.w
-    cdef int f = _cidx(c, 0, 0)
     cdef int head = 0, tail = 0, q, a
-    if c.x0 > 0 or c.x1 < 0 or c.y0 > 0 or c.y1 < 0 or occ[f] == 0 or f == skip:
-        return 0
-    _scratch_open(&s, c, seen_buf, queue_buf)
     if skip >= 0:
         s.seen[skip] = 1
     s.seen[f] = 1
@@ -753,8 +753,22 @@ cdef int _reachable_without(CityGrid* c, int skip) noexcept nogil:
             s.seen[q - 1] = 1
             s.queue[tail] = q - 1
             tail += 1
-    _scratch_close(&s)
     return tail
+
+
+cdef int _reachable_without(CityGrid* c, int skip) noexcept nogil:
+    """Tiles reachable on foot from the fountain when the tile on storage cell `skip` is gone (-1: none)."""
+    cdef uint8_t seen_buf[CITY_SCRATCH]
+    cdef int queue_buf[CITY_SCRATCH]
+    cdef _Scratch s
+    cdef int f = _cidx(c, 0, 0)
+    cdef int n
+    if c.x0 > 0 or c.x1 < 0 or c.y0 > 0 or c.y1 < 0 or c.occ[f] == 0 or f == skip:
+        return 0
+    _scratch_open(&s, c, seen_buf, queue_buf)
+    n = _walk(c, &s, f, skip)
+    _scratch_close(&s)
+    return n
 
 
 cdef inline int _check_remove_at(CityGrid* c, int i) noexcept nogil:
@@ -994,30 +1008,7 @@ cdef int city_validate(CityGrid* c, int* where) noexcept nogil:
     if _reachable_without(c, -1) < c.ntiles - c.ncamps:
         # find the first unreachable tile by trying each one (rare path, clarity over speed)
         _scratch_open(&s, c, seen_buf, queue_buf)
-        s.seen[f] = 1
-        s.queue[0] = f
-        head = 0
-        tail = 1
-        while head < tail:
-            q = s.queue[head]
-            head += 1
-            a = occ[q]
-            if not s.seen[q + w] and _joined(a, occ[q + w], WALL_N, WALL_S):
-                s.seen[q + w] = 1
-                s.queue[tail] = q + w
-                tail += 1
-            if not s.seen[q + 1] and _joined(a, occ[q + 1], WALL_E, WALL_W):
-                s.seen[q + 1] = 1
-                s.queue[tail] = q + 1
-                tail += 1
-            if not s.seen[q - w] and _joined(a, occ[q - w], WALL_S, WALL_N):
-                s.seen[q - w] = 1
-                s.queue[tail] = q - w
-                tail += 1
-            if not s.seen[q - 1] and _joined(a, occ[q - 1], WALL_W, WALL_E):
-                s.seen[q - 1] = 1
-                s.queue[tail] = q - 1
-                tail += 1
+        _walk(c, &s, f, -1)
         for y in range(c.y1, c.y0 - 1, -1):
             for x in range(c.x0, c.x1 + 1):
                 i = _cidx(c, x, y)
@@ -1209,3 +1200,26 @@ cdef int city_wall_score(CityGrid* c) noexcept nogil:
         free(mark)
         free(stack)
     return best
+
+
+cdef int city_bazaar_score(CityGrid* c) noexcept nogil:
+    """RULES §9.3: per bazaar, n x k where n = buildings among its 8 neighbours whose type is one of its
+    three, k = how many of the three types occur among them."""
+    cdef int x, y, i, dx, dy, t, n, types, pts = 0, bz
+    for y in range(c.y0, c.y1 + 1):
+        for x in range(c.x0, c.x1 + 1):
+            i = _cidx(c, x, y)
+            if not c.occ[i] or TILE_KIND[c.tid[i]] != KIND_BAZAAR:
+                continue
+            bz = BAZAAR_TYPES[c.tid[i]]
+            n = 0
+            types = 0
+            for dy in range(-1, 2):
+                for dx in range(-1, 2):
+                    if (dx or dy) and c.occ[i + dy * c.w + dx]:
+                        t = TILE_TYPE[c.tid[i + dy * c.w + dx]]
+                        if t < NTYPES and (bz >> t) & 1:
+                            n += 1
+                            types |= 1 << t
+            pts += n * CITY_POPCOUNT(types)
+    return pts

@@ -189,7 +189,7 @@ cdef class City:
         return self.g.ntiles
 
     def _has_tile(self, int tile):
-        return any(t == tile for _, _, t, _ in self.cells())
+        return city_holds(self.g, tile)
 
     # ---- legality ----------------------------------------------------------------------------------------
 
@@ -471,3 +471,7 @@ cdef City city_wrap(CityGrid* g):
     city_incref(g)
     c.g = g
     return c
+
+
+cdef list _cells_of(CityGrid* g):
+    return [list(cell) for cell in city_wrap(g).cells()]

@@ -25,19 +25,19 @@ cdef int _census(GameState* s, char* why) noexcept nogil:
     for i in range(NBAZAARS):
         if (s.bazaar_wait >> i) & 1:
             seen[BAZAAR_FIRST + i] += 1
-    m = mask_list(s.dirk_tiles, tiles)
+    m = mask_list(s.cities.dirk_tiles, tiles)
     for i in range(m):
         seen[tiles[i]] += 1
     for p in range(s.num_players):
-        m = mask_list(s.reserve[p], tiles)
+        m = mask_list(s.cities.reserve[p], tiles)
         for i in range(m):
             seen[tiles[i]] += 1
-        for y in range(s.city[p].y0, s.city[p].y1 + 1):
-            for x in range(s.city[p].x0, s.city[p].x1 + 1):
-                t = city_tile(s.city[p], x, y)
+        for y in range(s.cities.city[p].y0, s.cities.city[p].y1 + 1):
+            for x in range(s.cities.city[p].x0, s.cities.city[p].x1 + 1):
+                t = city_tile(s.cities.city[p], x, y)
                 if t > 0:
                     seen[t] += 1
-        if city_validate(s.city[p], where):
+        if city_validate(s.cities.city[p], where):
             memcpy(why, b"invalid city\0", 13)
             return 1
     for t in range(1, MAX_TILE):
@@ -67,7 +67,7 @@ cdef int _census(GameState* s, char* why) noexcept nogil:
         if not s.options & OPT_FALCONS or p >= s.num_players:
             memcpy(why, b"falcon owner\0", 13)
             return 1
-        types = corner_types(s.city[p], (s.falcon_cell[f] & 255) - 128, (s.falcon_cell[f] >> 8) - 128)
+        types = corner_types(s.cities.city[p], (s.falcon_cell[f] & 255) - 128, (s.falcon_cell[f] >> 8) - 128)
         if types < 0 or FALCON_TYPES[f] & ~types:
             memcpy(why, b"falcon corner\0", 14)
             return 1
@@ -119,28 +119,19 @@ cdef int _census_change_walls(GameState* s, char* why) noexcept nogil:
             return 1
     for p in range(s.num_players):
         pieces += s.fountain_walls[p] != 0
-        for y in range(s.city[p].y0, s.city[p].y1 + 1):
-            for x in range(s.city[p].x0, s.city[p].x1 + 1):
-                t = city_tile(s.city[p], x, y)
-                if t > 0 and TILE_KIND[t] != KIND_CAMP and city_walls(s.city[p], x, y) != tile_walls_now(s, t):
+        for y in range(s.cities.city[p].y0, s.cities.city[p].y1 + 1):
+            for x in range(s.cities.city[p].x0, s.cities.city[p].x1 + 1):
+                t = city_tile(s.cities.city[p], x, y)
+                if t > 0 and TILE_KIND[t] != KIND_CAMP and city_walls(s.cities.city[p], x, y) != tile_walls_now(s, t):
                     memcpy(why, b"tile walls\0", 11)
                     return 1
-        if city_walls(s.city[p], 0, 0) != s.fountain_walls[p]:
+        if city_walls(s.cities.city[p], 0, 0) != s.fountain_walls[p]:
             memcpy(why, b"fountain walls\0", 15)
             return 1
     used = __builtin_popcountll(s.wall_used)
     if pieces != used:
         memcpy(why, b"pieces vs used cards\0", 21)
         return 1
-    return 0
-
-
-cdef bint _in_city(CityGrid* c, int t) noexcept nogil:
-    cdef int x, y
-    for y in range(c.y0, c.y1 + 1):
-        for x in range(c.x0, c.x1 + 1):
-            if city_tile(c, x, y) == t:
-                return 1
     return 0
 
 
@@ -185,14 +176,14 @@ cdef int _census_thief_residents(GameState* s, char* why) noexcept nogil:
         m = mask_list(s.residents[p], tiles)
         for i in range(m):
             t = tiles[i]
-            if TILE_TYPE[t] >= NTYPES or not _in_city(s.city[p], t):
+            if TILE_TYPE[t] >= NTYPES or not city_holds(s.cities.city[p], t):
                 memcpy(why, b"resident off its building\0", 27)
                 return 1
             fig[TILE_TYPE[t]] += 1
         if s.disc_cell[p]:
             x = (s.disc_cell[p] & 255) - 128
             y = (s.disc_cell[p] >> 8) - 128
-            if city_tile(s.city[p], x, y) >= 0:
+            if city_tile(s.cities.city[p], x, y) >= 0:
                 memcpy(why, b"disc under a tile\0", 18)
                 return 1
     for t in range(NTYPES):

@@ -39,9 +39,9 @@ cdef void module_values(GameState* s, double* out) noexcept nogil:
     cdef double p = game_progress(s)
     for i in range(n):
         if s.options & OPT_CAMPS:
-            out[i] += left * city_camp_score(s.city[i])
+            out[i] += left * city_camp_score(s.cities.city[i])
         if s.options & OPT_BAZAARS and left > 0:
-            out[i] += city_bazaar_score(s.city[i])
+            out[i] += city_bazaar_score(s.cities.city[i])
         if s.options & OPT_FALCONS:
             out[i] += left * falcon_points(s, i)
         if s.options & OPT_VIZIER and (s.vizier_awake >> i) & 1:
@@ -111,10 +111,10 @@ cdef double residents_prior(GameState* s, int a) noexcept nogil:
     x = ((a >> 8) & 255) - 128
     y = ((a >> 16) & 255) - 128
     g = 0
-    g += city_tile(s.city[seat], x + 1, y) >= 0
-    g += city_tile(s.city[seat], x - 1, y) >= 0
-    g += city_tile(s.city[seat], x, y + 1) >= 0
-    g += city_tile(s.city[seat], x, y - 1) >= 0
+    g += city_tile(s.cities.city[seat], x + 1, y) >= 0
+    g += city_tile(s.cities.city[seat], x - 1, y) >= 0
+    g += city_tile(s.cities.city[seat], x, y + 1) >= 0
+    g += city_tile(s.cities.city[seat], x, y - 1) >= 0
     return 0.1 + 0.2 * g
 
 

@@ -162,7 +162,7 @@ cdef int falcon_buys(GameState* s, int* out, int cap, int pick, FalconCorners* c
     if free == 0:
         return -1 if pick >= 0 else 0
     if corners == NULL:
-        falcon_corners(s.city[seat], &local)
+        falcon_corners(s.cities.city[seat], &local)
         corners = &local
     if out == NULL and pick < 0:
         n = card_kinds_held(s, seat) * falcon_spots(s, corners, free)
@@ -217,7 +217,7 @@ cdef int check_falcon(GameState* s, int code) noexcept nogil:
         return E_FALCON_TAKEN
     if not s.hand[s.current][card]:
         return E_FALCON_CARD
-    types = corner_types(s.city[s.current], (packed & 255) - 128, (packed >> 8) - 128)
+    types = corner_types(s.cities.city[s.current], (packed & 255) - 128, (packed >> 8) - 128)
     if types < 0:
         return E_FALCON_CORNER
     if FALCON_TYPES[f] & ~types:

@@ -114,7 +114,7 @@ cdef thief_residents_put(GameState* s, dict m, uint32_t bits, int n):
     for p, tiles in enumerate(_as_list(m["residents"], "modules.residents", n)):
         for t in _as_list(tiles, f"modules.residents[{p}]"):
             if isinstance(t, bool) or not isinstance(t, int) or not 1 <= t <= NBUILDINGS \
-                    or not _city_holds(s.city[p], t) or mask_has(s.residents[p], t):
+                    or not city_holds(s.cities.city[p], t) or mask_has(s.residents[p], t):
                 raise PositionError(f"modules.residents[{p}]: {t!r} is no building of that city (or twice)")
             mask_set(s.residents[p], t)
             res_types[TILE_TYPE[t]] += 1
@@ -151,7 +151,7 @@ cdef thief_residents_put(GameState* s, dict m, uint32_t bits, int n):
             cell = _as_list(cell, what + ".cell", 2)
             x = _as_int(cell[0], what + ".cell", -120, 120)
             y = _as_int(cell[1], what + ".cell", -120, 120)
-            if city_tile(s.city[p], x, y) >= 0:
+            if city_tile(s.cities.city[p], x, y) >= 0:
                 raise PositionError(f"{what}: the disc lies on a tile at {x},{y}")
             s.disc_cell[p] = city_pack(x, y)
     if figures_unrevealed(s):               # every seat still holds one of each type, on its disc or kept back
@@ -175,19 +175,10 @@ cdef thief_residents_put(GameState* s, dict m, uint32_t bits, int n):
             raise PositionError("modules.lifted must be {\"tile\": int, \"resume\": \"action\" | \"place\" | "
                                 "\"final\"}")
         t = _as_tile(lifted["tile"], "modules.lifted.tile")
-        if not _city_holds(s.city[s.current], t):
+        if not city_holds(s.cities.city[s.current], t):
             raise PositionError(f"modules.lifted: tile {t} is not in the city of the seat to act")
         s.res_tile = t
         s.res_phase = PHASE_NAMES.index(lifted["resume"])
-
-
-cdef bint _city_holds(CityGrid* c, int t) noexcept nogil:
-    cdef int x, y
-    for y in range(c.y0, c.y1 + 1):
-        for x in range(c.x0, c.x1 + 1):
-            if city_tile(c, x, y) == t:
-                return 1
-    return 0
 
 
 def thief_residents_canonical(dict m, int n, int me, str phase):

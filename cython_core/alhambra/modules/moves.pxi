@@ -72,15 +72,10 @@ cdef int check_module_action(GameState* s, int code) noexcept nogil:
             return E_VIZIER_ASLEEP
         if kind == A_BAZAAR:
             return check_bazaar(s, code)
-        if code >> 27:
-            return E_CODE
-        k = (code >> 4) & 3
-        if s.market[k] == NO_TILE:
-            return E_BUY_EMPTY
-        r = check_payment(s, k, code, 6)
+        r = buy_total(s, code)
         if r < 0:
             return -r
-        return E_OK if r == TILE_COST[s.market[k]] else E_NOT_EXACT
+        return E_OK if r == TILE_COST[s.market[(code >> 4) & 3]] else E_NOT_EXACT
     if s.phase == PH_FALCONS:
         if kind == A_DONE:
             return E_OK if code == A_DONE else E_CODE
@@ -181,7 +176,7 @@ cdef int _cells_for(CityGrid* c, int t, int walls, int* cells) noexcept nogil:
 cdef int gen_legal_camps(GameState* s, GenCache* gc, int* out) noexcept nogil:
     """gen_legal for games with the Camps module: the same lists, from the city's own (camp-aware) answers
     instead of the CityView mirrors (which know walls only)."""
-    cdef CityGrid* c = s.city[s.current]
+    cdef CityGrid* c = s.cities.city[s.current]
     cdef uint8_t tiles[128]
     cdef int cells[CITY_MAX_CELLS]
     cdef int n = 0, nt, i, j, m, t
@@ -190,7 +185,7 @@ cdef int gen_legal_camps(GameState* s, GenCache* gc, int* out) noexcept nogil:
         n = gen_take(s, out)
         n += gen_buy(s, out + n, NULL if gc == NULL else gc.buy[s.current])
         n += gen_action_modules(s, out + n, NULL, NULL if gc == NULL else gc.buy[s.current], gc)
-        nt = mask_list(s.reserve[s.current], tiles)
+        nt = mask_list(s.cities.reserve[s.current], tiles)
         for i in range(nt):
             m = _cells_for(c, tiles[i], tile_walls_now(s, tiles[i]), cells)
             for j in range(m):
@@ -219,11 +214,7 @@ cdef int gen_legal_camps(GameState* s, GenCache* gc, int* out) noexcept nogil:
             for j in range(m):
                 out[n] = code_cell(A_PLACE, t, cells[j])
                 n += 1
-            out[n] = A_PLACE_RESERVE | (t << 4)
-            n += 1
-            if dirk:
-                out[n] = A_PLACE_DIRK | (t << 4)
-                n += 1
+            n += gen_place_aside(t, dirk, out + n)
         return n
     return gen_module_phase(s, out, NULL if gc == NULL else gc.buy[s.current])
 

@@ -78,7 +78,7 @@ cdef void residents_deal(GameState* s) noexcept nogil:
         free_ = 0                   # the empty cells beside the fountain, north, east, south, west
         for k in range(4):
             cell = _fountain_side(k)
-            if city_tile(s.city[p], (cell & 255) - 128, (cell >> 8) - 128) < 0:
+            if city_tile(s.cities.city[p], (cell & 255) - 128, (cell >> 8) - 128) < 0:
                 cells[free_] = cell
                 free_ += 1
         # (none empty: lifted, it goes back at the end of the seat's turn)
@@ -214,7 +214,7 @@ cdef int gen_residents(GameState* s, int* out) noexcept nogil:
                         out[n] = A_EXT | (SUB_EXCHANGE << 4) | ((a | (b << 3)) << 8)
                         n += 1
         return n
-    c = s.city[seat]                    # the box and the ring around it, eight cells of a row at a time
+    c = s.cities.city[seat]                    # the box and the ring around it, eight cells of a row at a time
     for y in range(c.y1 + 1, c.y0 - 2, -1):
         j = _cidx(c, c.x0 - 1, y)
         for x in range(c.x0 - 1, c.x1 + 2, 8):
@@ -246,7 +246,7 @@ cdef int check_residents(GameState* s, int code) noexcept nogil:
             packed = (code >> 8) & 0xFFFF
             if code >> 24:
                 return E_CODE
-            return E_OK if _disc_cell_ok(s.city[seat], (packed & 255) - 128, (packed >> 8) - 128) \
+            return E_OK if _disc_cell_ok(s.cities.city[seat], (packed & 255) - 128, (packed >> 8) - 128) \
                 else E_DISC_CELL
         return E_DISC_PHASE
     if s.phase != PH_RESIDENT:

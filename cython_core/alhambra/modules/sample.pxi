@@ -150,7 +150,7 @@ cdef inline FalconCorners* _corners(GameState* s, SeatView* sv, SeatMemo* m) noe
     if m == NULL:
         return NULL
     if m.corners.n < 0:
-        _view_corners(sv, s.city[s.current], &m.corners)
+        _view_corners(sv, s.cities.city[s.current], &m.corners)
     return &m.corners
 
 
@@ -196,7 +196,7 @@ cdef int _camp_cell_draw(GameState* s, SeatView* sv, int kind, int t, int k) noe
     has exactly one first pair: drawing pairs is uniform over the legal cells."""
     cdef CityView* v = &sv.v
     cdef uint8_t* g = sv.g
-    cdef CityGrid* c = s.city[s.current]
+    cdef CityGrid* c = s.cities.city[s.current]
     cdef int j, d, q, need, b = TILE_WALLS[t], sides
     for j in range(v.ntile):
         sides = _camp_pair_sides(v, g, j, b)
@@ -223,7 +223,7 @@ cdef int _kth_cell_of(GameState* s, SeatView* sv, int kind, int t, int k) noexce
     legal, or a building's cell where a camp shows a plain side. (That is the one camp rule a building's cell
     must pass beyond the view's: _check_place_at's camp_green_facing. Camps' bastions are walls in the grid,
     so the view already matches them; camps count as tiles for the holes.)"""
-    cdef CityGrid* c = s.city[s.current]
+    cdef CityGrid* c = s.cities.city[s.current]
     cdef int code, i
     if TILE_KIND[t] == KIND_CAMP:
         return _camp_cell_draw(s, sv, kind, t, k)
@@ -279,7 +279,7 @@ cdef int _camp_city_removal(GameState* s, Draw* d, int k) noexcept nogil:
     building with two or more on-foot links is a cut vertex when the buildings' on-foot graph is a tree,
     which the view tells without the rule's search."""
     cdef CityView* v = &d.sv.v
-    cdef CityGrid* c = s.city[s.current]
+    cdef CityGrid* c = s.cities.city[s.current]
     cdef int j = _kth_tile(v, k)
     if j < 0:
         return DRAW_AGAIN
@@ -298,7 +298,7 @@ cdef int _rebuild_segments(GameState* s, Draw* d) noexcept nogil:
     cdef CityView* v = &d.sv.v
     cdef SeatMemo* m = d.m
     cdef Segments* sg = &m.rebuild
-    cdef uint64_t* res = s.reserve[s.current]
+    cdef uint64_t* res = s.cities.reserve[s.current]
     cdef uint64_t b
     cdef int i = 0, word, t, w, camp, cells, swaps, nb = 0, ns = 0
     cdef bint camps = (res[0] & (<uint64_t>((1 << NCAMPS) - 1) << CAMP_FIRST)) != 0   # (camps: 55..62)
@@ -327,7 +327,7 @@ cdef int _rebuild_segments(GameState* s, Draw* d) noexcept nogil:
     sg.nt = i
     sg.nbuild = nb
     sg.nswap = ns
-    sg.nremove = v.ntile - 1 if s.city[s.current].ncamps > 0 else view_removals(v)
+    sg.nremove = v.ntile - 1 if s.cities.city[s.current].ncamps > 0 else view_removals(v)
     m.rb_reserve[0] = res[0]
     m.rb_reserve[1] = res[1]
     m.rb_walls = s.wall_used
@@ -370,7 +370,7 @@ cdef int _segment_pick(GameState* s, Draw* d, int k) noexcept nogil:
     """The k-th counted city action: a code, or DRAW_AGAIN when a superset's draw is illegal."""
     cdef CityView* v = &d.sv.v
     cdef Segments* sg = d.sg
-    cdef CityGrid* c = s.city[s.current]
+    cdef CityGrid* c = s.cities.city[s.current]
     cdef bint camps = c.ncamps > 0
     cdef int i, t, code, cells
     if k < sg.nbuild:
@@ -411,7 +411,7 @@ cdef void draw_plan(GameState* s, GenCache* gc, Draw* d) noexcept nogil:
     d.sg = NULL                           # (set by the segments' count: read only when d.nr > 0)
     if s.phase == PH_ACTION or s.phase == PH_PLACE or s.phase == PH_FINAL or s.phase == PH_FALCONS:
         if s.phase != PH_ACTION or _has_rebuild(s):
-            seat_view(&gc.seat[seat], s.city[seat])
+            seat_view(&gc.seat[seat], s.cities.city[seat])
             d.sv = &gc.seat[seat]
             d.m = _memo(gc, seat)
     d.corners = _corners(s, d.sv, d.m) if falcon_may_start(s) and s.hand_n[seat] else NULL

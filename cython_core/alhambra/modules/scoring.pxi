@@ -4,29 +4,6 @@ cdef int FALCON_SET_POINTS[6]
 FALCON_SET_POINTS[:] = [0, 2, 6, 12, 20, 30]
 
 
-cdef int city_bazaar_score(CityGrid* c) noexcept nogil:
-    """RULES §9.3: per bazaar, n x k where n = buildings among its 8 neighbours whose type is one of its
-    three, k = how many of the three types occur among them."""
-    cdef int x, y, i, dx, dy, t, n, types, pts = 0, bz
-    for y in range(c.y0, c.y1 + 1):
-        for x in range(c.x0, c.x1 + 1):
-            i = _cidx(c, x, y)
-            if not c.occ[i] or TILE_KIND[c.tid[i]] != KIND_BAZAAR:
-                continue
-            bz = BAZAAR_TYPES[c.tid[i]]
-            n = 0
-            types = 0
-            for dy in range(-1, 2):
-                for dx in range(-1, 2):
-                    if (dx or dy) and c.occ[i + dy * c.w + dx]:
-                        t = TILE_TYPE[c.tid[i + dy * c.w + dx]]
-                        if t < NTYPES and (bz >> t) & 1:
-                            n += 1
-                            types |= 1 << t
-            pts += n * CITY_POPCOUNT(types)
-    return pts
-
-
 cdef int falcon_points(GameState* s, int seat) noexcept nogil:
     """RULES §9.4: per falcon colour held, 1 -> 2, 2 -> 6, 3 -> 12, 4 -> 20, 5 -> 30."""
     cdef int f, k, pts = 0
@@ -44,9 +21,9 @@ cdef int falcon_points(GameState* s, int seat) noexcept nogil:
 cdef int module_points(GameState* s, int seat, int r, int col) noexcept nogil:
     """Points of breakdown column col (BD_CAMPS .. BD_RESIDENTS) for seat in round r (0..2)."""
     if col == BD_CAMPS and s.options & OPT_CAMPS:
-        return city_camp_score(s.city[seat])
+        return city_camp_score(s.cities.city[seat])
     if col == BD_BAZAARS and s.options & OPT_BAZAARS and r == 2:
-        return city_bazaar_score(s.city[seat])
+        return city_bazaar_score(s.cities.city[seat])
     if col == BD_FALCONS and s.options & OPT_FALCONS:
         return falcon_points(s, seat)
     if col == BD_RESIDENTS and s.options & OPT_RESIDENTS:

@@ -21,9 +21,9 @@ cdef int _wall_target(GameState* s, int seat, int t, int* x, int* y) noexcept no
         x[0] = 0
         y[0] = 0
         return 1
-    if mask_has(s.reserve[seat], t):
+    if mask_has(s.cities.reserve[seat], t):
         return 0
-    return 1 if city_find(s.city[seat], t, x, y) else -1
+    return 1 if city_find(s.cities.city[seat], t, x, y) else -1
 
 
 cdef int wall_check_on(GameState* s, int seat, int card, int t) noexcept nogil:
@@ -37,7 +37,7 @@ cdef int _wall_check_at(GameState* s, int seat, int card, int t, int where, int 
     """wall_check_on for a tile known to lie in the reserve (where 0), at (x, y) of the city (where 1) or
     nowhere of the seat's (where -1)."""
     cdef int sides = WALL_CARD_SIDES[card], walls, prior, d
-    cdef CityGrid* c = s.city[seat]
+    cdef CityGrid* c = s.cities.city[seat]
     if t != FOUNTAIN and TILE_KIND[t] == KIND_CAMP:
         return E_WALL_CAMP                        # (a camp has bastions, not walls: whoever owns it)
     if where < 0:
@@ -95,12 +95,12 @@ cdef int gen_walls(GameState* s, int* out, GenCache* gc) noexcept nogil:
         return 0
     if gc != NULL:
         sv = &gc.seat[seat]
-        seat_view(sv, s.city[seat])
+        seat_view(sv, s.cities.city[seat])
     else:
         local = seat_view_new()
         if local == NULL:
             return 0
-        view_build(local, s.city[seat])
+        view_build(local, s.cities.city[seat])
         sv = local
     while up:
         w = __builtin_ctzll(up)
@@ -109,7 +109,7 @@ cdef int gen_walls(GameState* s, int* out, GenCache* gc) noexcept nogil:
         # the reserve: _wall_check_at's rules for a reserve tile are the printed walls (WALL_FITS) and no
         # pieces of another card
         for word in range(MASK_WORDS):
-            b = s.reserve[seat][word] & WALL_FITS[w][word]
+            b = s.cities.reserve[seat][word] & WALL_FITS[w][word]
             while b:
                 t = word * 64 + __builtin_ctzll(b)
                 b &= b - 1
@@ -162,7 +162,7 @@ cdef void apply_wall(GameState* s, int code) noexcept nogil:
     else:
         s.card_walls[t] |= sides
     if _wall_target(s, seat, t, &x, &y) == 1:
-        g = city_unshare(&s.city[seat])
+        g = city_unshare(&s.cities.city[seat])
         city_put(g, x, y, t, city_walls(g, x, y) | sides)
 
 
@@ -172,7 +172,7 @@ cdef int wall_score_gain(GameState* s, int code) noexcept nogil:
     cdef CityGrid* g
     if _wall_target(s, s.current, t, &x, &y) != 1:
         return 0
-    g = s.city[s.current]
+    g = s.cities.city[s.current]
     before = city_wall_score(g)
     city_incref(g)
     city_unshare(&g)

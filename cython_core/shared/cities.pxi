@@ -1,0 +1,133 @@
+# The seats' cities with their reserves and building counts, and Dirk's tiles (struct Cities): what the base
+# game and Alcazaba keep alike, with what both do to it. Each game's state embeds one Cities; the city
+# actions on it (codes, lists, effects, text) are in city_actions.pxi, the scoring of its majorities and
+# outer walls at the end of this file.
+
+from libc.stdint cimport int16_t
+
+cdef enum:
+    MAX_PLAYERS = 6
+    DIRK = 6                  # row of Dirk in score / type_count / breakdown
+    NROWS = 7                 # seats + Dirk
+    MASK_WORDS = 2            # tile bitmasks cover ids 0..127 (module tiles are 55..70, the extra tower 71)
+
+
+cdef struct Cities:
+    CityGrid* city[MAX_PLAYERS]                 # shared copy-on-write: call city_unshare before changing one
+    uint64_t reserve[MAX_PLAYERS][MASK_WORDS]   # tile bitmask per seat
+    uint64_t dirk_tiles[MASK_WORDS]
+    uint8_t type_count[NROWS][NTYPES]           # buildings of each type in each city (Dirk: his tiles)
+
+
+# NO_CARD_WALLS[t]: no wall pieces on any tile (the card_walls of a game without the Walls module)
+cdef uint8_t NO_CARD_WALLS[MAX_TILE]
+
+
+# ---------------------------------------------------------------- bitmask helpers
+
+cdef extern from *:
+    int __builtin_popcountll(unsigned long long) nogil
+    int __builtin_ctzll(unsigned long long) nogil
+    int __builtin_clzll(unsigned long long) nogil
+
+
+cdef inline bint mask_has(uint64_t* m, int t) noexcept nogil:
+    return (m[t >> 6] >> (t & 63)) & 1
+
+
+cdef inline void mask_set(uint64_t* m, int t) noexcept nogil:
+    m[t >> 6] |= (<uint64_t>1) << (t & 63)
+
+
+cdef inline void mask_clear(uint64_t* m, int t) noexcept nogil:
+    m[t >> 6] &= ~((<uint64_t>1) << (t & 63))
+
+
+cdef inline int mask_count(uint64_t* m) noexcept nogil:
+    cdef int n = 0, w
+    for w in range(MASK_WORDS):
+        n += __builtin_popcountll(m[w])
+    return n
+
+
+cdef inline int mask_list(uint64_t* m, uint8_t* out) noexcept nogil:
+    """Tiles of a mask in increasing order; returns the count."""
+    cdef int n = 0, w
+    cdef uint64_t b
+    for w in range(MASK_WORDS):
+        b = m[w]
+        while b:
+            out[n] = <uint8_t>(w * 64 + __builtin_ctzll(b))
+            n += 1
+            b &= b - 1
+    return n
+
+
+# ---------------------------------------------------------------- the cities
+
+cdef inline void type_count_add(Cities* c, int row, int t, int d) noexcept nogil:
+    """Buildings of each type per city / Dirk: camps and bazaars are no building type."""
+    if TILE_TYPE[t] < NTYPES:
+        c.type_count[row][TILE_TYPE[t]] += d
+
+
+cdef void cities_release(Cities* c) noexcept nogil:
+    cdef int i
+    for i in range(MAX_PLAYERS):
+        if c.city[i] != NULL:
+            city_decref(c.city[i])
+            c.city[i] = NULL
+
+
+cdef inline void cities_share(Cities* c) noexcept nogil:
+    """After a memcpy of c: its cities are held once more (copy-on-write)."""
+    cdef int i
+    for i in range(MAX_PLAYERS):
+        if c.city[i] != NULL:
+            city_incref(c.city[i])
+
+
+# ---------------------------------------------------------------- scoring
+
+cdef void score_cities(Cities* c, int n, bint dirk, int r, int16_t* score, uint8_t* bd, int stride) noexcept nogil:
+    """Score round r (0, 1, 2): majorities per type (ties share the sum of the places they occupy, rounded
+    down; places beyond the round's are worth 0), then each seat's outer wall. Dirk (`dirk`) takes part in the
+    majorities only. Points go onto score[row]; row's majorities into bd[row * stride + type], its wall into
+    bd[row * stride + NTYPES] (the caller zeroes bd first)."""
+    cdef int rows[NROWS]
+    cdef int nrows = n, t, i, best, place, g, pts, p, share, w
+    cdef uint8_t done[NROWS]
+    if dirk:
+        rows[nrows] = DIRK
+        nrows += 1
+    for i in range(n):
+        rows[i] = i
+    for t in range(NTYPES):
+        memset(done, 0, NROWS)
+        place = 0
+        while place < 3:
+            best = 0
+            for i in range(nrows):
+                if not done[i] and c.type_count[rows[i]][t] > best:
+                    best = c.type_count[rows[i]][t]
+            if best == 0:
+                break           # nobody left with a building of this type: no more places
+            g = 0
+            for i in range(nrows):
+                if not done[i] and c.type_count[rows[i]][t] == best:
+                    g += 1
+            pts = 0
+            for p in range(place, place + g):
+                if p < 3:
+                    pts += MAJORITY_POINTS[r][t][p]
+            share = pts // g
+            for i in range(nrows):
+                if not done[i] and c.type_count[rows[i]][t] == best:
+                    done[i] = 1
+                    bd[rows[i] * stride + t] = <uint8_t>share
+                    score[rows[i]] += share
+            place += g
+    for i in range(n):
+        w = city_wall_score(c.city[i])
+        bd[i * stride + NTYPES] = <uint8_t>(w if w < 255 else 255)
+        score[i] += w
