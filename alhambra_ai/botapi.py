@@ -282,7 +282,7 @@ class Tile(NamedTuple):
 
 def tile_facts(tile: int) -> Tile:
     """The facts of ``tile`` (ids as in data/buildings.csv; 0 = the fountain; 55..70 the modules' camps and
-    bazaars; 71 = Alcazaba's extra tower, DICE-RULES D23).
+    bazaars; 71 = Alcazaba's extra tower, rules.md D23).
 
     >>> tile_facts(17)
     Tile(type='arcades', cost=6, walls='SW', wall_mask=12)

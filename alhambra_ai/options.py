@@ -1,4 +1,4 @@
-"""The game options of the command line and the config files: module switches (RULES §9) as one text,
+"""The game options of the command line and the config files: module switches (rules.md §9) as one text,
 and the check that a game takes them.
 
 Every command that starts games (tournament, strength, bench, play) takes ``--options vizier,camps,...``

@@ -2,7 +2,7 @@
 # for. The families (alhambra/, dice/) know only themselves and shared/; a new game is a new line here.
 
 def new_game(num_players, seed, options=None, game="alhambra"):
-    """A new game after the setup of RULES §2 (2 players: Dirk on unless ``options={"dirk": False}``).
+    """A new game after the setup of rules.md §2 (2 players: Dirk on unless ``options={"dirk": False}``).
     ``game="dice"`` / ``"alcazaba"``: Alhambra: The Dice Game / its Alcazaba variant (a DiceState, dice/).
 
     >>> s = new_game(4, seed=7)

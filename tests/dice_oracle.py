@@ -1,8 +1,8 @@
-"""An independent oracle of Alhambra: The Dice Game and its Alcazaba variant, from DICE-RULES.md alone.
+"""An independent oracle of Alhambra: The Dice Game and its Alcazaba variant, from rules.md §dice alone.
 
 It shares no code with the compiled core (cython_core/dice/): every rule is written here from the rules
-text, with the section (§) or Decision (D#) it comes from. Alcazaba's cities use tests/oracle.py, the base
-game's own independent oracle (RULES.md §4-5).
+text, with the section (§dice-4.4, say) or Decision (D13) of rules.md it comes from. Alcazaba's cities
+use tests/oracle.py, the base game's own independent oracle (rules.md §4-5).
 
 A game is a generator, ``DiceOracle.play()``. It yields
 
@@ -39,20 +39,20 @@ import oracle as city_oracle
 TYPES = ("pavilion", "seraglio", "arcades", "chambers", "garden", "tower")
 DIRK = "dirk"
 
-# §1, D2, D3: the 20 normal-backed bonus tiles (rounds 1-4) and the 6 dark-backed ones (round 5)
+# §dice-1, D2, D3: the 20 normal-backed bonus tiles (rounds 1-4) and the 6 dark-backed ones (round 5)
 NORMAL_BACKS = Counter({"points1": 4, "points2": 4, "points3": 2, "void": 3, "convert": 2, "black": 3,
                         "push": 2})
 DARK_BACKS = Counter({"points1": 2, "points2": 2, "points3": 2})
 TILE_VALUE = {"points1": 1, "points2": 2, "points3": 3}
 
-# §7, D1: places paid per scoring, per type (pavilion .. tower)
+# §dice-7, D1: places paid per scoring, per type (pavilion .. tower)
 SCORING = {
     "A": [(1,), (2,), (3,), (4,), (5,), (6,)],
     "B": [(8, 1), (9, 2), (10, 3), (11, 4), (12, 5), (13, 6)],
     "C": [(16, 8, 1), (17, 9, 2), (18, 10, 3), (19, 11, 4), (20, 12, 5), (21, 13, 6)],
 }
 
-# Alcazaba's tiles: the base game's 54 (RULES §1) + the extra tower, id 71, cost 10, no walls (D23)
+# Alcazaba's tiles: the base game's 54 (rules.md §1) + the extra tower, id 71, cost 10, no walls (D23)
 EXTRA_TOWER = 71
 TILE_TYPE = {**city_oracle.TILE_TYPE, EXTRA_TOWER: TYPES.index("tower")}
 TILE_COST = {t: c for t, c in city_oracle.TILE_COST.items() if t in city_oracle.TILE_TYPE} | {EXTRA_TOWER: 10}
@@ -73,8 +73,8 @@ class Chance:
 
 
 def field_rank(count: int, rolls: int) -> int:
-    """§4.4: the target field's rank v = 3 (count - 1) + (4 - rolls), 1..24; §4.3, §12: 9 symbols (white
-    dice and the black die) count as 8 in 1 roll.
+    """§dice-4.4: the target field's rank v = 3 (count - 1) + (4 - rolls), 1..24; §dice-4.3, §dice-12: 9
+    symbols (white dice and the black die) count as 8 in 1 roll.
 
     >>> field_rank(8, 1), field_rank(1, 3), field_rank(5, 3), field_rank(4, 1), field_rank(9, 3)
     (24, 1, 13, 12, 24)
@@ -85,13 +85,13 @@ def field_rank(count: int, rolls: int) -> int:
 
 
 def markers_per_player(n: int) -> int:
-    """§2.1: 5 markers with 2-3 players, 4 with 4, 3 with 5-6."""
+    """§dice-2.1: 5 markers with 2-3 players, 4 with 4, 3 with 5-6."""
     return 5 if n <= 3 else 4 if n == 4 else 3
 
 
 def roll_distribution(k: int, _cache: dict = {}) -> dict[tuple, Fraction]:  # noqa: B006 (a memo)
     """The faces of k fair dice as a multiset (sorted tuple of faces 0-5) with its exact probability, built
-    one die at a time (§1: each die shows the 6 symbols, one per face; a fair die).
+    one die at a time (§dice-1: each die shows the 6 symbols, one per face; a fair die).
 
     >>> d = roll_distribution(2); d[(0, 0)], d[(0, 1)], sum(d.values())
     (Fraction(1, 36), Fraction(1, 18), Fraction(1, 1))
@@ -120,14 +120,14 @@ def parse_cell(text: str) -> tuple[int, int]:
 
 class DiceOracle:
     """One game of the Dice Game (``game="dice"``) or Alcazaba (``"alcazaba"``) for n = 2..6 players; seats
-    are 0..n-1, Dirk (2 players, §11) is the row ``"dirk"``."""
+    are 0..n-1, Dirk (2 players, §dice-11) is the row ``"dirk"``."""
 
     def __init__(self, n: int, game: str = "dice"):
         assert 2 <= n <= 6 and game in ("dice", "alcazaba")
         self.n = n
         self.game = game
         self.basic = game == "dice"
-        self.dirk = n == 2  # §2.4, §10: two players play with Dirk
+        self.dirk = n == 2  # §dice-2.4, §dice-10: two players play with Dirk
         self.rows: list = list(range(n)) + ([DIRK] if self.dirk else [])
         self.markers = markers_per_player(n)
         self.round = 0
@@ -137,8 +137,8 @@ class DiceOracle:
         self.current = None
         self.over = False
         self.columns: list[dict] = [{} for _ in TYPES]  # per column: field v -> marker owner
-        self.fallen = dict.fromkeys(self.rows, 0)  # markers off the board this round (§4.5, D13)
-        self.aside = dict.fromkeys(self.rows, 0)  # Alcazaba: markers on the reserve board (§10)
+        self.fallen = dict.fromkeys(self.rows, 0)  # markers off the board this round (§dice-4.5, D13)
+        self.aside = dict.fromkeys(self.rows, 0)  # Alcazaba: markers on the reserve board (§dice-10)
         self.dice: list = [None] * 8
         self.black = None
         self.rolls = 0
@@ -166,18 +166,19 @@ class DiceOracle:
     # ---------------------------------------------------------------- the game
 
     def play(self):
-        s = yield Chance("start_player")  # §2.3, §10: a random start player
+        s = yield Chance("start_player")  # §dice-2.3, §dice-10: a random start player
         assert s in range(self.n), s
         self.start_player = s
         if not self.basic:
-            self.bag_size = 25  # §10: 24 tiles + the extra tower
-        for r in range(1, 6):  # §3: five rounds
+            self.bag_size = 25  # §dice-10: 24 tiles + the extra tower
+        for r in range(1, 6):  # §dice-3: five rounds
             self.round = r
             yield from self._round()
-            if r in (1, 3, 5):  # §3.6: scoring A, B, C
+            if r in (1, 3, 5):  # §dice-3.6: scoring A, B, C
                 self._score("ABC"[r // 2])
         if not self.basic:
-            assert not self.unseen and self.bag_size == 0  # §10: 30 stack tiles + 25 bag tiles, all shown
+            # §dice-10: 30 stack tiles + 25 bag tiles, all shown
+            assert not self.unseen and self.bag_size == 0
         self.over = True
         self.current = None
 
@@ -193,17 +194,17 @@ class DiceOracle:
             yield from self._lay_building_tiles()
         if self.dirk:
             yield from self._dirk_markers()
-        # §3.3: from the caliph stone's holder clockwise, one marker per turn until all are placed
+        # §dice-3.3: from the caliph stone's holder clockwise, one marker per turn until all are placed
         for i in range(self.n * self.markers):
             yield from self._turn((self.round_start + i) % self.n)
             self.turn += 1
         yield from (self._evaluate_basic() if self.basic else self._evaluate_alcazaba())
-        # §3.5: markers go back, leftover bonus tiles leave the game, the start-player tile to the supply
+        # §dice-3.5: markers go back, leftover bonus tiles leave the game, the start-player tile to the supply
         self.columns = [{} for _ in TYPES]
         self.bonus = [None] * 6
 
     def _lay_bonus_tiles(self):
-        if self.round <= 4:  # §3.1, D7: a white die picks the start tile's column
+        if self.round <= 4:  # §dice-3.1, D7: a white die picks the start tile's column
             c = yield Chance("start_column")
             assert c in range(6)
             stack = yield Chance("stack", self.round)  # D8: stack r in round r, top tile first
@@ -222,8 +223,8 @@ class DiceOracle:
             self.bonus = list(dark)
 
     def _lay_building_tiles(self):
-        """§10: reveal stack r top first, each tile into its type's column; 5 tiles from the bag; rounds 1-4 a
-        die for the start-player tile's column."""
+        """§dice-10: reveal stack r top first, each tile into its type's column; 5 tiles from the bag; rounds
+        1-4 a die for the start-player tile's column."""
         stack = yield Chance("stack", self.round)
         assert sorted(TILE_TYPE[t] for t in stack) == list(range(6)), stack  # one tile per type
         assert EXTRA_TOWER not in stack and set(stack) <= self.unseen, stack  # the extra tower is in the bag
@@ -240,7 +241,7 @@ class DiceOracle:
             self.items[c].append("start")
 
     def _dirk_markers(self):
-        """§11: Dirk's 5 markers go into the right sub-column (3 rolls), after the tiles are laid out
+        """§dice-11: Dirk's 5 markers go into the right sub-column (3 rolls), after the tiles are laid out
         (D24)."""
         if self.basic:  # marker k = 1..5 on row k + 1 of column c + k - 1
             c = yield Chance("dirk_column")
@@ -258,10 +259,10 @@ class DiceOracle:
             self.columns[col][v] = DIRK
         self.events["dirk_columns"] += 1
 
-    # ---------------------------------------------------------------- a turn (§4)
+    # ---------------------------------------------------------------- a turn (§dice-4)
 
     def _count(self, t: int) -> int:
-        """§4.3: dice showing type t, the black die included."""
+        """§dice-4.3: dice showing type t, the black die included."""
         return self.dice.count(t) + (self.black == t)
 
     def _turn(self, seat: int):
@@ -270,7 +271,7 @@ class DiceOracle:
         before = None  # (dice, rolls) before the last roll (void, D10)
         can_void = False  # D10: only as the very next decision after a roll
         while True:
-            if self.rolls == 0:  # §4.1, D4: roll 1 uses all 8 dice (D10: also after roll 1 was voided)
+            if self.rolls == 0:  # §dice-4.1, D4: roll 1 uses all 8 dice (D10: also after roll 1 was voided)
                 options = {"roll"}
             else:
                 options = self._after_roll_options(seat, can_void)
@@ -288,7 +289,7 @@ class DiceOracle:
                 continue
             assert choice in options, (choice, sorted(options))
             can_void = False
-            if words[0] == "void":  # §8, D10: back to the dice and count before the roll
+            if words[0] == "void":  # §dice-8, D10: back to the dice and count before the roll
                 self.held[seat]["void"] -= 1
                 self.dice, self.rolls = before  # (the black die, if set, stays set)
                 self.events["void"] += 1
@@ -297,7 +298,7 @@ class DiceOracle:
                 if self.rolls == 0:
                     self.events["void_first_roll"] += 1
                 continue
-            if words[0] == "black":  # §8, D12: set to any symbol, never re-rolled
+            if words[0] == "black":  # §dice-8, D12: set to any symbol, never re-rolled
                 self.held[seat]["black"] -= 1
                 self.black_used.add(seat)
                 self.black = TYPES.index(words[1])
@@ -309,7 +310,7 @@ class DiceOracle:
                 if count == 9:
                     self.events["nine"] += 1
                 self._place_marker(seat, t, field_rank(count, self.rolls), len(words) == 3)
-            else:  # §10, D20: a rebuild instead of the placement
+            else:  # §dice-10, D20: a rebuild instead of the placement
                 self._rebuild(seat, words)
                 self.aside[seat] += 1
             return
@@ -324,13 +325,13 @@ class DiceOracle:
         if words[0] != "reroll" or not 0 < len(positions) == len(words) - 1 \
                 or positions != sorted(set(positions)) or not all(0 <= p < 8 for p in positions):
             return False
-        if decision.kind == "roll":  # §4.1: rolling all 8 dice is roll 1, whatever it is called
+        if decision.kind == "roll":  # §dice-4.1: rolling all 8 dice is roll 1, whatever it is called
             return len(positions) == 8
         return decision.kind == "after_roll" and 1 <= self.rolls < 3
 
     def _rolled_dice(self, choice: str) -> list[int]:
-        """§4.1, D4: roll 1 rolls all 8 dice; D5: a re-roll (after roll 1 or 2) any non-empty subset of them,
-        not only the one per kept set that the listing shows (see _rerolls)."""
+        """§dice-4.1, D4: roll 1 rolls all 8 dice; D5: a re-roll (after roll 1 or 2) any non-empty subset of
+        them, not only the one per kept set that the listing shows (see _rerolls)."""
         if choice == "roll":
             assert self.rolls == 0, choice
             return list(range(8))
@@ -346,14 +347,14 @@ class DiceOracle:
             if count >= 1:  # D6: the named type shows on at least one die
                 options.add(f"stop {name}")
                 if self.held[seat]["push"] and field_rank(count, self.rolls) in self.columns[t]:
-                    options.add(f"stop {name} push")  # §8, D13: only when the target is occupied
-        if self.rolls < 3:  # §4.2: at most 3 rolls
+                    options.add(f"stop {name} push")  # §dice-8, D13: only when the target is occupied
+        if self.rolls < 3:  # §dice-4.2: at most 3 rolls
             options |= self._rerolls()
         if can_void and self.held[seat]["void"]:
             options.add("void")
         if self.black is None and self.held[seat]["black"] and seat not in self.black_used:
             options |= {f"black {name}" for name in TYPES}  # D12: after roll 1, before naming, once a round
-        if not self.basic and self.rolls in (1, 2):  # §10: rebuild after roll 1 or 2, not after a 3rd
+        if not self.basic and self.rolls in (1, 2):  # §dice-10: rebuild after roll 1 or 2, not after a 3rd
             options |= self._rebuild_options(seat)
         return options
 
@@ -372,7 +373,7 @@ class DiceOracle:
 
     def _place_marker(self, row, t: int, v: int, push: bool) -> None:
         col = self.columns[t]
-        if push:  # §8, D13: take the occupied target, push the run
+        if push:  # §dice-8, D13: take the occupied target, push the run
             self.held[row]["push"] -= 1
             self.events["push"] += 1
             low = v
@@ -388,7 +389,7 @@ class DiceOracle:
                 col[f - 1] = col[f]
             col[v] = row
             return
-        f = v  # §4.5: the best free field with lower v
+        f = v  # §dice-4.5: the best free field with lower v
         while f >= 1 and f in col:
             f -= 1
         if f == 0:
@@ -399,7 +400,7 @@ class DiceOracle:
             if f < v:
                 self.events["moved_down"] += 1
 
-    # ---------------------------------------------------------------- building points (§6)
+    # ---------------------------------------------------------------- building points (§dice-6)
 
     def points(self, row, t: int) -> int:
         for f, discs in self.track[t].items():
@@ -412,19 +413,19 @@ class DiceOracle:
         if now == 12:  # D15: a disc on 12 stays put
             self.events["stay12"] += 1
             return
-        if now + pts > 12:  # §6, D15: excess lost, on top of the 12-stack
+        if now + pts > 12:  # §dice-6, D15: excess lost, on top of the 12-stack
             self.events["cap12"] += 1
         if now:
             self.track[t][now].remove(row)
         self.track[t].setdefault(min(12, now + pts), []).append(row)  # arriving on top of the stack
 
     def ranking(self, t: int) -> list:
-        """§7, D16: rows with points of type t, more points first, then lower in the stack (arrived
+        """§dice-7, D16: rows with points of type t, more points first, then lower in the stack (arrived
         earlier)."""
         rows = [r for r in self.rows if self.points(r, t) > 0]
         return sorted(rows, key=lambda r: (-self.points(r, t), self.track[t][self.points(r, t)].index(r)))
 
-    # ---------------------------------------------------------------- round evaluation, basic game (§5)
+    # ---------------------------------------------------------------- round evaluation, basic game (§dice-5)
 
     def _evaluate_basic(self):
         self.current = None
@@ -434,14 +435,14 @@ class DiceOracle:
             if not ranked:
                 continue
             best = ranked[0]
-            if best == DIRK:  # §11: Dirk always takes 2 building points
+            if best == DIRK:  # §dice-11: Dirk always takes 2 building points
                 which, conv = "points", None
             else:
                 options = self._reward_options(best, t, ("points", "tile"))
                 choice = yield Decision(best, "reward", frozenset(options))
                 which, conv = self._parse_reward(choice)
             yield from self._give(best, t, which, conv)
-            if len(ranked) == 1:  # §5: one marker, the second reward is not given
+            if len(ranked) == 1:  # §dice-5: one marker, the second reward is not given
                 self.events["lone_marker"] += 1
                 continue
             second, other = ranked[1], ("tile" if which == "points" else "points")
@@ -457,8 +458,8 @@ class DiceOracle:
             yield from self._give(second, t, other, conv)
 
     def _reward_options(self, row, t: int, whiches) -> set[str]:
-        """§5: 2 points, or 1 point + the column's bonus tile; §8, D11: with a convert tile held, either on
-        another type (a convert tile got with this reward comes too late for its own point)."""
+        """§dice-5: 2 points, or 1 point + the column's bonus tile; §dice-8, D11: with a convert tile held,
+        either on another type (a convert tile got with this reward comes too late for its own point)."""
         out = set()
         for which in whiches:
             if which == "tile" and self.bonus[t] is None:
@@ -480,17 +481,17 @@ class DiceOracle:
         self._add_points(row, t if conv is None else conv, 2 if which == "points" else 1)
         if which == "tile":
             tile, self.bonus[t] = self.bonus[t], None
-            if tile == "start":  # §5, §8: resolved at once, never kept
+            if tile == "start":  # §dice-5, §dice-8: resolved at once, never kept
                 yield from self._name(row)
-            elif row == DIRK:  # §11: Dirk keeps only points tiles
+            elif row == DIRK:  # §dice-11: Dirk keeps only points tiles
                 if tile in TILE_VALUE:
                     self.held[DIRK][tile] += 1
             else:
                 self.held[row][tile] += 1
 
     def _name(self, row):
-        """§8: the receiver of the start-player tile names the next round's start player (a human, self
-        included); §11, D24: Dirk names the human who was not start player of the round just played."""
+        """§dice-8: the receiver of the start-player tile names the next round's start player (a human, self
+        included); §dice-11, D24: Dirk names the human who was not start player of the round just played."""
         if row == DIRK:
             self.start_player = 1 - self.round_start
             self.events["start_to_dirk" if self.basic else "start_to_dirk_alcazaba"] += 1
@@ -499,13 +500,14 @@ class DiceOracle:
         self.start_player = int(choice.split()[1]) - 1
         self.events["start_named"] += 1
 
-    # ---------------------------------------------------------------- Alcazaba (§10)
+    # ---------------------------------------------------------------- Alcazaba (§dice-10)
 
     def _walls(self, seat: int) -> dict:
         return {cell: TILE_WALLS[t] for cell, t in self.cities[seat].items()}
 
     def _rebuild_options(self, seat: int) -> set[str]:
-        """§10, D20: one base rebuild (RULES §3): reserve -> city, city -> reserve, or a swap in place."""
+        """§dice-10, D20: one base rebuild (rules.md §3): reserve -> city, city -> reserve, or a swap in
+        place."""
         key = (frozenset(self.cities[seat].items()), frozenset(self.reserves[seat]))
         if key not in self._rebuild_cache:
             walls = self._walls(seat)
@@ -536,7 +538,8 @@ class DiceOracle:
         self.events["rebuild_" + words[0]] += 1
 
     def _evaluate_alcazaba(self):
-        """§10, D19: per column (D9), markers best first: each gives its owner one item while items remain."""
+        """§dice-10, D19: per column (D9), markers best first: each gives its owner one item while items
+        remain."""
         self.current = None
         for t in range(6):
             col = self.columns[t]
@@ -562,7 +565,7 @@ class DiceOracle:
 
     def _dirk_pick(self, t: int):
         """D18: Dirk takes the lowest tile (printed cost, then id); the start-player tile only if nothing else
-        is left (then he names, §11)."""
+        is left (then he names, §dice-11)."""
         tiles = [x for x in self.items[t] if x != "start"]
         if not tiles:
             self.items[t].remove("start")
@@ -574,7 +577,8 @@ class DiceOracle:
         self.events["dirk_pick"] += 1
 
     def _place(self, seat: int, tile: int):
-        """D19: placed at once, into the city (RULES §4) or the reserve; D22: 2 players, or given to Dirk."""
+        """D19: placed at once, into the city (rules.md §4) or the reserve; D22: 2 players, or given to
+        Dirk."""
         self.pending = tile
         options = {f"place {tile} {cell_text(c)}"
                    for c in city_oracle.legal_placements(self._walls(seat), TILE_WALLS[tile])}
@@ -592,7 +596,7 @@ class DiceOracle:
         else:
             self.cities[seat][parse_cell(where)] = tile
 
-    # ---------------------------------------------------------------- scoring (§7, §10)
+    # ---------------------------------------------------------------- scoring (§dice-7, §dice-10)
 
     def _score(self, letter: str) -> None:
         majorities = {r: [0] * 6 for r in self.rows}
@@ -606,11 +610,11 @@ class DiceOracle:
                 for a, b in zip(ranked[:len(paid)], ranked[1:], strict=False):
                     if self.points(a, t) == self.points(b, t):  # a paid place decided by the stack order
                         self.events["tie_arrival"] += 1
-            for row in self.rows:  # §7: points tiles at every scoring
+            for row in self.rows:  # §dice-7: points tiles at every scoring
                 extra[row] = sum(TILE_VALUE[k] * c for k, c in self.held[row].items() if k in TILE_VALUE)
         else:
-            # §10: base Alhambra's majorities (ties split, rounded down; reserves never count), Dirk's tiles
-            # included (D24), and each player's longest outer wall (not Dirk's)
+            # §dice-10: base Alhambra's majorities (ties split, rounded down; reserves never count), Dirk's
+            # tiles included (D24), and each player's longest outer wall (not Dirk's)
             counts = [self._type_counts(self.cities[s].values()) for s in range(self.n)]
             if self.dirk:
                 counts.append(self._type_counts(self.dirk_tiles))
@@ -637,7 +641,7 @@ class DiceOracle:
         return counts
 
     def final_ranking(self) -> list[int]:
-        """§9, D17, D24: the human players by points, ties share a rank; Dirk never wins."""
+        """§dice-9, D17, D24: the human players by points, ties share a rank; Dirk never wins."""
         return [1 + sum(self.score[o] > self.score[s] for o in range(self.n)) for s in range(self.n)]
 
     # ---------------------------------------------------------------- the public state (D25)

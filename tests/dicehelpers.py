@@ -13,7 +13,7 @@ BONUS = ("points1", "points2", "points3", "void", "convert", "black", "push", "s
 
 
 def v_of(count, rolls):
-    """Field rank v of DICE §4.4 (an independent formula, not the core's)."""
+    """Field rank v of rules.md §dice-4.4 (an independent formula, not the core's)."""
     return 3 * (min(count, 8) - 1) + (4 - (1 if count >= 9 else rolls))
 
 

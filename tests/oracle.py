@@ -1,4 +1,4 @@
-"""A brute-force oracle for city legality and wall scoring, written from RULES.md §4-5 alone.
+"""A brute-force oracle for city legality and wall scoring, written from rules.md §4-5 alone.
 
 Deliberately slow and obvious: every question is answered by building the resulting city and checking it
 from scratch. It shares no code with the compiled core, so the two can be compared.
@@ -73,7 +73,7 @@ def neighbours(cell: Cell) -> list[tuple[int, Cell, int]]:
 
 
 # ---------------------------------------------------------------------------------------------------------
-# validity (RULES §4)
+# validity (rules.md §4)
 # ---------------------------------------------------------------------------------------------------------
 
 
@@ -134,7 +134,7 @@ def holes(city: City) -> set[Cell]:
 
 
 def is_valid(city: City) -> bool:
-    """RULES §4: the fountain at (0, 0) without walls, matching sides, all on foot, no holes."""
+    """rules.md §4: the fountain at (0, 0) without walls, matching sides, all on foot, no holes."""
     return invalid_reason(city) is None
 
 
@@ -204,7 +204,7 @@ def legal_swaps(city: City, reserve: Iterable[int], tile_walls: dict[int, int] =
 
 
 # ---------------------------------------------------------------------------------------------------------
-# outer wall (RULES §5)
+# outer wall (rules.md §5)
 # ---------------------------------------------------------------------------------------------------------
 
 
@@ -260,7 +260,7 @@ def longest_trail(edges: set[frozenset]) -> int:
 
 
 def wall_score(city: City) -> int:
-    """RULES §5 outer wall points: the longest trail over the outer wall edges."""
+    """rules.md §5 outer wall points: the longest trail over the outer wall edges."""
     return longest_trail(outer_wall_edges(city))
 
 
@@ -402,12 +402,12 @@ def ring_city(rng, max_cells: int = 44) -> City | None:
 
 
 # ---------------------------------------------------------------------------------------------------------
-# majorities (RULES §5)
+# majorities (rules.md §5)
 # ---------------------------------------------------------------------------------------------------------
 
 
 def place_points(round_no: int, type_index: int) -> list[int]:
-    """Points of 1st, 2nd, 3rd place for a type in a round (the RULES §5 table).
+    """Points of 1st, 2nd, 3rd place for a type in a round (the rules.md §5 table).
 
     >>> place_points(1, 0), place_points(2, 5), place_points(3, 4)
     ([1], [13, 6], [20, 12, 5])
@@ -448,7 +448,7 @@ def type_counts(tiles: Iterable[int]) -> list[int]:
 
 
 # ---------------------------------------------------------------------------------------------------------
-# the modules (RULES §9.2-9.4), on cities given as {cell: tile id}
+# the modules (rules.md §9.2-9.4), on cities given as {cell: tile id}
 # ---------------------------------------------------------------------------------------------------------
 
 MODULE_DATA = DATA.parent
@@ -480,7 +480,7 @@ def _walls(tile: int, extra: Extra = None) -> int:
 
 
 def module_valid(tiles: dict[Cell, int], extra: Extra = None) -> bool:
-    """RULES §4 with camps: buildings (fountain, bazaars) as in §4 among themselves; a camp side touches an
+    """rules.md §4 with camps: buildings (fountain, bazaars) as in §4 among themselves; a camp side touches an
     empty cell, a building wall by a bastion, or a camp's plain side by a plain side; every camp has a bastion
     on a building wall; camps are off the on-foot graph but count for holes and side contact."""
     if tiles.get(FOUNTAIN) != 0:
@@ -529,7 +529,7 @@ def module_swaps(tiles: dict[Cell, int], tile: int, extra: Extra = None) -> set[
 
 def wall_actions(tiles: dict[Cell, int], reserve: Iterable[int], face_up: Iterable[int],
                  extra: dict[int, int]) -> set[tuple[int, int]]:
-    """RULES §9.7: every (wall card, tile) a seat may play: a face-up card on its own tile (city, fountain,
+    """rules.md §9.7: every (wall card, tile) a seat may play: a face-up card on its own tile (city, fountain,
     reserve; no camp) that got no other card's pieces and has no wall on the card's sides, the city (when the
     tile is in it) still valid with the pieces added."""
     out = set()
@@ -602,7 +602,7 @@ def falcon_points(colours: Iterable[str]) -> int:
     return sum((0, 2, 6, 12, 20, 30)[k] for k in held.values())
 
 
-# ---------------------------------------------------------------- Thief and Residents (RULES §9.6, §9.8)
+# ---------------------------------------------------------------- Thief and Residents (rules.md §9.6, §9.8)
 
 
 def resident_points(types: Iterable[int]) -> int:

@@ -1,4 +1,4 @@
-"""City rules (RULES §4) and the outer-wall trail (RULES §5) on the compiled City.
+"""City rules (rules.md §4) and the outer-wall trail (rules.md §5) on the compiled City.
 
 Hand-built cases assert values derived by hand; random cities are cross-checked against a small brute-force
 oracle written here from the rules alone (every question answered by building the result and checking it
@@ -184,7 +184,7 @@ def test_equality_hash_repr_pickle():
 
 
 # ------------------------------------------------------------------------------------------------------------
-# placement (RULES §4)
+# placement (rules.md §4)
 # ------------------------------------------------------------------------------------------------------------
 
 
@@ -354,7 +354,7 @@ def test_swap_keeps_the_cell():
 
 
 # ------------------------------------------------------------------------------------------------------------
-# outer wall trail (RULES §5)
+# outer wall trail (rules.md §5)
 # ------------------------------------------------------------------------------------------------------------
 
 

@@ -1,4 +1,5 @@
-"""Alhambra: The Dice Game (DICE-RULES.md §1-9, 11-13): every rule and Decision of the basic game."""
+"""Alhambra: The Dice Game (§dice-1 to §dice-9, §dice-11 to §dice-13): every rule and Decision of the basic
+game."""
 
 import pytest
 from dicehelpers import (
@@ -56,7 +57,7 @@ def test_same_seed_same_game_and_new_game_dispatch():
         new_game(3, 5, game="dice", options={"dirk": True})
 
 
-# ---------------------------------------------------------------- a turn (§4)
+# ---------------------------------------------------------------- a turn (§dice-4)
 
 
 def test_roll_one_uses_all_eight_dice_D4_and_rerolls_are_subsets_D5():
@@ -127,7 +128,7 @@ def test_several_markers_of_one_player_may_share_a_column():
     assert s.column(PAV).count(1) == 2
 
 
-# ---------------------------------------------------------------- round evaluation (§5)
+# ---------------------------------------------------------------- round evaluation (§dice-5)
 
 
 def namings(history, r):
@@ -211,7 +212,7 @@ def test_markers_return_and_leftover_bonus_tiles_leave():
     assert sum(sum(s.bonus_tiles(i).values()) for i in range(3)) == 1
 
 
-# ---------------------------------------------------------------- building points (§6), scoring (§7)
+# --------------------------------------------------------------- building points (§dice-6), scoring (§dice-7)
 
 
 def test_twelve_point_cap_D15_and_stack_order():
@@ -254,7 +255,7 @@ def test_disc_already_on_twelve_stays_put():
 
 
 def test_scorings_A_B_C_values_places_and_points_tiles():
-    # independent tables (DICE §7, D1)
+    # independent tables (rules.md §dice-7, D1)
     table = {0: [[1], [2], [3], [4], [5], [6]],
              1: [[8, 1], [9, 2], [10, 3], [11, 4], [12, 5], [13, 6]],
              2: [[16, 8, 1], [17, 9, 2], [18, 10, 3], [19, 11, 4], [20, 12, 5], [21, 13, 6]]}
@@ -301,7 +302,7 @@ def test_zero_points_give_no_place_D16():
     assert bd["seats"][0]["majorities"][TOW] == 6 and bd["seats"][0]["majorities"][PAV] == 1
 
 
-# ---------------------------------------------------------------- bonus tiles (§8)
+# ---------------------------------------------------------------- bonus tiles (§dice-8)
 
 
 def test_points_tiles_score_at_every_scoring_held():
@@ -480,7 +481,7 @@ def test_unawarded_start_tile_keeps_the_start_player():
     assert s.round == 2 and s.start_player == 1
 
 
-# ---------------------------------------------------------------- Dirk (§11), D24
+# ---------------------------------------------------------------- Dirk (§dice-11), D24
 
 
 def test_dirk_marker_pattern():

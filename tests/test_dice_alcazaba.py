@@ -1,4 +1,4 @@
-"""The Alcazaba variant (DICE-RULES §10, D18-D23): stacks, bag, picks, placements, rebuild, Dirk, scoring."""
+"""The Alcazaba variant (§dice-10, D18-D23): stacks, bag, picks, placements, rebuild, Dirk, scoring."""
 
 import copy
 

@@ -1,4 +1,4 @@
-"""The dice games against their independent oracle (tests/dice_oracle.py, from DICE-RULES.md alone).
+"""The dice games against their independent oracle (tests/dice_oracle.py, from rules.md §dice alone).
 
 Random games of the Dice Game and of Alcazaba at 2-6 players run in lock-step in the engine and in the
 oracle. At every decision the seat and kind of decision, the legal choices (as texts) and the whole public
@@ -44,7 +44,7 @@ def test_oracle_doctests():
 def test_oracle_marker_placement_and_push_back():
     o = DiceOracle(3)
     o.columns[2] = {1: 0, 2: 1}
-    o._place_marker(2, 2, 2, push=False)  # §4.5: 2 taken, nothing free below: falls off
+    o._place_marker(2, 2, 2, push=False)  # §dice-4.5: 2 taken, nothing free below: falls off
     assert o.columns[2] == {1: 0, 2: 1} and o.fallen[2] == 1
     o.columns[2] = {2: 1}
     o._place_marker(2, 2, 2, push=False)  # the best free lower field
@@ -63,7 +63,7 @@ def test_oracle_building_points_cap_stack_order_and_scoring():
     o = DiceOracle(2)
     o._add_points(0, 4, 2)
     o._add_points(1, 4, 2)
-    assert o.ranking(4) == [0, 1]  # §7: equal points, seat 0's disc is lower in the stack
+    assert o.ranking(4) == [0, 1]  # §dice-7: equal points, seat 0's disc is lower in the stack
     o._add_points(DIRK, 4, 1)
     o._add_points(1, 4, 11)  # 13: on 12, one point lost (D15)
     o._add_points(0, 4, 10)  # 12: on top of seat 1's disc

@@ -1,4 +1,4 @@
-"""Alcazaba's extra tower, tile 71 (DICE-RULES D23: tower, cost 10, no walls), in every tile and city helper a
+"""Alcazaba's extra tower, tile 71 (rules.md D23: tower, cost 10, no walls), in every tile and city helper a
 bot author uses (issue 43, item 6): they raised "no tile with id 71", so a bot using them forfeited."""
 
 import pytest

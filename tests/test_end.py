@@ -1,4 +1,4 @@
-"""RULES §6 end of the game (leftover tiles, final placements, round 3) and §7 Dirk's tiles."""
+"""rules.md §6 end of the game (leftover tiles, final placements, round 3) and §7 Dirk's tiles."""
 
 import random
 

@@ -208,7 +208,7 @@ def play(n: int, seed: int, full: bool, choose) -> dict:
 
 
 def check_leftovers(s) -> None:
-    """RULES §6, right after the game ended: each market tile left went to the seat holding the most money
+    """rules.md §6, right after the game ended: each market tile left went to the seat holding the most money
     of its slot's currency, or stayed in the market on a tie for most."""
     n = s.num_players
     totals = [[0] * 4 for _ in range(n)]

@@ -1,4 +1,4 @@
-"""RULES §9.0-9.4: the interrupt window, Vizier, Camps, Bazaars, Falconers (each ruling of docs/rules.md
+"""rules.md §9.0-9.4: the interrupt window, Vizier, Camps, Bazaars, Falconers (each ruling of docs/rules.md
 "Modules" is pinned by a test here)."""
 
 import collections

@@ -1,5 +1,6 @@
-"""RULES §8 with the modules (§9): observations show what the table shows (viziers, waiting bazaars, falcons,
-the window, the bag's camps and bazaars) and nothing hidden; determinization and positions carry them."""
+"""rules.md §8 with the modules (§9): observations show what the table shows (viziers, waiting bazaars,
+falcons, the window, the bag's camps and bazaars) and nothing hidden; determinization and positions carry
+them."""
 
 import json
 

@@ -1,4 +1,4 @@
-"""RULES §8: an observation shows exactly what its seat may know; card counting recovers every hand."""
+"""rules.md §8: an observation shows exactly what its seat may know; card counting recovers every hand."""
 
 import json
 

@@ -342,7 +342,7 @@ def test_random_play_positions_against_oracle_soak():
 
 @pytest.mark.parametrize("direction", [(1, 0), (-1, 0), (0, 1), (0, -1)])
 def test_long_lines_against_oracle(direction):
-    """RULES §10: a city can run 54 cells from the fountain in a line; far cells work like near ones."""
+    """rules.md §10: a city can run 54 cells from the fountain in a line; far cells work like near ones."""
     rng = random.Random(hash(direction) & 0xFFFF)
     dx, dy = direction
     along = {(1, 0): 2 | 8, (0, 1): 1 | 4}[(abs(dx), abs(dy))]  # the two sides joining the line

@@ -1,4 +1,4 @@
-"""Checks of the oracle itself on hand-made cities whose answers were worked out by hand from RULES §4-5.
+"""Checks of the oracle itself on hand-made cities whose answers were worked out by hand from rules.md §4-5.
 
 Pictures: north row first, ``F`` the fountain at (0, 0), ``.`` empty, otherwise the tile's walls (``-`` none).
 """

@@ -1,4 +1,4 @@
-"""RULES §5 scoring: majorities (ties share, all three rounds), outer walls; Dirk (§7) majorities only."""
+"""rules.md §5 scoring: majorities (ties share, all three rounds), outer walls; Dirk (§7) majorities only."""
 
 import random
 

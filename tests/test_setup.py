@@ -1,4 +1,4 @@
-"""RULES §2 setup: deal to >= 20, start player, display, five piles, scoring cards, Dirk (§7)."""
+"""rules.md §2 setup: deal to >= 20, start player, display, five piles, scoring cards, Dirk (§7)."""
 
 from collections import Counter
 

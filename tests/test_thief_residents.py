@@ -1,5 +1,5 @@
-"""RULES §9.6 (Thief) and §9.8 (Residents): each rule and ruling of docs/rules.md "Thief" / "Residents" as a
-test, the residents' scoring example, text forms, invariants in random games."""
+"""rules.md §9.6 (Thief) and §9.8 (Residents): each rule and ruling of docs/rules.md "Thief" / "Residents" as
+a test, the residents' scoring example, text forms, invariants in random games."""
 
 import random
 

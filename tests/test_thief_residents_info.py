@@ -1,6 +1,7 @@
-"""RULES §8 with the Thief and the Residents: a seat sees its own thieves and disc and only the public rest;
-determinization deals the others' thieves and hidden figures anew, consistently with everything public and
-uniformly over the consistent assignments (chi-square); no observation or determinization leaks a secret."""
+"""rules.md §8 with the Thief and the Residents: a seat sees its own thieves and disc and only the public
+rest; determinization deals the others' thieves and hidden figures anew, consistently with everything public
+and uniformly over the consistent assignments (chi-square); no observation or determinization leaks a
+secret."""
 
 import itertools
 import json

@@ -1,4 +1,4 @@
-"""RULES §3: take money, buy (exact payment -> another action), rebuild, pass, the end of a turn."""
+"""rules.md §3: take money, buy (exact payment -> another action), rebuild, pass, the end of a turn."""
 
 import pytest
 from gamehelpers import play, setup, texts

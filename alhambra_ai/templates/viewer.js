@@ -96,7 +96,7 @@ function drawCity(cells, seat, extra) {
   return svg;
 }
 
-// ---- The modules' pieces (RULES §9): each drawn the same on the board and in the legend.
+// ---- The modules' pieces (rules.md §9): each drawn the same on the board and in the legend.
 
 const CURRENCY = {y: "#c9a400", g: "#2e8b3e", b: "#2f5fb3", o: "#d2691e"};   // as the .c-y ... cards
 const CURRENCY_NAMES = ["florin", "dirham", "denar", "ducat"];

@@ -16,7 +16,7 @@ cdef enum:
     A_BUY = 2
     # 3..8: the city actions A_PLACE .. A_SWAP (shared/city_actions.pxi)
     A_PASS = 9
-    # modules (RULES §9; in the interrupt window A_BUY / A_BAZAAR are the vizier's exact buys)
+    # modules (rules.md §9; in the interrupt window A_BUY / A_BAZAAR are the vizier's exact buys)
     A_BAZAAR = 10            # buy a waiting bazaar (modules/bazaars.pxi)
     A_WAKE = 11              # wake the vizier
     A_DONE = 12              # decline in the interrupt window / stop buying falcons
@@ -58,7 +58,7 @@ cdef enum:
     E_FALCON_TYPES = 30
     E_FALCON_OCCUPIED = 31
     E_FALCON_PHASE = 32
-    # Change and Walls (RULES §9.5, §9.7)
+    # Change and Walls (rules.md §9.5, §9.7)
     E_COINS_NOT_HELD = 40
     E_WALL_NOT_UP = 41
     E_WALL_NOT_OWN = 42

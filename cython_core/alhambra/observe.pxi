@@ -1,5 +1,5 @@
-# Information: what one seat may know (RULES §8), card counting, determinization (sampling the hidden rest),
-# and the JSON position format (a complete state, hidden parts included) with its validation.
+# Information: what one seat may know (rules.md §8), card counting, determinization (sampling the hidden
+# rest), and the JSON position format (a complete state, hidden parts included) with its validation.
 #
 # Hidden in a state: the order of the draw pile (the scoring cards only within their public ranges), the order
 # of the tile bag, the RNG state (it decides future reshuffles) and the seed. Hands are secret, but in a game
@@ -43,7 +43,7 @@ cdef object _final_of(GameState* s):
 
 
 def observation_of(State st, seat):
-    """``State.observation(seat)``: everything ``seat`` may know (RULES §8) as a JSON-ready dict.
+    """``State.observation(seat)``: everything ``seat`` may know (rules.md §8) as a JSON-ready dict.
 
     Two states that differ only in hidden information give equal observations (byte-identical
     ``json.dumps(obs, sort_keys=True)``): nothing here depends on the draw-pile order, the bag order, the RNG
@@ -86,7 +86,7 @@ def observation_of(State st, seat):
 
 
 cdef object _modules_seen(State st, int seat):
-    """The modules' public table (RULES §9): viziers, bazaars beside the market, falcons, the interrupt
+    """The modules' public table (rules.md §9): viziers, bazaars beside the market, falcons, the interrupt
     window's order, and how many camps / bazaars the bag still holds (its composition is public, its order
     is not); the Thief's and the Residents' part (modules/hidden.pxi) with the secrets of ``seat`` (-1: of
     every seat, for a position). None in a game without modules."""
@@ -113,10 +113,11 @@ cdef object _modules_seen(State st, int seat):
 
 
 cdef dict _change_walls_seen(State st):
-    """Change and Walls (RULES §9.5, §9.7), all public: coins per seat and in the bag; wall cards face up and
-    used; the pieces wall cards put on each seat's tiles (``[tile, "NE"]``, 0 = the fountain); and per setup
-    pile 2..5 that still holds unseen wall cards ``[first, last, count]`` (draw-pile indexes, 0 = top): which
-    cards they are is hidden, how many lie in which pile is not (everyone saw where each one came out)."""
+    """Change and Walls (rules.md §9.5, §9.7), all public: coins per seat and in the bag; wall cards face up
+    and used; the pieces wall cards put on each seat's tiles (``[tile, "NE"]``, 0 = the fountain); and per
+    setup pile 2..5 that still holds unseen wall cards ``[first, last, count]`` (draw-pile indexes, 0 = top):
+    which cards they are is hidden, how many lie in which pile is not (everyone saw where each one came
+    out)."""
     cdef GameState* s = &st.st
     cdef int n = s.num_players, i, p, lo, hi, cnt
     out = {}
@@ -344,7 +345,7 @@ cdef bint _history_deals(history):
 def count_cards(obs):
     """Every card known to be in each hand, per seat (sorted card texts), reconstructed from the
     observation's public history; the observing seat's own hand is its ``hand``. In a game started by
-    ``new_game`` this is every hand exactly (RULES §8: deals, takes and payments are all public).
+    ``new_game`` this is every hand exactly (rules.md §8: deals, takes and payments are all public).
 
     >>> from alhambra_ai import new_game
     >>> s = new_game(3, seed=7)

@@ -21,11 +21,11 @@ cdef enum:
     PH_PLACE = 1
     PH_FINAL = 2
     PH_OVER = 3
-    PH_INTERRUPT = 4          # the interrupt window of RULES §9.0 (modules/window.pxi)
-    PH_FALCONS = 5            # after a first falcon: more falcons, or done (RULES §9.4)
-    PH_RESIDENT = 6           # a tile lifted the disc: move a figure in / exchange one, or done (RULES §9.8)
-    PH_DISC = 7               # the end of a turn that lifted the disc: put it back on a cell (RULES §9.8)
-    PH_FIGURES = 8            # setup: the seat secretly puts 3 of its 6 figures on its disc (RULES §9.8)
+    PH_INTERRUPT = 4          # the interrupt window of rules.md §9.0 (modules/window.pxi)
+    PH_FALCONS = 5            # after a first falcon: more falcons, or done (rules.md §9.4)
+    PH_RESIDENT = 6           # a tile lifted the disc: move a figure in / exchange one, or done (§9.8)
+    PH_DISC = 7               # the end of a turn that lifted the disc: put it back on a cell (rules.md §9.8)
+    PH_FIGURES = 8            # setup: the seat secretly puts 3 of its 6 figures on its disc (rules.md §9.8)
 
     # option bits (Dirk and the four modules of the base rulebook are implemented; the rest are reserved)
     OPT_DIRK = 1 << 0
@@ -51,7 +51,7 @@ cdef enum:
     EV_LEFTOVER = 10          # a = slot, b = tile, c = seat or NO_SEAT (tie: the tile stays)
     EV_BAZAAR = 11            # a = bazaar tile drawn while refilling the market: it waits beside the market
     EV_FALCON_BACK = 12       # a = falcon 0..14, b = seat: its corner lost a tile, it is back in the supply
-    # Change and Walls (RULES §9.5, §9.7)
+    # Change and Walls (rules.md §9.5, §9.7)
     EV_COIN = 20              # a = seat, b = currency: a coin drawn from the bag as change
     EV_WALL_CARD = 21         # a = wall card 0..7 drawn while refilling the display: it lies face up
     EV_FIGURE_DRAWN = 13      # a = seat, b = type: a random figure from the supply onto the disc (Residents)
@@ -110,7 +110,7 @@ cdef struct GameState:
     uint8_t bag[MAX_TILE]                 # next tile = bag[bag_n - 1]
     uint8_t bag_n
     uint8_t breakdown[3][NROWS][BD_COLS]   # per round: majority points per type, wall, camps, bazaars, falcons
-    # modules (RULES §9): all in the fixed struct, so clone stays one memcpy
+    # modules (rules.md §9): all in the fixed struct, so clone stays one memcpy
     uint8_t vizier_awake                  # bit per seat (Vizier)
     uint8_t bazaar_wait                   # bit b: bazaar BAZAAR_FIRST + b waits beside the market (Bazaars)
     uint8_t falcon_owner[NFALCONS]        # seat holding the falcon, or NO_SEAT: in the supply (Falconers)
@@ -121,7 +121,7 @@ cdef struct GameState:
     uint8_t viz_no                        # a cache, not state (window.pxi): seats that can pay no market slot
     uint64_t viz_costs                    # exactly while the slots cost viz_costs and their money stays
     uint32_t viz_market                   # (cache) the market's four tiles viz_costs was read for; 0: none
-    # Change and Walls (RULES §9.5, §9.7; modules/change.pxi, modules/walls.pxi)
+    # Change and Walls (rules.md §9.5, §9.7; modules/change.pxi, modules/walls.pxi)
     uint8_t coins[MAX_PLAYERS][NCUR]      # coins held per seat and currency (public)
     uint8_t coin_bag[NCUR]                # coins in the bag per currency
     uint8_t wall_up                       # bit w: wall card w lies face up beside the board
@@ -130,7 +130,7 @@ cdef struct GameState:
     uint8_t wall_hi[4]
     uint8_t card_walls[MAX_TILE]          # wall pieces a wall card put on tile t (t > 0; they stay with it)
     uint8_t fountain_walls[MAX_PLAYERS]   # wall pieces a wall card put on each seat's fountain
-    # Thief (RULES §9.6) and Residents (§9.8): "secret" fields are hidden from the other seats
+    # Thief (rules.md §9.6) and Residents (§9.8): "secret" fields are hidden from the other seats
     uint8_t thief[MAX_PLAYERS][NCUR]      # thief cards in hand per currency (secret)
     uint8_t thief_out[NCUR]               # thief cards dealt to nobody: out of the game unseen (secret)
     uint8_t thief_used[NCUR]              # thief cards played (public)
@@ -327,7 +327,7 @@ cdef void start_final(GameState* s, EventLog* log) noexcept nogil:
         best = -1
         who = NO_SEAT
         for i in range(s.num_players):
-            v = s.cur_sum[i][k] + s.coins[i][k]      # coins count with the cards (RULES §9.5)
+            v = s.cur_sum[i][k] + s.coins[i][k]      # coins count with the cards (rules.md §9.5)
             if v > best:
                 best = v
                 who = i
@@ -395,7 +395,7 @@ cdef void state_init(GameState* s, int n, uint64_t seed, uint32_t options) noexc
 
 
 cdef void setup_game(GameState* s, int n, uint64_t seed, uint32_t options, EventLog* log) noexcept nogil:
-    """RULES §2, in the order fixed by docs/design.md: shuffle tiles, fill the market (Dirk's 6), shuffle money,
+    """rules.md §2, in the order fixed by docs/design.md: shuffle tiles, fill the market (Dirk's 6), shuffle money,
     deal, start player, display, five piles, scoring cards."""
     cdef uint8_t money[MAX_DRAW]
     cdef int nm = 0, i, c, k, v, pos, start, seat, top = 0, base, extra, best_n, best_v, ntied, pick

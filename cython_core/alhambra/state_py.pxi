@@ -1,7 +1,7 @@
 # The Python face of the game state: class State and the base game's new game (included by state.pxi).
 
 _BASE_OPTIONS = ("dirk",)
-# the modules that are implemented, with their option bits (RULES §9.1-9.8)
+# the modules that are implemented, with their option bits (rules.md §9.1-9.8)
 MODULES = {"vizier": OPT_VIZIER, "camps": OPT_CAMPS, "bazaars": OPT_BAZAARS, "falcons": OPT_FALCONS,
            "change": OPT_CHANGE, "thief": OPT_THIEF, "walls": OPT_WALLS, "residents": OPT_RESIDENTS}
 
@@ -440,7 +440,7 @@ cdef class State:
         cdef int c, k
         return [card_text(c) for c in range(NCARD_KINDS) for k in range(self.st.discard[c])]
 
-    # modules (RULES §9)
+    # modules (rules.md §9)
 
     def vizier_awake(self, seat):
         """True if the seat's vizier is awake (False without the Vizier module)."""

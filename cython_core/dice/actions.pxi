@@ -1,4 +1,4 @@
-# Dice-game actions (DICE-RULES D26): compact codes in the base game's scheme (kind = code & 15, payload above).
+# Dice-game actions (rules.md D26): compact codes in the base game's scheme (kind = code & 15, payload above).
 # Kinds 3..8 are the base game's own (place / place reserve / place dirk / build / remove / swap: Alcazaba's
 # placements and rebuilds, same codes and text); the dice kinds use the numbers the base game leaves free.
 #

@@ -1,4 +1,4 @@
-# Alhambra: The Dice Game and its Alcazaba variant (DICE-RULES.md): one C struct (DiceGame) for both games and the
+# Alhambra: The Dice Game and its Alcazaba variant (rules.md §dice): one C struct (DiceGame) for both games and the
 # round flow (round set-up, Dirk's markers, turns, round evaluation, scorings A/B/C). Alcazaba's cities, reserves,
 # Dirk's tiles and type counts are a Cities (shared/cities.pxi), the base game's very struct, so placement,
 # rebuild lists / effects and the majority + wall scoring are the functions both games share (gen_place,
@@ -164,7 +164,7 @@ cdef void score_dice(DiceGame* g, int r, list log):
 
 
 cdef void score_alcazaba(DiceGame* g, int r) noexcept nogil:
-    """Alcazaba's scoring A/B/C (r = 0, 1, 2) as the base game's (DICE §10): majorities and outer walls."""
+    """Alcazaba's scoring A/B/C (r = 0, 1, 2) as the base game's (§dice-10): majorities and outer walls."""
     memset(&g.breakdown[r][0][0], 0, NROWS * DICE_BD_COLS)
     score_cities(&g.cities, g.n, g.dirk, r, g.score, &g.breakdown[r][0][0], DICE_BD_COLS)
     g.scored |= 1 << r
@@ -275,7 +275,7 @@ cdef inline int target_v(DiceGame* g, int t) noexcept nogil:
 
 
 cdef int place_marker(DiceGame* g, int row, int t, int v, bint push) noexcept nogil:
-    """Put row's marker on field v of column t (DICE §4.5): occupied -> the best free lower field, none -> it
+    """Put row's marker on field v of column t (§dice-4.5): occupied -> the best free lower field, none -> it
     falls off; with push back (D13) it takes v and the contiguous run below shifts one field down, the last
     marker past (1, 3) falling off. Returns the field's v, or 0 if the marker fell off."""
     cdef int i, end
@@ -493,8 +493,8 @@ cdef void end_round(DiceGame* g, list log):
 # ---------------------------------------------------------------- set-up
 
 cdef void dice_setup(DiceGame* g, int game, int n, uint64_t seed, list log):
-    """DICE §2 / §10 set-up. Order of chance: bonus stacks (or Alcazaba's stacks and bag), the start player,
-    then per round: the start-player tile's column, Dirk's column (basic game)."""
+    """§dice-2 / §dice-10 set-up. Order of chance: bonus stacks (or Alcazaba's stacks and bag), the start
+    player, then per round: the start-player tile's column, Dirk's column (basic game)."""
     cdef int i, t, k, r, c, m
     cdef uint8_t bytype[NTYPES][16]
     cdef int ntype[NTYPES]

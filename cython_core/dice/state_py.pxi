@@ -5,7 +5,7 @@ from math import factorial as _factorial
 
 
 cdef class DiceState:
-    """A position of Alhambra: The Dice Game or its Alcazaba variant (DICE-RULES.md), with the State API:
+    """A position of Alhambra: The Dice Game or its Alcazaba variant (rules.md §dice), with the State API:
     legal_actions, apply, clone, is_terminal, scores, score_breakdown, ranking, observation, action_to_text,
     parse_action, determinized. Rolls are chance events inside apply (the game's rng); chance_outcomes lists
     them with their probabilities and apply(action, outcome=...) plays a chosen one.
@@ -357,7 +357,7 @@ cdef list roll_outcomes(int k):
 
 def new_dice_game(num_players, seed, game="dice", options=None):
     """A new game of Alhambra: The Dice Game (``game="dice"``) or its Alcazaba variant (``"alcazaba"``).
-    Two players always play with Dirk (DICE §11); ``options`` may only confirm that (``{"dirk": True}``)."""
+    Two players always play with Dirk (§dice-11); ``options`` may only confirm that (``{"dirk": True}``)."""
     cdef DiceState self = DiceState.__new__(DiceState)
     _check_num_players(num_players)
     _check_seed(seed)

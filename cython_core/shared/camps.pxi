@@ -1,4 +1,4 @@
-# Camps (RULES §9.2): the city rules of camp tiles and the camps' arrow lines. Included by _core.pyx right
+# Camps (rules.md §9.2): the city rules of camp tiles and the camps' arrow lines. Included by _core.pyx right
 # after shared/city.pxi, whose checks call the camp_* functions below only when a city holds camps
 # (CityGrid.ncamps > 0), so the base game never pays for them.
 #
@@ -159,7 +159,7 @@ cdef int camp_place_cells(CityGrid* c, int bastions, int* out) noexcept nogil:
 
 cdef int city_check_place_tile(CityGrid* c, int x, int y, int tile, int walls) noexcept nogil:
     """city_check_place for any tile: camps by their own rule, the others by their walls (as they are now:
-    a wall card may have added some, RULES §9.7)."""
+    a wall card may have added some, rules.md §9.7)."""
     if TILE_KIND[tile] == KIND_CAMP:
         return camp_check_place(c, x, y, TILE_WALLS[tile])
     return city_check_place(c, x, y, walls)
@@ -224,7 +224,7 @@ cdef int camp_swap_cells(CityGrid* c, int tile, int walls, int* out) noexcept no
 
 
 cdef int city_camp_score(CityGrid* c) noexcept nogil:
-    """RULES §9.2 scoring: per bastion, 1 point per tile in the straight line beyond it (inner walls do not
+    """rules.md §9.2 scoring: per bastion, 1 point per tile in the straight line beyond it (inner walls do not
     break it; it ends at the first empty cell or camp)."""
     cdef uint8_t* occ = c.occ
     cdef int x, y, i, j, k, pts = 0

@@ -1,4 +1,4 @@
-# Cities on copy-on-write grids (RULES §4-5): the legality of placing / removing / swapping a tile and the
+# Cities on copy-on-write grids (rules.md §4-5): the legality of placing / removing / swapping a tile and the
 # outer-wall trail. C level only: no Python objects, every function noexcept nogil.
 #
 # Layout: a CityGrid stores one byte of occupancy+walls (`occ`: 0 = empty, CELL_TILE | walls = a tile) and
@@ -20,7 +20,7 @@
 # of 8 cells (one table lookup), no enclosure can appear; otherwise an exact flood fill of the bounding box
 # decides. Removal: one Tarjan search finds the tiles the on-foot graph hangs on.
 #
-# All checks assume the grid holds a valid city (RULES §4); city_validate checks one from scratch.
+# All checks assume the grid holds a valid city (rules.md §4); city_validate checks one from scratch.
 
 cdef extern from *:
     """
@@ -48,7 +48,7 @@ cdef enum:
     CITY_COORD_MAX = 120     # |x|, |y| limit: cells are packed as (x + 128) | ((y + 128) << 8)
     CITY_CHUNKS = 32         # eight-cell chunks of the widest row (2 * CITY_COORD_MAX + 1 cells)
     CELL_TILE = 0x10         # occ byte of a tile: CELL_TILE | walls
-    CELL_CAMP = 0x20         # occ byte of a camp (RULES §9.2): CELL_TILE | CELL_CAMP | bastion sides
+    CELL_CAMP = 0x20         # occ byte of a camp (rules.md §9.2): CELL_TILE | CELL_CAMP | bastion sides
     CITY_SCRATCH = 4096      # cells of the stack scratch buffers (bigger grids fall back to malloc)
 
 cdef enum:
@@ -76,7 +76,7 @@ cdef enum:
     CITY_ERR_NO_FOUNTAIN = 11
     CITY_ERR_UNREACHABLE = 12
     CITY_ERR_ENCLOSED = 13
-    # camps (RULES §9.2, camps.pxi)
+    # camps (rules.md §9.2, camps.pxi)
     CITY_ERR_CAMP_GREEN = 14     # a building side would touch a camp's plain (green) side
     CITY_ERR_CAMP_SIDES = 15     # a camp side touches something other than a building wall / a camp's green
     CITY_ERR_CAMP_NO_WALL = 16   # a camp would have no bastion on a building wall
@@ -956,7 +956,7 @@ cdef int city_swap_cells(CityGrid* c, int walls, int* out) noexcept nogil:
 # ----------------------------------------------------------------------------------------------------------
 
 cdef int city_validate(CityGrid* c, int* where) noexcept nogil:
-    """Check a city from scratch (RULES §4). 0 if valid; else a CITY_ERR_* code with where[0] = the packed
+    """Check a city from scratch (rules.md §4). 0 if valid; else a CITY_ERR_* code with where[0] = the packed
     cell at fault (and where[1] = the other cell of a side mismatch, else -1). Reading order, north first."""
     cdef uint8_t* occ = c.occ
     cdef int w = c.w
@@ -1060,7 +1060,7 @@ cdef int city_validate(CityGrid* c, int* where) noexcept nogil:
 
 
 # ----------------------------------------------------------------------------------------------------------
-# outer wall: the longest trail (RULES §5)
+# outer wall: the longest trail (rules.md §5)
 # ----------------------------------------------------------------------------------------------------------
 # Corners (cx, cy) for cx in x0..x1+1, cy in y0..y1+1; corner (cx, cy) is the south-west corner of cell
 # (cx, cy). adj[corner] holds one bit per outer wall edge leaving it: 1 up, 2 right, 4 down, 8 left.
@@ -1101,7 +1101,7 @@ cdef int _trail_from(uint8_t* adj, int cw, int v) noexcept nogil:
 
 
 cdef inline bint _no_wall_beyond(int b) noexcept nogil:
-    """A wall facing this occ byte is an outer wall: the cell is empty or a camp (RULES §9.2)."""
+    """A wall facing this occ byte is an outer wall: the cell is empty or a camp (rules.md §9.2)."""
     return ((b ^ CELL_TILE) & (CELL_TILE | CELL_CAMP)) != 0
 
 
@@ -1203,7 +1203,7 @@ cdef int city_wall_score(CityGrid* c) noexcept nogil:
 
 
 cdef int city_bazaar_score(CityGrid* c) noexcept nogil:
-    """RULES §9.3: per bazaar, n x k where n = buildings among its 8 neighbours whose type is one of its
+    """rules.md §9.3: per bazaar, n x k where n = buildings among its 8 neighbours whose type is one of its
     three, k = how many of the three types occur among them."""
     cdef int x, y, i, dx, dy, t, n, types, pts = 0, bz
     for y in range(c.y0, c.y1 + 1):

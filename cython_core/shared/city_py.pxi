@@ -47,10 +47,10 @@ cdef class City:
     A City is a value: it never changes; ``with_tile`` / ``without`` / ``swapped`` return new cities, which
     share the grid copy-on-write until one of them is changed.
 
-    Rules (RULES §4): touching sides match (wall to wall, open to open); every tile is reachable on foot
+    Rules (rules.md §4): touching sides match (wall to wall, open to open); every tile is reachable on foot
     from the fountain across open sides; no empty cell or group of empty cells is enclosed (exact check:
     each empty cell must connect through empty side neighbours to the unbounded outside). The wall score
-    (RULES §5) is the longest trail along outer wall sides (walls with no tile beyond them).
+    (rules.md §5) is the longest trail along outer wall sides (walls with no tile beyond them).
 
     >>> c = City()
     >>> len(c), c.to_text()
@@ -84,7 +84,7 @@ cdef class City:
     def from_text(str text):
         """Parse ``"x,y:tile"`` tokens separated by spaces; walls come from the tile table, or from an
         optional ``/walls`` override (``1,0:17/NS``, ``-`` for none). The fountain ``0,0:0`` may be left out.
-        The city must be valid (RULES §4), else ValueError names the problem.
+        The city must be valid (rules.md §4), else ValueError names the problem.
 
         >>> City.from_text("0,0:0 1,0:15 0,-1:33").tile_at(1, 0)
         15
@@ -271,11 +271,11 @@ cdef class City:
         return [_unpack_cell(buf[k]) for k in range(n)]
 
     def camp_score(self):
-        """Points of the camps' arrow lines (RULES §9.2): per bastion, the tiles in line beyond it."""
+        """Points of the camps' arrow lines (rules.md §9.2): per bastion, the tiles in line beyond it."""
         return city_camp_score(self.g)
 
     def bazaar_score(self):
-        """Round-3 points of the bazaars (RULES §9.3): per bazaar, matching neighbours x types among them."""
+        """Round-3 points of the bazaars (§9.3): per bazaar, matching neighbours x types among them."""
         return city_bazaar_score(self.g)
 
     def swaps(self, tile, walls=None):
@@ -338,7 +338,7 @@ cdef class City:
     # ---- scoring, checks, text -----------------------------------------------------------------------
 
     def wall_score(self):
-        """Length of the longest trail along the outer wall (RULES §5).
+        """Length of the longest trail along the outer wall (rules.md §5).
 
         >>> City.from_text("1,0:1").wall_score()   # pavilion 1 has walls N, E, W; W faces the fountain
         Traceback (most recent call last):
@@ -350,7 +350,7 @@ cdef class City:
         return city_wall_score(self.g)
 
     def is_valid(self):
-        """None if the city satisfies every rule of RULES §4 (checked from scratch), else the reason."""
+        """None if the city satisfies every rule of rules.md §4 (checked from scratch), else the reason."""
         cdef int where[2]
         cdef int code = city_validate(self.g, where)
         if code == CITY_OK:

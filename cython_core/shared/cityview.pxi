@@ -6,7 +6,7 @@
 # masks fit there: builds and placements); and the removable tiles. Per wall mask it keeps how many cells /
 # tiles allow it, so a uniformly random action can be drawn by counting (sample_legal) without listing all.
 #
-# The rules behind it (RULES §4, as city.pxi implements them):
+# The rules behind it (rules.md §4, as city.pxi implements them):
 #   - a cell's side pattern is pm (sides touching a tile) and need (those of them facing a wall); a tile with
 #     walls m fits there iff m & pm == need, provided some touching side is open (need != pm) and the hole
 #     test passes. The hole test depends on occupancy only: when the empty cells of the 8 around the cell

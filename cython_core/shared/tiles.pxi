@@ -18,22 +18,22 @@ cdef enum:
     WALL_E = 2
     WALL_S = 4
     WALL_W = 8
-    # module tiles (RULES §9.2, §9.3): camps 55..62, bazaars 63..70 (ids from data/camps.csv, bazaars.csv)
+    # module tiles (rules.md §9.2, §9.3): camps 55..62, bazaars 63..70 (ids from data/camps.csv, bazaars.csv)
     CAMP_FIRST = 55
     NCAMPS = 8
     BAZAAR_FIRST = 63
     NBAZAARS = 8
     LAST_TILE = 70          # highest tile id of any module
-    EXTRA_TOWER = 71        # Alcazaba's extra tower (DICE-RULES D23, data/alcazaba_tiles.csv)
+    EXTRA_TOWER = 71        # Alcazaba's extra tower (rules.md D23, data/alcazaba_tiles.csv)
     KIND_BUILDING = 0       # TILE_KIND: the fountain and the 54 buildings
     KIND_CAMP = 1
     KIND_BAZAAR = 2
     KIND_EXTRA = 3          # the extra tower: a building, but of the dice games only, so the base game's tile
                             # census (== KIND_BUILDING) and its id checks (<= LAST_TILE) leave it out
     KIND_NONE = 255         # unused id
-    NFALCONS = 15           # falcons 0..14 (text 1..15), RULES §9.4
+    NFALCONS = 15           # falcons 0..14 (text 1..15), rules.md §9.4
     NFALCON_COLOURS = 3
-    # Change and Walls (RULES §9.5, §9.7)
+    # Change and Walls (rules.md §9.5, §9.7)
     NCOINS = 6              # coins per currency (value 1 each); text: currency letter + "c", e.g. "gc"
     NWALL_CARDS = 8         # wall cards 0..7 (text 1..8, data/wall_cards.csv)
     WALL_CARD_FIRST = 38    # draw-pile codes of the wall cards: 38..45 (text "w1".."w8")

@@ -361,7 +361,7 @@ def _screen_body(obs: dict, you: int, names, width: int, room: int, events: list
 
 def thief_residents_lines(obs: Mapping, names: Sequence[str] | None = None,
                           you: int | None = None) -> list[str]:
-    """The Thief's and the Residents' table (RULES §9.6, §9.8) as the seat ``you`` sees it: its own thieves
+    """The Thief's and the Residents' table (rules.md §9.6, §9.8) as the seat ``you`` sees it: its own thieves
     and disc, the others' thief counts, the residents, the discs' cells, the supply. [] without those modules.
 
     >>> thief_residents_lines({"modules": {"thieves": ["y", "b"], "thief_counts": [2, 3],

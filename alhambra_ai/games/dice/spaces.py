@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
 PHASES = ("roll", "after_roll", "reward", "name", "pick", "place", "over")
 BONUS = ("points1", "points2", "points3", "void", "convert", "black", "push", "start")
-EXTRA_TOWER = 71                 # Alcazaba's extra tower (DICE-RULES D23)
+EXTRA_TOWER = 71                 # Alcazaba's extra tower (rules.md D23)
 START_ITEM = 254                 # Alcazaba's pick of the start-player tile
 ROLL = 1                         # the roll / re-roll kind (code & 15)
 MAX_ROLL_OUTCOMES = 1287         # multisets of 8 dice faces: C(13, 5)

@@ -1,6 +1,6 @@
 """Text screens of the dice games (Alhambra: The Dice Game, Alcazaba) for ``play`` and ``replay``.
 
-Everything shown comes from the public observation (DICE-RULES D25). The board is a table of the six
+Everything shown comes from the public observation (rules.md D25). The board is a table of the six
 columns (the dice showing each symbol, the bonus tile or the tiles on offer, the markers best first) and a
 table of the seats (score, markers left, building points and bonus tiles held, or city and reserve);
 Alcazaba's cities are drawn by ``alhambra_ai.text.render_city``, as the base game's are. Every line fits

@@ -30,7 +30,7 @@ from alhambra_ai._core import tile_info
 
 SCORING_ROUNDS = (1, 3, 5)                            # scoring A, B, C come after these rounds
 MAJ = [[[t + 1] for t in range(6)], [[t + 8, t + 1] for t in range(6)],
-       [[t + 16, t + 8, t + 1] for t in range(6)]]     # DICE-RULES §7 (the bots' own copy: a heuristic input)
+       [[t + 16, t + 8, t + 1] for t in range(6)]]     # §dice-7 (the bots' own copy: a heuristic input)
 SPREAD = 1.7            # building-point spread of one type between two rows per round still to play
 AIM = 0.3               # chance that one marker still to place aims at (and can reach) a given column
 ACTION_TILE = {"void": 1.2, "convert": 1.0, "black": 1.8, "push": 1.0}

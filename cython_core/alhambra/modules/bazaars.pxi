@@ -1,4 +1,4 @@
-# Bazaars (RULES §9.3): buying a waiting bazaar. Drawing them beside the market is refill_market's (state.pxi),
+# Bazaars (rules.md §9.3): buying a waiting bazaar. Drawing them beside the market is refill_market's (state.pxi),
 # their round-3 points city_bazaar_score's (shared/city.pxi); in cities they are wall-less tiles of no type.
 #
 # Code: A_BAZAAR | b << 4 | payment << 7, b = tile - BAZAAR_FIRST (0..7), payment as in a buy (2 bits per

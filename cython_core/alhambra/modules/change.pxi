@@ -1,4 +1,4 @@
-# Change (RULES §9.5): coins of value 1, six per currency, in a bag. Included by actions.pxi.
+# Change (rules.md §9.5): coins of value 1, six per currency, in a bag. Included by actions.pxi.
 #
 # A payment (buy, bazaar, the vizier's buy) may include coins of its currency: their count sits right above
 # the 18-bit card field of the code (bits 24-26 of a buy, 25-27 of a bazaar). Coins alone may pay; paying

@@ -1,4 +1,4 @@
-# What the modules' points are worth to the bots (RULES §9.1-9.4): one place for the valuation that greedy,
+# What the modules' points are worth to the bots (rules.md §9.1-9.4): one place for the valuation that greedy,
 # expectimax and the MCTS evaluation add to the base game's (search.pxi calls these through one-line hooks).
 #
 # - camps: the arrow lines as they stand now score again in every round still to come;

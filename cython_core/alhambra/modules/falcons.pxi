@@ -1,4 +1,4 @@
-# Falconers (RULES §9.4): buying falcons, giving them back, and where they may sit.
+# Falconers (rules.md §9.4): buying falcons, giving them back, and where they may sit.
 #
 # A falcon sits on a corner where four tiles of its owner's city meet, named by the south-west cell of the
 # four: corner "x,y" is shared by cells (x, y), (x + 1, y), (x, y + 1), (x + 1, y + 1). Both building types

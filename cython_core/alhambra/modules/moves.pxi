@@ -1,6 +1,6 @@
-# The modules' actions in the turn flow (RULES §9.0-9.4): what gen_legal adds, check_action and apply_effect
-# hand over for the kinds A_BAZAAR .. A_FALCON and for the phases "interrupt" and "falcons", and the action
-# generation of games with camps (included by actions.pxi).
+# The modules' actions in the turn flow (rules.md §9.0-9.4): what gen_legal adds, check_action and
+# apply_effect hand over for the kinds A_BAZAAR .. A_FALCON and for the phases "interrupt" and "falcons", and
+# the action generation of games with camps (included by actions.pxi).
 
 
 cdef inline bint tile_in_game(GameState* s, int t) noexcept nogil:

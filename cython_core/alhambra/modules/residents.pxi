@@ -1,5 +1,5 @@
-# The Residents (RULES §9.8): each seat's merchant disc with its secret figures, residents in buildings, the
-# common supply, and their scoring.
+# The Residents (rules.md §9.8): each seat's merchant disc with its secret figures, residents in buildings,
+# the common supply, and their scoring.
 #
 # Setup (after the rest of the setup, new_game): every seat takes one figure of each type; from the start
 # player on, each seat in turn secretly chooses 3 of them for its disc (phase "figures": `figures garden
@@ -15,7 +15,7 @@
 # beside any tile of the city. (Decision: in the final distribution the disc is lifted but not put back: no
 # turn follows.) A resident whose building is removed or swapped goes back to the supply.
 #
-# Information (RULES §8): the supply is public, so every figure that arrives on a disc from the supply is
+# Information (rules.md §8): the supply is public, so every figure that arrives on a disc from the supply is
 # seen by all (disc_seen); what stays secret is the first choice of 3 (distinct types), less the figures of
 # it that have left (disc_hidden of them remain; disc_gone: the types known to have left). determinize
 # samples exactly that (observe.pxi). The history line of a seat's `figures` is its own: other seats'
@@ -177,8 +177,8 @@ cdef inline bint disc_to_put_back(GameState* s) noexcept nogil:
 
 cdef inline uint64_t _disc_lanes(CityGrid* c, int j) noexcept nogil:
     """Bit 7 of byte k set iff the cell at storage index j + k is empty with a tile beside it: where the disc
-    may lie (RULES §9.8). The cell j must be in the box or the ring around it (the reads stay in the storage:
-    two margin rows and columns, and tid after the last row)."""
+    may lie (rules.md §9.8). The cell j must be in the box or the ring around it (the reads stay in the
+    storage: two margin rows and columns, and tid after the last row)."""
     cdef uint8_t* occ = c.occ
     return (~bytes_nonzero(city_eight(occ + j))
             & bytes_nonzero(city_eight(occ + j + c.w) | city_eight(occ + j - c.w)
@@ -312,7 +312,7 @@ cdef void apply_residents(GameState* s, int code) noexcept nogil:
 
 
 cdef int resident_points(GameState* s, int seat) noexcept nogil:
-    """RULES §9.8: groups of different types, each time the largest possible: group k of the split has as
+    """rules.md §9.8: groups of different types, each time the largest possible: group k of the split has as
     many figures as there are types with at least k residents; a group of g scores g (g + 1) / 2."""
     cdef uint8_t tiles[128]
     cdef int cnt[NTYPES]

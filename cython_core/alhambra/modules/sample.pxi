@@ -1,6 +1,6 @@
-# The random player in games with modules (RULES §9): a uniformly random legal action, drawn without listing
-# every one, as sample_legal (actions.pxi) does for the base game. "Random" means the same in both: uniform
-# over the legal actions (gen_legal_cached's list: every action alike, whatever its kind).
+# The random player in games with modules (rules.md §9): a uniformly random legal action, drawn without
+# listing every one, as sample_legal (actions.pxi) does for the base game. "Random" means the same in both:
+# uniform over the legal actions (gen_legal_cached's list: every action alike, whatever its kind).
 #
 # The short parts are listed (takes, buys, and what gen_action_modules / gen_module_phase list); the long ones
 # are counted: falcon purchases (card kinds held x the (corner, falcon) pairs of falcon_spots, remembered per
@@ -192,8 +192,8 @@ cdef int _cells_count(GameState* s, SeatView* sv, SeatMemo* m, int t) noexcept n
 cdef int _camp_cell_draw(GameState* s, SeatView* sv, int kind, int t, int k) noexcept nogil:
     """The k-th (tile, side) pair camp t could lean on (_camp_pair_sides): the cell there, as a `kind` code of
     camp t if the camp may go there and the pair is the cell's first (its lowest side with a bastion on a
-    wall, N E S W), else DRAW_AGAIN. A legal camp cell has a bastion on a building's wall (RULES §9.2), so it
-    has exactly one first pair: drawing pairs is uniform over the legal cells."""
+    wall, N E S W), else DRAW_AGAIN. A legal camp cell has a bastion on a building's wall (rules.md §9.2), so
+    it has exactly one first pair: drawing pairs is uniform over the legal cells."""
     cdef CityView* v = &sv.v
     cdef uint8_t* g = sv.g
     cdef CityGrid* c = s.cities.city[s.current]
@@ -246,7 +246,7 @@ cdef int _camp_swap_draw(CityGrid* c, CityView* v, int t, int k) noexcept nogil:
     """Camp t swapped with the k-th tile (not the fountain) whose side pattern its bastions match as a
     building's walls would (v.swap_count[its bastions] of them): a superset of camp t's swaps, since a legal
     camp shows a bastion exactly where a neighbour shows a wall (a building's wall; a camp's plain side faces
-    only a camp's plain side, RULES 9.2). The swap code if the neighbours fit the camp's sides, else
+    only a camp's plain side, rules.md §9.2). The swap code if the neighbours fit the camp's sides, else
     DRAW_AGAIN (check_action decides the rest)."""
     cdef int code = _kth_swap(v, t, TILE_WALLS[t], k), i
     if code < 0:

@@ -1,11 +1,11 @@
-# Module points of one scoring round (RULES §9.2-9.4), called by score_round for every seat.
+# Module points of one scoring round (rules.md §9.2-9.4), called by score_round for every seat.
 
 cdef int FALCON_SET_POINTS[6]
 FALCON_SET_POINTS[:] = [0, 2, 6, 12, 20, 30]
 
 
 cdef int falcon_points(GameState* s, int seat) noexcept nogil:
-    """RULES §9.4: per falcon colour held, 1 -> 2, 2 -> 6, 3 -> 12, 4 -> 20, 5 -> 30."""
+    """rules.md §9.4: per falcon colour held, 1 -> 2, 2 -> 6, 3 -> 12, 4 -> 20, 5 -> 30."""
     cdef int f, k, pts = 0
     cdef int held[NFALCON_COLOURS]
     for k in range(NFALCON_COLOURS):

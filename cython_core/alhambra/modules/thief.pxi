@@ -1,11 +1,11 @@
-# The Thief (RULES §9.6): thief cards dealt secretly, played in the interrupt window (modules/window.pxi).
+# The Thief (rules.md §9.6): thief cards dealt secretly, played in the interrupt window (modules/window.pxi).
 #
 # 12 cards, 3 per currency, shuffled and dealt: 4 each with 2-3 seats, 3 with 4, 2 with 5-6; the rest leave
 # the game unseen. In a window, every seat but the one who is next may play one: it takes one display card of
 # the thief's currency (one card, whatever its value), the thief leaves the game, the display is refilled at
 # once and a scoring card drawn there is scored at once; then the window's order restarts (§9.0).
 #
-# Who is asked (Decision, for the information of RULES §8): a seat holding any thief card is asked whenever
+# Who is asked (Decision, for the information of rules.md §8): a seat holding any thief card is asked whenever
 # the display is not empty, whether or not a card of its thieves' currencies lies there. Asking only seats
 # with a matching currency would tell the table which currencies a seat's thieves have.
 #

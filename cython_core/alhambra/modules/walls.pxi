@@ -1,4 +1,4 @@
-# Walls (RULES §9.7): the wall card action. Included by actions.pxi. Drawing wall cards face up is
+# Walls (rules.md §9.7): the wall card action. Included by actions.pxi. Drawing wall cards face up is
 # draw_card's (state.pxi), placing them into piles 2..5 setup_game's; added walls score as walls everywhere
 # because they are written into the city's cells (and kept per tile in card_walls for reserve tiles).
 #

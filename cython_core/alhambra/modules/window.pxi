@@ -1,4 +1,4 @@
-# The interrupt window (RULES §9.0) and the Vizier (§9.1).
+# The interrupt window (rules.md §9.0) and the Vizier (§9.1).
 #
 # After a turn is completely over, and before the next seat starts, the seats are asked in order: the seat
 # who is next first, then on around the table, the seat who just finished last. Each seat with something
