@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
-from test_dice_screens import RAW_CITY, Tmux
+from tmuxplay import RAW_CITY, Tmux
 
 from alhambra_ai import new_game
 from alhambra_ai.games.alhambra.session import AlhambraTerminalGame

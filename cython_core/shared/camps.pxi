@@ -174,7 +174,7 @@ cdef int city_check_swap_tile(CityGrid* c, int x, int y, int tile, int walls) no
         camp's support as they were (camps hold no camp up);
       - a building coming into a camp's cell needs an open side, which only a building's open side may
         face: it joins the on-foot graph; the camps beside it must lean on its walls by bastions.
-    (tests/test_modules.py holds this against the whole swapped city validated from scratch.)"""
+    (tests/core/alhambra/test_modules.py holds this against the whole swapped city validated from scratch.)"""
     cdef int i
     if x < c.x0 or x > c.x1 or y < c.y0 or y > c.y1:
         return CITY_ERR_EMPTY

@@ -20,7 +20,7 @@
 # Views live in a GenCache (alhambra/gencache.pxi), one per seat, kept between generations: after a change of
 # the city at one cell (gen_cache_touch records it) only the 3 x 3 block around the cell is recomputed, plus
 # the few cells whose ring test fails (they need the exact, global, hole test again) and the removals. The
-# lists are unordered then, but always hold exactly what a fresh view would (tests/test_actions.py checks
+# lists are unordered then, but always hold exactly what a fresh view would (tests/core/alhambra/test_actions.py checks
 # this along games).
 
 cdef enum:

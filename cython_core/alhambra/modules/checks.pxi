@@ -1,4 +1,4 @@
-# Test hook: invariants checked after every action of random games played in C (tests/test_modules.py,
+# Test hook: invariants checked after every action of random games played in C (tests/core/alhambra/test_modules.py,
 # the slow invariant runs). Conservation of tiles, money and falcons, and the acting seat's city valid.
 # It reads the state only; it decides nothing about the rules.
 

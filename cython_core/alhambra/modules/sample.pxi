@@ -7,7 +7,7 @@
 # city and supply), builds, swaps and placements per wall mask and removals from the seat's CityView (its
 # removals are found only when asked: never in a city with camps). Without camps in the seat's city, reserve
 # or pending tiles the draw is exactly gen_legal_cached's list at the index rng_below(count)
-# (tests/test_modules.py checks this along games).
+# (tests/core/alhambra/test_modules.py checks this along games).
 #
 # Camps: the CityView knows walls, not the camp rules (a camp is a tile whose bastions count as walls there).
 # With camps in the seat's city its builds, placements and swaps of buildings are a superset of the legal ones

@@ -117,7 +117,7 @@ cdef int gen_walls(GameState* s, int* out, GenCache* gc) noexcept nogil:
                 n += s.card_walls[t] == 0
         # the city from its view: _wall_check_at's rules for a city tile are no wall and no tile beside on
         # the card's sides (the mirror's walls, the side pattern's pm), no camp and no pieces of another card.
-        # The first two, the tests that refuse, without a branch per tile (tests/test_oracle_modules.py
+        # The first two, the tests that refuse, without a branch per tile (tests/core/alhambra/test_oracle_modules.py
         # holds the list against the brute-force oracle)
         m = 0
         for j in range(sv.v.ntile):

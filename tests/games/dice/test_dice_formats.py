@@ -4,14 +4,14 @@ its examples are real: rebuilt here from the moves the text names, they must be 
 import json
 import random
 import re
-from pathlib import Path
 
 import pytest
+from paths import ROOT
 
 from alhambra_ai import determinize, new_game
 from alhambra_ai.record import RecordError, load_record, make_record, replay, save_record
 
-TEXT = (Path(__file__).resolve().parent.parent / "docs" / "formats.md").read_text()
+TEXT = (ROOT / "docs" / "formats.md").read_text()
 SECTION = TEXT[TEXT.index("## The dice games: observations and records"):TEXT.index("## Tournament files")]
 BLOCKS = [json.loads(b.split("```")[0]) for b in SECTION.split("```json\n")[1:]]
 

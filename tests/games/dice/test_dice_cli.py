@@ -2,10 +2,10 @@
 bench and a scripted ``play --game dice`` session; a bad game name is one line on stderr and exit code 2."""
 
 import json
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from paths import ROOT
 
 from alhambra_ai.cli import main
 from alhambra_ai.record import load_record
@@ -14,7 +14,6 @@ from alhambra_ai.tournament import referee
 from alhambra_ai.tournament.config import BadInput, load_definition
 from alhambra_ai.tournament.store import load_results
 
-ROOT = Path(__file__).resolve().parent.parent
 RANDOM, GREEDY = (str(ROOT / "bots" / f"{b}.py") for b in ("random", "greedy"))
 FAST = ["--move-time", "0.5", "--time-bank", "2", "--memory", "512", "--no-progress", "--games", "1",
         "--jobs", "2"]

@@ -6,6 +6,7 @@ from types import SimpleNamespace
 
 import numpy as np
 import pytest
+from paths import ROOT
 
 pytest.importorskip("pettingzoo")
 
@@ -147,9 +148,8 @@ def test_docstring_examples():
 
 def test_the_example_runs(capsys, monkeypatch):
     import runpy
-    from pathlib import Path
 
-    example = Path(__file__).resolve().parents[1] / "examples" / "env_random_vs_greedy.py"
+    example = ROOT / "examples" / "env_random_vs_greedy.py"
     monkeypatch.setattr("sys.argv", [str(example), "2"])
     runpy.run_path(str(example), run_name="__main__")
     assert "greedy-like vs random:" in capsys.readouterr().out

@@ -2,9 +2,9 @@
 
 import io
 import random
-from pathlib import Path
 
 from click.testing import CliRunner
+from paths import ROOT
 
 from alhambra_ai import new_game
 from alhambra_ai.cli import main
@@ -16,7 +16,6 @@ from alhambra_ai.session import InputError
 from alhambra_ai.text import count, tile_label
 from alhambra_ai.tournament.replay import replay
 
-ROOT = Path(__file__).resolve().parent.parent
 RANDOM_BOT = str(ROOT / "bots" / "random.py")
 
 

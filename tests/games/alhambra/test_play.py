@@ -6,10 +6,10 @@ import signal
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from paths import ROOT
 
 from alhambra_ai import new_game
 from alhambra_ai.cli import main
@@ -17,7 +17,6 @@ from alhambra_ai.games.alhambra.session import AlhambraTerminalGame as TerminalG
 from alhambra_ai.games.alhambra.words import describe, narrate, normalize, resolve
 from alhambra_ai.session import InputError
 
-ROOT = Path(__file__).resolve().parent.parent
 RANDOM_BOT = str(ROOT / "bots" / "random.py")
 
 

@@ -6,6 +6,7 @@ import random
 
 import numpy as np
 import pytest
+from paths import ROOT
 
 pyspiel = pytest.importorskip("pyspiel")
 
@@ -17,7 +18,7 @@ from alhambra_ai.env import openspiel as aos  # noqa: E402
 from alhambra_ai.env.spaces import ObservationEncoder  # noqa: E402
 
 ALL = "vizier+camps+bazaars+falcons+change+thief+walls+residents"
-GREEDY = load_bot(__import__("pathlib").Path(__file__).resolve().parents[1] / "bots" / "greedy.py")
+GREEDY = load_bot(ROOT / "bots" / "greedy.py")
 
 
 @pytest.mark.parametrize("name,params", [("alhambra", {"players": 2}),

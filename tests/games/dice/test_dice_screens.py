@@ -6,14 +6,12 @@ tmux at 80x24) and in ``replay``."""
 import random
 import re
 import shutil
-import subprocess
-import sys
-import time
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 from dicehelpers import GAR, PAV, SER, TOW, empty_columns, position, rolled
+from paths import ROOT
+from tmuxplay import RAW_CITY, Tmux
 
 from alhambra_ai import new_game
 from alhambra_ai.cli import main
@@ -21,9 +19,7 @@ from alhambra_ai.games.dice.session import DiceTerminalGame
 from alhambra_ai.games.dice.text import moves_text, prompt_words, render
 from alhambra_ai.record import make_record, save_record
 
-ROOT = Path(__file__).resolve().parent.parent
 RANDOM = str(ROOT / "bots" / "random.py")
-RAW_CITY = re.compile(r"-?\d+,-?\d+:\d+")            # the City.to_text tokens the screens used to print
 PHASES = ("after_roll", "roll", "reward", "name", "pick", "place", "over")
 
 
@@ -188,42 +184,6 @@ def test_replay_lines_fit_the_width(tmp_path, game):
 
 # ---------------------------------------------------------------------------------------------------------
 # the real program in a terminal of 80 x 24
-
-
-class Tmux:
-    """``play`` in a private tmux server (its own socket, killed at the end) at 80 x 24, or ``size``; the
-    server starts in the checkout, so that ``python -m`` finds this package first."""
-
-    def __init__(self, tmp_path, args, size=(80, 24), name=None):
-        self.sock = str(tmp_path / f"tmux-{name or args[1]}.sock")    # one server per game: --game NAME
-        cmd = [sys.executable, "-m", "alhambra_ai.cli", "play", *args]
-        env = f"PYTHONPATH={ROOT}"
-        self.run("new-session", "-d", "-c", str(ROOT), "-x", str(size[0]), "-y", str(size[1]), "env", env,
-                 *cmd, ";", "set-option", "remain-on-exit", "on")
-
-    def run(self, *args):
-        return subprocess.run(["tmux", "-S", self.sock, *args], capture_output=True, text=True, check=True,
-                              cwd=ROOT).stdout
-
-    def screen(self):
-        return self.run("capture-pane", "-p", "-J")        # -J: a wrapped line comes back whole
-
-    def send(self, keys):
-        self.run("send-keys", keys, "Enter")
-
-    def wait(self, pattern, shows="", timeout=60):
-        """The screen once its last line is a prompt matching ``pattern`` and it shows ``shows``."""
-        end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            screen = self.screen()
-            lines = [x for x in screen.splitlines() if x.strip()]
-            if lines and re.search(pattern, lines[-1]) and shows in screen:
-                return screen
-            time.sleep(0.2)
-        raise AssertionError(f"no prompt {pattern!r} on the screen:\n{self.screen()}")
-
-    def close(self):
-        subprocess.run(["tmux", "-S", self.sock, "kill-server"], capture_output=True)
 
 
 def check_screen(screen):

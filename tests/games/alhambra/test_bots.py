@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import json
 import time
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from paths import ROOT
 
 from alhambra_ai import _core, new_game, search
 from alhambra_ai.botapi import Observation, load_bot
@@ -17,7 +17,7 @@ from alhambra_ai.cli import main
 from alhambra_ai.errors import BadInput
 from alhambra_ai.strength import Match, run_strength, wilson, win_share
 
-BOTS = Path(__file__).resolve().parent.parent / "bots"
+BOTS = ROOT / "bots"
 TINY = {"greedy": {}, "random": {}, "mcts": {"iterations": 30}, "expectimax": {"samples": 1, "breadth": 3}}
 
 

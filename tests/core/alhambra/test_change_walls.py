@@ -1,5 +1,5 @@
 """rules.md §9.5 Change and §9.7 Walls: each rule and each ruling of docs/rules.md "Change" / "Walls" is
-pinned by a test here (the oracle's checks are in tests/test_oracle_modules.py)."""
+pinned by a test here (the oracle's checks are in tests/core/alhambra/test_oracle_modules.py)."""
 
 import json
 import random

@@ -2,15 +2,15 @@
 leaderboard fit the width, cities stand side by side only when they fit, long lines fold.
 
 Regenerate the files after an intended change with ``ALHAMBRA_GOLDEN=write python -m pytest
-tests/test_widths.py`` and read the diff before committing it.
+tests/games/alhambra/test_widths.py`` and read the diff before committing it.
 """
 
 import os
 import random
 import re
-from pathlib import Path
 
 import pytest
+from paths import ROOT, TESTS
 
 from alhambra_ai import new_game
 from alhambra_ai.games.alhambra.text import render_table
@@ -18,7 +18,7 @@ from alhambra_ai.text import visible_len
 from alhambra_ai.tournament.ratings import format_report
 from alhambra_ai.tournament.replay import spectator_table
 
-GOLDEN = Path(__file__).parent / "golden"
+GOLDEN = TESTS / "golden"
 NAMES = ["you", "expectimax", "greedy", "mcts"]
 
 
@@ -82,7 +82,7 @@ def test_a_whole_play_session_fits_the_width(width):
 
     from alhambra_ai.cli import main
 
-    bot = str(Path(__file__).resolve().parent.parent / "bots" / "random.py")
+    bot = str(ROOT / "bots" / "random.py")
     script = "".join(f"{x}\n" for x in ["moves", "help", "city 2", "log"] + ["1"] * 3000)
     result = CliRunner().invoke(main, ["play", "--bot", bot, "--seed", "6", "--width", str(width)],
                                 input=script)
