@@ -76,8 +76,9 @@ def make_record(state: Any, seats: Sequence[str], forfeits: Iterable[Any] = (), 
         "scores": list(state.scores()),
         "forfeits": forfeits,
     }
-    if getattr(state, "game", "alhambra") != "alhambra":
-        record["game"] = state.game
+    game = getattr(state, "game", registry.DEFAULT)
+    if game != registry.DEFAULT:      # records of the base game name none (the format's default)
+        record["game"] = game
     _check(record)
     if check and replay(record)._fingerprint() != state._fingerprint():
         raise RecordError("the recorded actions do not reproduce the state (was its history recorded?)")

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from alhambra_ai import tile_info
+from alhambra_ai._core import TYPE_NAMES
 
 if TYPE_CHECKING:
     import numpy as np
@@ -27,7 +28,7 @@ if TYPE_CHECKING:
 __all__ = ["Block", "Field", "GameSpaces", "OpenSpielFacts", "TYPES", "View"]
 
 #: the six building types, in the order of the city planes and of every per-type field
-TYPES = ("pavilion", "seraglio", "arcades", "chambers", "garden", "tower")
+TYPES = TYPE_NAMES                # the building types in the core's order
 
 Block = tuple[str, int, str]                 # an action block: (name, size, meaning)
 Field = tuple[str, tuple[int, ...]]          # an observation field: (name, shape)
