@@ -468,6 +468,7 @@ class DiceMcts:
     pw: float
     scale: float
     depth: int
+    narrow: int
     iterations: int
     leaf_calls: int
     table_calls: int
@@ -482,6 +483,7 @@ class DiceMcts:
         depth: int = 1,
         pw: float = 2.0,
         scale: float = 10.0,
+        narrow: int = 0,
     ) -> None: ...
     def run(self, iterations: int = 0, deadline: float | None = None) -> int: ...
     # [(action, visits, mean reward of the seat to act, distinct children)], most visited first

@@ -11,6 +11,7 @@ Every deal is played once with A in each seat (2 players: A against B; more: one
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import time
 
@@ -43,7 +44,14 @@ def main() -> None:
     ap.add_argument("--deals", type=int, default=10)
     ap.add_argument("--seed", type=int, default=1000, help="seed of the first deal (then +1, +2, ...)")
     ap.add_argument("--quiet", action="store_true", help="print the last line only")
+    ap.add_argument("--set", action="append", default=[], metavar="MODULE.NAME=VALUE",
+                    help="set a package constant first, e.g. alhambra_ai.games.dice.value.SPREAD=2.0 (the "
+                         "package's bots see it; a frozen copy in tests/fixtures does not)")
     args = ap.parse_args()
+    for item in args.set:
+        target, value = item.split("=", 1)
+        module, name = target.rsplit(".", 1)
+        setattr(importlib.import_module(module), name, json.loads(value))
     a_cls, b_cls = load_bot(args.a), load_bot(args.b)
     acfg, bcfg = json.loads(args.acfg), json.loads(args.bcfg)
     n = args.players
@@ -55,8 +63,9 @@ def main() -> None:
             bots = []
             for seat in range(n):
                 bot = (a_cls if seat == a_seat else b_cls)()
-                bot.setup({"seat": seat, "num_players": n, "options": {"dirk": n == 2}, "seed": seed * 7 + seat,
-                           "move_time": 1.0, **(acfg if seat == a_seat else bcfg)})
+                cfg = acfg if seat == a_seat else bcfg
+                bot.setup({"seat": seat, "num_players": n, "options": {"dirk": n == 2},
+                           "seed": seed * 7 + seat, "move_time": 1.0, **cfg})
                 bots.append(bot)
             scores = play(bots, args.game, seed)
             wins += win_share(ranks_of(scores), [a_seat])

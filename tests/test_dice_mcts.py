@@ -76,9 +76,9 @@ def test_the_tree_samples_roll_outcomes_as_chance_children():
     children = tree.root_children()
     assert sum(n for _a, n, _m, _k in children) == 400                 # every iteration passes one root edge
     rolls = [(n, k) for a, n, _m, k in children if a & 15 == 1]
-    assert rolls and any(k > 1 for _n, k in rolls)                      # a re-roll's children are its outcomes
+    assert rolls and any(k > 1 for _n, k in rolls)  # a re-roll's children are its outcomes
     assert all(k <= n for n, k in rolls)
-    assert tree.leaf_calls < 400 and tree.table_calls >= 1              # Python only on cache misses
+    assert tree.leaf_calls < 400 and tree.table_calls >= 1  # Python only on cache misses
 
 
 @pytest.mark.parametrize("game", ["dice", "alcazaba"])
@@ -125,7 +125,8 @@ def _match(game, a_name, b_name, deals, a_cfg, b_cfg, seed0):
             for seat in (0, 1):
                 name, cfg = (a_name, a_cfg) if seat == a_seat else (b_name, b_cfg)
                 b = load_bot(name)()
-                b.setup(dict(seat=seat, num_players=2, options={"dirk": True}, seed=seed0 * 7 + d + seat, **cfg))
+                b.setup(dict(seat=seat, num_players=2, options={"dirk": True}, seed=seed0 * 7 + d + seat,
+                             **cfg))
                 bots.append(b)
             while not s.is_terminal():
                 seat = s.current_player

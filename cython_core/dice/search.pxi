@@ -293,6 +293,22 @@ cdef int dm_turn_action(DMTurn* T, DiceGame* g) noexcept nogil:
     return D_STOP | (best_t << 4)
 
 
+cdef bint dm_keeps_one_type(DiceGame* g, int mask) noexcept nogil:
+    """A re-roll keeping exactly the dice of one type (or none): expectimax's candidates."""
+    cdef int i, f = -1
+    for i in range(NDICE):
+        if not (mask >> i) & 1:
+            if f >= 0 and g.dice[i] != f:
+                return False
+            f = g.dice[i]
+    if f < 0:
+        return True
+    for i in range(NDICE):
+        if (mask >> i) & 1 and g.dice[i] == f:
+            return False
+    return True
+
+
 cdef struct DMPrior:
     double v
     int i
@@ -405,7 +421,7 @@ cdef class DiceMcts:
     cdef list dets
     cdef object leaf_fn, table_fn, policy_fn
     cdef public double c_uct, pw, scale
-    cdef public int depth
+    cdef public int depth, narrow
     cdef public int iterations, leaf_calls, table_calls
     cdef int n
     cdef Rng rng
@@ -431,13 +447,13 @@ cdef class DiceMcts:
         self.tables.keys = NULL
 
     def __init__(self, states, seed, leaf, table, policy, double c_uct=0.7, int depth=1, double pw=2.0,
-                 double scale=10.0):
+                 double scale=10.0, int narrow=0):
         self.dets = list(states)
         if not self.dets or not all(isinstance(s, DiceState) for s in self.dets):
             raise ValueError("DiceMcts needs one or more DiceStates")
         self.n = (<DiceState>self.dets[0]).g.n
         self.leaf_fn, self.table_fn, self.policy_fn = leaf, table, policy
-        self.c_uct, self.depth, self.pw, self.scale = c_uct, depth, pw, scale
+        self.c_uct, self.depth, self.pw, self.scale, self.narrow = c_uct, depth, pw, scale, narrow
         _check_seed(seed)
         rng_seed(&self.rng, <uint64_t>seed)
         self.node_cap, self.pool_cap, self.lcap, self.tcap = 1024, 4096, 1024, 4 * DM_TABLE
@@ -574,7 +590,7 @@ cdef class DiceMcts:
         cdef DMTurn T
         cdef DMPrior* pr
         cdef int* p
-        cdef int i
+        cdef int i, k = 0
         cdef double* tab
         while self.npool + nleg > self.pool_cap:
             p = <int*>realloc(self.pool, 2 * self.pool_cap * sizeof(int))
@@ -588,13 +604,18 @@ cdef class DiceMcts:
             if pr == NULL:
                 raise MemoryError()
             for i in range(nleg):
-                pr[i].v = dm_prior(&T, g, self.buf[i])
-                pr[i].i = i
-                pr[i].a = self.buf[i]
-            qsort(pr, nleg, sizeof(DMPrior), _dm_prior_cmp)
-            for i in range(nleg):
+                if self.narrow and (self.buf[i] & 15) == D_ROLL and not dm_keeps_one_type(
+                        g, (self.buf[i] >> 4) & 0xFF):
+                    continue                   # narrow: expectimax's re-rolls only (keep one type or none)
+                pr[k].v = dm_prior(&T, g, self.buf[i])
+                pr[k].i = i
+                pr[k].a = self.buf[i]
+                k += 1
+            qsort(pr, k, sizeof(DMPrior), _dm_prior_cmp)
+            for i in range(k):
                 self.pool[self.npool + i] = pr[i].a
             free(pr)
+            nleg = k
             self.nodes[node].after = 1
         else:
             for i in range(nleg):

@@ -28,7 +28,9 @@ from alhambra_ai.games.dice import mcts as _mcts
 from alhambra_ai.games.dice.value import value_of
 from alhambra_ai.search import MoveClock, move_seed, obs_dict
 
-_MCTS_PARAMS = (("c_uct", float), ("depth", int), ("scale", float), ("pw", float), ("dets", int))
+_MCTS_PARAMS = (("c_uct", float), ("depth", int), ("scale", float), ("pw", float), ("dets", int),
+                ("own_markers", int),
+                ("narrow", int))
 
 
 def greedy(obs: Any, seed: int, config: dict | None = None) -> int:
