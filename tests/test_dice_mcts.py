@@ -140,10 +140,11 @@ def _match(game, a_name, b_name, deals, a_cfg, b_cfg, seed0):
 
 @pytest.mark.parametrize("game", ["dice", "alcazaba"])
 def test_mcts_beats_greedy_at_fixed_iterations(game):
-    """A modest, reliable bar: at 300 iterations mcts won GREEDY_BAR_MEASURED of these 20 seeded games; the
-    bar leaves room for changes that cost a little strength, and fails on a broken search."""
+    """A modest, reliable bar (deterministic: fixed deals, seeds and iterations): at 300 iterations mcts won
+    14 (dice) and 16 (Alcazaba) of these 20 games; 12 leaves room for changes that cost a little strength
+    and still fails a broken search (the first flat mcts won 2.5-5% against greedy)."""
     wins = _match(game, "bots/mcts.py", "bots/greedy.py", 10, {"iterations": 300}, {}, 300)
-    assert wins >= 13, wins
+    assert wins >= 12, wins
 
 
 @pytest.mark.parametrize("game, players", [("dice", 2), ("alcazaba", 3)])
