@@ -469,6 +469,7 @@ class DiceMcts:
     scale: float
     depth: int
     narrow: int
+    qmc: int
     iterations: int
     leaf_calls: int
     table_calls: int
@@ -484,6 +485,7 @@ class DiceMcts:
         pw: float = 2.0,
         scale: float = 10.0,
         narrow: int = 0,
+        qmc: int = 1,
     ) -> None: ...
     def run(self, iterations: int = 0, deadline: float | None = None) -> int: ...
     # [(action, visits, mean reward of the seat to act, distinct children)], most visited first

@@ -421,7 +421,8 @@ cdef class DiceMcts:
     cdef list dets
     cdef object leaf_fn, table_fn, policy_fn
     cdef public double c_uct, pw, scale
-    cdef public int depth, narrow
+    cdef public int depth, narrow, qmc
+    cdef uint64_t salt
     cdef public int iterations, leaf_calls, table_calls
     cdef int n
     cdef Rng rng
@@ -447,13 +448,15 @@ cdef class DiceMcts:
         self.tables.keys = NULL
 
     def __init__(self, states, seed, leaf, table, policy, double c_uct=0.7, int depth=1, double pw=2.0,
-                 double scale=10.0, int narrow=0):
+                 double scale=10.0, int narrow=0, int qmc=1):
         self.dets = list(states)
         if not self.dets or not all(isinstance(s, DiceState) for s in self.dets):
             raise ValueError("DiceMcts needs one or more DiceStates")
         self.n = (<DiceState>self.dets[0]).g.n
         self.leaf_fn, self.table_fn, self.policy_fn = leaf, table, policy
         self.c_uct, self.depth, self.pw, self.scale, self.narrow = c_uct, depth, pw, scale, narrow
+        self.qmc = qmc
+        self.salt = <uint64_t>seed
         _check_seed(seed)
         rng_seed(&self.rng, <uint64_t>seed)
         self.node_cap, self.pool_cap, self.lcap, self.tcap = 1024, 4096, 1024, 4 * DM_TABLE
@@ -569,12 +572,16 @@ cdef class DiceMcts:
 
     cdef int _roll(self, DiceGame* g, int a) except -1:
         """Apply the roll `a` with an outcome sampled by its exact probability; returns the outcome's index."""
+        return self._roll_at(g, a, _dm_uniform(&self.rng))
+
+    cdef int _roll_at(self, DiceGame* g, int a, double u) except -1:
+        """Apply the roll `a` with the outcome at u in [0, 1) of its cumulative outcome list."""
         cdef int mask = (a >> 4) & 0xFF, k = 0, i, lo, hi, mid
         cdef double x
         for i in range(NDICE):
             if (mask >> i) & 1:
                 k += 1
-        x = _dm_uniform(&self.rng) * _DM_CUM[k][_DM_NOUT[k] - 1]
+        x = u * _DM_CUM[k][_DM_NOUT[k] - 1]
         lo, hi = 0, _DM_NOUT[k] - 1
         while lo < hi:
             mid = (lo + hi) // 2
@@ -669,6 +676,7 @@ cdef class DiceMcts:
         cdef int path_player[DM_PATH]
         cdef double rewards[MAX_PLAYERS]
         cdef int plen = 1, node = 0, turns = 0, expanded = 0, nleg, a, ph, player, stat, child, created, o, i
+        cdef double u
         path_node[0] = 0
         path_player[0] = -1
         while w.phase != DP_OVER and turns < self.depth and plen < DM_PATH - 2:
@@ -690,8 +698,14 @@ cdef class DiceMcts:
             player = w.current
             a = self._select(node, w, nleg)
             if (a & 15) == D_ROLL:
-                o = self._roll(w, a)
                 stat = self._child(node, <uint32_t>a, &created)
+                if self.qmc:    # stratified: the chance node's k-th visit takes the k-th golden-ratio point
+                    u = _dm_slot(<uint64_t>stat * <uint64_t>0x9E3779B97F4A7C15 + self.salt) >> 11
+                    u = self.nodes[stat].n * 0.6180339887498949 + u * (1.0 / 9007199254740992.0)
+                    u -= <int>u
+                    o = self._roll_at(w, a, u)
+                else:
+                    o = self._roll(w, a)
                 child = self._child(stat, <uint32_t>o, &created)
             else:
                 dice_apply(w, a, None)

@@ -40,6 +40,9 @@ PW = 2.0            # progressive widening after a roll: ceil(PW * sqrt(visits +
 DETS = 8            # determinizations cycled through
 
 
+QMC = 1             # 1: a chance node in the tree takes its outcomes stratified (its k-th visit the k-th
+                    # point of a golden-ratio sequence over the cumulative outcome list, offset per node at
+                    # random), 0: independent samples
 NARROW = 0          # 1: after a roll only expectimax's re-rolls (keep one type's dice, or none) are searched
                     # (dice, 2000 iterations, c_uct 0.2: 17.5% of 40 games against the frozen expectimax,
                     # 0: 55%;
@@ -93,7 +96,7 @@ def rollout_policy(state) -> int:
 
 
 def tree(obs: dict, seed: int, c_uct: float = C_UCT, depth: int = DEPTH, scale: float = SCALE, pw: float = PW,
-         dets: int = DETS, own_markers: int = OWN_MARKERS, narrow: int = NARROW) -> DiceMcts:
+         dets: int = DETS, own_markers: int = OWN_MARKERS, narrow: int = NARROW, qmc: int = QMC) -> DiceMcts:
     """A search tree for the observation (not yet run)."""
     states: list = []
     for k in range(dets if greedy.state_has_hidden(obs) else 1):
@@ -106,7 +109,7 @@ def tree(obs: dict, seed: int, c_uct: float = C_UCT, depth: int = DEPTH, scale: 
         return leaf_margins(state, seat, own_markers)
 
     return DiceMcts(states, seed % 2 ** 63, leaf, turn_table, rollout_policy, c_uct=c_uct, depth=depth,
-                    pw=pw, scale=scale, narrow=narrow)
+                    pw=pw, scale=scale, narrow=narrow, qmc=qmc)
 
 
 def search(obs: dict, seed: int, deadline: float, iterations: int | None = None, **params) -> int:
