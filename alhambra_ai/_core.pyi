@@ -459,3 +459,37 @@ def new_dice_game(
 def _bench_dice_games(game: str, num_players: int, games: int, seed0: int) -> int: ...
 def dice_observation(st: DiceState, row: int) -> _Json: ...
 def dice_determinize(obs: dict[str, Any] | _SupportsToDict, seed: int) -> DiceState: ...
+
+@disjoint_base  # a cdef class: no class can inherit from it and another such base
+class DiceMcts:
+    """The dice games' UCT search with chance nodes, compiled (alhambra_ai/games/dice/mcts.py builds it)."""
+
+    c_uct: float
+    pw: float
+    scale: float
+    depth: int
+    narrow: int
+    qmc: int
+    iterations: int
+    leaf_calls: int
+    table_calls: int
+    def __init__(
+        self,
+        states: Iterable[DiceState],
+        seed: int,
+        leaf: Callable[[DiceState], Sequence[float]],
+        table: Callable[[DiceState], Sequence[float]],
+        policy: Callable[[DiceState], int],
+        c_uct: float = 0.7,
+        depth: int = 1,
+        pw: float = 2.0,
+        scale: float = 10.0,
+        narrow: int = 0,
+        qmc: int = 1,
+    ) -> None: ...
+    def run(self, iterations: int = 0, deadline: float | None = None) -> int: ...
+    # [(action, visits, mean reward of the seat to act, distinct children)], most visited first
+    def root_children(self) -> list[tuple[int, int, float, int]]: ...
+    def best(self, legal: Iterable[int]) -> int: ...
+    @property
+    def num_nodes(self) -> int: ...

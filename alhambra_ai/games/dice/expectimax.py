@@ -24,6 +24,9 @@ from math import comb
 from alhambra_ai.games.dice.value import Value, value_of
 
 NEG = -1e9
+ALL_REROLLS = 0         # 1: every distinct re-roll is a candidate (keeping dice of several types too), else
+                        # keep one type's dice or none (1: 44.0% [0.312, 0.577] of 50 dice games against
+                        # the frozen baseline, exact: no gain for the time it costs)
 EXACT_DICE = 6          # re-rolls of up to 6 dice are valued exactly (462 outcomes); 7-8 by their chain
 _OUTCOMES: dict = {}
 D_ROLL, D_STOP, D_VOID, D_BLACK = 1, 2, 9, 10
@@ -211,8 +214,9 @@ class Turn:
         if rolls < 3:
             # the likeliest first (by their chain value), so a deadline leaves only unlikely ones inexact;
             # re-rolls of more than EXACT_DICE dice (keeping one die or none) are rarely best: chain only
-            cands = [(self.reroll_value(a, exact=False), a)
-                     for a in _keep_type_rerolls(dice) if state.is_legal(a)]
+            rerolls = ([a for a in legal if a & 15 == D_ROLL] if ALL_REROLLS
+                       else [a for a in _keep_type_rerolls(dice) if state.is_legal(a)])
+            cands = [(self.reroll_value(a, exact=False), a) for a in rerolls]
             for approx, a in sorted(cands, key=lambda e: -e[0]):
                 exact = bin((a >> 4) & 0xFF).count("1") <= EXACT_DICE
                 options.append((self.reroll_value(a) if exact else approx, len(options), a))

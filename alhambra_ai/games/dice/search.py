@@ -6,8 +6,8 @@ public knowledge only (the observation is determinized first):
 - ``greedy``: one ply (``greedy.py``);
 - ``expectimax``: the exact expectation over re-roll outcomes on the position value (``expectimax.py``,
   ``value.py``), within the move's time, or exact and deterministic when the config gives ``samples``;
-- ``mcts``: a UCT tree with chance nodes over the exact roll outcomes, cut off by the position value
-  (``mcts.py``; config: iterations, c_uct, depth, scale, pw, dets; ``flat`` = the earlier flat UCB with
+- ``mcts``: a compiled UCT tree with chance nodes over the exact roll outcomes, cut off by the position
+  value (``mcts.py``; config: iterations, c_uct, depth, scale, pw, dets; ``flat`` = the first flat UCB with
   random playouts, kept for comparisons).
 
 >>> from alhambra_ai import new_game
@@ -29,7 +29,8 @@ from alhambra_ai.games.dice.value import value_of
 from alhambra_ai.search import MoveClock, move_seed, obs_dict
 
 _MCTS_PARAMS = (("c_uct", float), ("depth", int), ("scale", float), ("pw", float), ("dets", int),
-                ("turn_policy", int))
+                ("own_markers", int),
+                ("narrow", int), ("qmc", int))
 
 
 def greedy(obs: Any, seed: int, config: dict | None = None) -> int:

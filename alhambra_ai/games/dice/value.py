@@ -52,7 +52,8 @@ def _reach_table() -> list[float]:
     return out
 
 
-REACH = _reach_table()      # REACH[i + 1]: above field index i (REACH[0]: any field)
+REACH = _reach_table()
+_MAJ_MEMO: dict = {}      # REACH[i + 1]: above field index i (REACH[0]: any field)
 
 
 def _phi(x: float) -> float:
@@ -106,7 +107,18 @@ class Value:
         return [1.0 if r == self.seat else (0.0 if r == "dirk" else -1.0 / (self.n - 1)) for r in self.rows]
 
     def _maj_type(self, t: int, bps: list[int], arrs: list[int]) -> float:
-        """D from type t's majorities at the scorings to come, with these building points per row."""
+        """D from type t's majorities at the scorings to come, with these building points per row (a pure
+        function of its inputs: memoized across positions, the searches ask it for the same few again and
+        again)."""
+        key = (type(self), self.seat, self.n, self.round, tuple(self.scorings), t, tuple(bps), tuple(arrs))
+        out = _MAJ_MEMO.get(key)
+        if out is None:
+            if len(_MAJ_MEMO) > 200_000:
+                _MAJ_MEMO.clear()
+            out = _MAJ_MEMO[key] = self._maj_type_now(t, bps, arrs)
+        return out
+
+    def _maj_type_now(self, t: int, bps: list[int], arrs: list[int]) -> float:
         w = self._w
         m = len(bps)
         total = 0.0
