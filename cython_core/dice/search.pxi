@@ -674,7 +674,7 @@ cdef class DiceMcts:
     cdef int _descend(self, DiceGame* w) except -1:
         cdef int path_node[DM_PATH]
         cdef int path_player[DM_PATH]
-        cdef double rewards[MAX_PLAYERS]
+        cdef double seat_rewards[MAX_PLAYERS]
         cdef int plen = 1, node = 0, turns = 0, expanded = 0, nleg, a, ph, player, stat, child, created, o, i
         cdef double u
         path_node[0] = 0
@@ -721,11 +721,11 @@ cdef class DiceMcts:
             if created:
                 expanded = 1
             node = child
-        self._rewards(w, rewards)
+        self._rewards(w, seat_rewards)
         for i in range(plen):
             self.nodes[path_node[i]].n += 1
             if path_player[i] >= 0:
-                self.nodes[path_node[i]].w += rewards[path_player[i]]
+                self.nodes[path_node[i]].w += seat_rewards[path_player[i]]
         return 0
 
     def run(self, int iterations=0, deadline=None):
