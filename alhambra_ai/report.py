@@ -188,7 +188,8 @@ def write_report(out_dir: str | Path, to: str | Path | None = None) -> Path:
                  f.get("move")) for g in games for f in g["forfeits"]]
     total = settings.get("total_games") if settings else None
     page = _env.get_template("report.html").render(
-        title=f"Tournament {out_dir.name}" + (f" ({settings['game']})" if settings and "game" in settings else ""),
+        title=f"Tournament {out_dir.name}"
+        + (f" ({settings['game']})" if settings and "game" in settings else ""),
         settings=settings, standings=[s.row() for s in standings],
         legend=LEGEND.replace("\n", " "), matrix=matrix, order=order,
         chart=rating_chart(rating_history(results, order), order) if results else "",
