@@ -111,7 +111,7 @@ class Seat:
         self.times: list[float] = []
 
 
-def run_game(game: ScheduledGame, paths: dict[str, BotSource | str], limits: Limits,
+def run_game(game: ScheduledGame, paths: Mapping[str, BotSource | str], limits: Limits,
              stop: threading.Event | None = None, heartbeat: Heartbeat | None = None) -> tuple[dict, dict]:
     """Play ``game`` and return (result, record); see store.py for their fields. ``paths`` gives each bot
     as its content (BotSource, read once by the caller) or a file path; ``limits`` the limits of every seat
@@ -195,7 +195,8 @@ def run_game(game: ScheduledGame, paths: dict[str, BotSource | str], limits: Lim
     return result, record
 
 
-def run_watched(game: ScheduledGame, bots: dict[str, BotSource | str], limits: Limits) -> tuple[dict, dict]:
+def run_watched(game: ScheduledGame, bots: Mapping[str, BotSource | str], limits: Limits
+                ) -> tuple[dict, dict]:
     """``run_game`` under the watchdog, for a game that has no runner watching it (a Ray task): a referee
     that stops making progress raises RefereeStalled (the run stops, naming the game) instead of holding
     its node forever."""
