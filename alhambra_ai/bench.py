@@ -87,7 +87,7 @@ def games_per_second_pair(players: int, options: dict, seconds: float = 1.0,
     few tenths. The interval is this run's: separate runs (another process, its code and data laid out
     anew) differ by about half a point more."""
     sides = [_Timing(players, seed, opts, "alhambra", PAIR_SECONDS) for opts in (None, options)]
-    ratios = []
+    ratios: list[float] = []
     while min(side.spent for side in sides) < seconds or not ratios:
         sizes, rates = [side.batch for side in sides], []
         for side, size in zip(sides, sizes, strict=True):
@@ -108,7 +108,8 @@ def sample_states(players: int = 4, count: int = 200, seed: int = 1,
                   options: dict | None = None) -> tuple[list, list]:
     """(early, late) states along random games: the first 20 actions, and the last third of each game."""
     rng = random.Random(seed)
-    early, late = [], []
+    early: list[_core.State] = []
+    late: list[_core.State] = []
     while len(early) < count or len(late) < count:
         s = new_game(players, rng.randrange(10**6), options)
         s.record_history = False

@@ -57,9 +57,10 @@ def state_from_json(d: dict | str) -> State:
     """The State of a position dict (or its JSON text); PositionError names the first problem."""
     if isinstance(d, str):
         try:
-            d = json.loads(d)
+            parsed: Any = json.loads(d)     # any JSON value: the core's PositionError names one not an object
         except json.JSONDecodeError as e:
             raise PositionError(f"not JSON: {e}") from None
+        return state_from_position(parsed)
     return state_from_position(d)
 
 

@@ -157,7 +157,7 @@ def write_report(out_dir: str | Path, to: str | Path | None = None) -> Path:
     pairings = {(p.a, p.b): p for p in head_to_head(results, order)}
     matrix = []
     for a in order:
-        row = []
+        row: list[dict[str, object] | None] = []
         for b in order:
             p = pairings.get((a, b)) or pairings.get((b, a))
             if a == b or p is None or not p.games:
@@ -188,7 +188,8 @@ def write_report(out_dir: str | Path, to: str | Path | None = None) -> Path:
                  f.get("move")) for g in games for f in g["forfeits"]]
     total = settings.get("total_games") if settings else None
     page = _env.get_template("report.html").render(
-        title=f"Tournament {out_dir.name}" + (f" ({settings['game']})" if "game" in (settings or {}) else ""),
+        title=f"Tournament {out_dir.name}"
+        + (f" ({settings['game']})" if settings and "game" in settings else ""),
         settings=settings, standings=[s.row() for s in standings],
         legend=LEGEND.replace("\n", " "), matrix=matrix, order=order,
         chart=rating_chart(rating_history(results, order), order) if results else "",

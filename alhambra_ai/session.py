@@ -60,9 +60,11 @@ class SeatBot:
     def start(self) -> SeatBot:
         """Wait until the file has loaded and run the bot's set-up; raises ValueError naming the problem."""
 
+        proc = self.seat.proc
+        assert proc is not None, "start() before close()"
         try:
-            taken = self.seat.proc.begin(self.limits.setup_time)  # the file loaded
-            self.seat.proc.setup(self.config, max(0.001, self.limits.setup_time - taken))
+            taken = proc.begin(self.limits.setup_time)  # the file loaded
+            proc.setup(self.config, max(0.001, self.limits.setup_time - taken))
         except BotFailure as failure:
             self.close()
             text = failure_text(failure)  # a load error names the file itself

@@ -168,7 +168,7 @@ class Sprt:
         if not (0 < alpha < 1 and 0 < beta < 1 and alpha + beta < 1):
             raise ValueError("alpha and beta must lie in (0, 1) with alpha + beta < 1")
         elo_given = share0 is None
-        if elo_given:
+        if share0 is None or share1 is None:  # both None (checked above): H0 and H1 from the Elo
             if not elo0 < elo1:
                 raise ValueError(f"elo0 must be less than elo1 (got {elo0:g} and {elo1:g})")
             share0, share1 = elo_to_share(elo0, players), elo_to_share(elo1, players)
@@ -176,7 +176,6 @@ class Sprt:
                 raise ValueError(f"elo0 {elo0:g} and elo1 {elo1:g} give no two distinct shares in (0, 1)")
         elif not 0 < share0 < share1 < 1:
             raise ValueError(f"0 < share0 < share1 < 1 is needed (got {share0:g} and {share1:g})")
-        assert share0 is not None and share1 is not None
         self.players, self.alpha, self.beta = players, alpha, beta
         self.s0, self.s1 = float(share0), float(share1)
         self.elo0 = float(elo0) if elo_given else share_to_elo(self.s0, players)

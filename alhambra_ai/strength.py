@@ -283,8 +283,8 @@ def report(path: str | Path) -> tuple[dict, list[MatchResult]]:
         raise BadInput(f"{path}: no such file")
     head, done, _torn = ResultLog.read(path)  # a run may be appending to it: read only
     groups: dict[tuple[str, int], list[dict]] = {}
-    for (match, players, _game), r in sorted(done.items()):
-        groups.setdefault((match, players), []).append(r)
+    for (match_text, players, _game), r in sorted(done.items()):
+        groups.setdefault((match_text, players), []).append(r)
     rows = []
     for (m, p), rs in groups.items():
         if "bots" in rs[0]:
@@ -311,8 +311,8 @@ def check_match(text: str) -> None:
 def run_settings(seed: int, move_time: float | None, iterations: int | None, time_bank: float,
                  options: Iterable[str] | None, game: str) -> dict:
     """What the games of a run depend on, as kept in its log's first line (a rerun must match them)."""
-    settings = {"seed": seed, "move_time": move_time, "iterations": iterations, "time_bank": time_bank,
-                "format": FORMAT_VERSION}
+    settings: dict[str, object] = {"seed": seed, "move_time": move_time, "iterations": iterations,
+                                   "time_bank": time_bank, "format": FORMAT_VERSION}
     if options:
         settings["options"] = list(options)
     if game != registry.DEFAULT:  # the base game's logs keep the settings line they always had

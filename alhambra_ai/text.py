@@ -24,7 +24,7 @@ import os
 import re
 import shutil
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Literal
 
 from alhambra_ai._core import (
     TYPE_NAMES,
@@ -47,7 +47,7 @@ _UNICODE = {"outer": ("━", "┃"), "inner": ("═", "║"), "plain": ("─", "
             "none": (" ", " ")}
 # Box-drawing corners by the edges that meet there (up, right, down, left), in three weights: heavy where only
 # outer walls meet, double where only inner walls meet, light otherwise.
-_CORNER_KEYS = [(1, 1, 1, 1), (1, 1, 1, 0), (1, 0, 1, 1), (0, 1, 1, 1), (1, 1, 0, 1),
+_CORNER_KEYS: list[tuple[int, ...]] = [(1, 1, 1, 1), (1, 1, 1, 0), (1, 0, 1, 1), (0, 1, 1, 1), (1, 1, 0, 1),
                 (0, 1, 1, 0), (0, 0, 1, 1), (1, 1, 0, 0), (1, 0, 0, 1), (1, 0, 1, 0),
                 (0, 1, 0, 1), (1, 0, 0, 0), (0, 1, 0, 0), (0, 0, 1, 0), (0, 0, 0, 1)]
 _CORNERS = {
@@ -117,13 +117,13 @@ def _cells_of(city: Any) -> list[tuple[int, int, int, int]]:
 
 def _edge_kind(a: tuple[int, int] | None, b: tuple[int, int] | None, a_side: int, b_side: int) -> str:
     """Kind of the edge between cell ``a`` and cell ``b`` (each ``(tile, walls)`` or None when empty)."""
-    if a is None and b is None:
-        return "none"
     if a is not None and b is not None:
         return "inner" if (a[1] & a_side or b[1] & b_side) else "open"
-    tile = a if a is not None else b
-    side = a_side if a is not None else b_side
-    return "outer" if tile[1] & side else "plain"
+    if a is not None:
+        return "outer" if a[1] & a_side else "plain"
+    if b is not None:
+        return "outer" if b[1] & b_side else "plain"
+    return "none"
 
 
 def render_city(city: Any, unicode: bool = False, color: bool = False, margin: int = 1,
@@ -370,7 +370,7 @@ def _wall_length(cells: Any) -> int | None:
 def wrap(text: str, width: int, indent: str = "    ") -> list[str]:
     """Word wrap by visible width (colour codes take no room), breaking after ``,`` ``|`` ``:`` ``=N`` where
     possible so that items stay whole, else at any space; continuation lines are indented."""
-    pieces = []
+    pieces: list[str] = []
     for chunk in re.split(r"(?<=[,|:]) |(?<==\d) |(?<==\d\d) ", text):
         if visible_len(chunk) > width - len(indent):
             pieces += chunk.split(" ")
@@ -395,7 +395,7 @@ def wrap(text: str, width: int, indent: str = "    ") -> list[str]:
 MODULE_COLUMNS = (("camps", "camp"), ("bazaars", "bzr"), ("falcons", "flc"), ("residents", "res"))
 
 
-def summed_breakdown(breakdown: Sequence[Mapping], seat: int | str) -> dict:
+def summed_breakdown(breakdown: Sequence[Mapping], seat: int | Literal["dirk"]) -> dict:
     """One seat's points (or ``"dirk"``'s) summed over the scoring rounds of ``score_breakdown()``: per
     building type, walls, and each module that scored.
 
@@ -406,7 +406,7 @@ def summed_breakdown(breakdown: Sequence[Mapping], seat: int | str) -> dict:
     sums: dict = {"majorities": [0] * 6, "wall": 0}
     for entry in breakdown:
         seats = entry.get("seats") or []
-        d = (entry.get("dirk") or {}) if seat == "dirk" else seats[seat] if seat < len(seats) else {}
+        d = (entry.get("dirk") or {}) if isinstance(seat, str) else seats[seat] if seat < len(seats) else {}
         sums["majorities"] = [a + b for a, b in zip(sums["majorities"], d.get("majorities") or [0] * 6,
                                                     strict=True)]
         sums["wall"] += d.get("wall") or 0

@@ -33,7 +33,7 @@ _HELP_ERRORS = tuple(getattr(click.exceptions, name) for name in ("NoArgsIsHelpE
                      if hasattr(click.exceptions, name))
 
 
-def _one_line(error: click.UsageError) -> click.UsageError:
+def _one_line(error: click.UsageError) -> click.ClickException:
     if isinstance(error, _HELP_ERRORS):  # no command given: the help itself is the answer
         return error
     message = " ".join(error.format_message().split())

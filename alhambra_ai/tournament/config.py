@@ -21,11 +21,15 @@ back from its output directory (``--resume`` without bot files).
 from __future__ import annotations
 
 import os
+import sys
 import time
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 
-import tomllib
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # Python 3.10 (requires-python): tomllib's backport, a dependency there
+    import tomli as tomllib
 
 from alhambra_ai import registry
 from alhambra_ai.botapi import bot_file_problem, bot_name
@@ -188,9 +192,10 @@ def _check_numbers(s: Settings) -> None:
             raise BadInput(f"{name} must be an integer >= {low}, not {value!r}")
     if s.seed is not None and s.seed >= 2**63:
         raise BadInput(f"seed must be below 2**63, not {s.seed}")
-    for name, value in (("move-time", s.move_time), ("time-bank", s.time_bank), ("setup-time", s.setup_time)):
-        if not isinstance(value, int | float) or value < 0 or (name != "time-bank" and value == 0):
-            raise BadInput(f"{name} must be a positive number of seconds, not {value!r}")
+    for name, seconds in (("move-time", s.move_time), ("time-bank", s.time_bank),
+                          ("setup-time", s.setup_time)):
+        if not isinstance(seconds, int | float) or seconds < 0 or (name != "time-bank" and seconds == 0):
+            raise BadInput(f"{name} must be a positive number of seconds, not {seconds!r}")
     if not isinstance(s.memory, int) or s.memory < 0 or 0 < s.memory < 64:
         raise BadInput(f"memory must be a number of MB >= 64 (0 = no cap), not {s.memory!r}")
     check_game(s.game, s.options)

@@ -30,6 +30,7 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
 from alhambra_ai.botapi import bot_name
 
@@ -153,7 +154,8 @@ class BotProcess:
                 raise SandboxError("cannot make the worker's cgroup")
         lifeline, self._lifeline = os.pipe()  # the worker's namespace ends when our end closes
         cmd, env, config = sandbox.launch(self.plan, self.private, memory_mb, lifeline, cpu, self.cgroup)
-        self.paused, self._worker_pid = False, None
+        self.paused = False
+        self._worker_pid: int | None = None  # found at the first pause (namespaces only)
         try:
             self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                          stderr=subprocess.PIPE, start_new_session=True, env=env,
@@ -167,7 +169,7 @@ class BotProcess:
             raise
         finally:
             os.close(lifeline)
-        self._buf = {self.proc.stdout.fileno(): b"", self.proc.stderr.fileno(): b""}
+        self._buf = {self._stdout.fileno(): b"", self._stderr.fileno(): b""}
         self.stderr_tail = b""
         with _live_lock:
             _live.add(self)
@@ -180,13 +182,29 @@ class BotProcess:
         code = base64.b64encode(self.source.code).decode()
         load = {"cmd": "load", "name": self.source.name, "source": code, "origin": self.source.origin}
         try:
-            self.proc.stdin.write(config + json.dumps(load).encode() + b"\n")
-            self.proc.stdin.flush()
+            self._stdin.write(config + json.dumps(load).encode() + b"\n")
+            self._stdin.flush()
         except (BrokenPipeError, OSError):
             pass  # the worker is gone: the first request says why
 
     def __enter__(self) -> BotProcess:
         return self
+
+    # The worker's three pipes (Popen's attributes are None for a stream that is not a PIPE; all three are).
+    @property
+    def _stdin(self) -> IO[bytes]:
+        assert self.proc.stdin is not None
+        return self.proc.stdin
+
+    @property
+    def _stdout(self) -> IO[bytes]:
+        assert self.proc.stdout is not None
+        return self.proc.stdout
+
+    @property
+    def _stderr(self) -> IO[bytes]:
+        assert self.proc.stderr is not None
+        return self.proc.stderr
 
     def __exit__(self, *exc) -> None:
         self.close()
@@ -200,8 +218,8 @@ class BotProcess:
         start = time.monotonic()
         if msg is not None:
             try:
-                self.proc.stdin.write(json.dumps(msg).encode() + b"\n")
-                self.proc.stdin.flush()
+                self._stdin.write(json.dumps(msg).encode() + b"\n")
+                self._stdin.flush()
             except (BrokenPipeError, OSError):
                 raise self._ended() from None
         line = self._read_line(start + timeout, timeout)
@@ -267,7 +285,7 @@ class BotProcess:
             pass
 
     def _read_line(self, deadline: float, timeout: float) -> bytes:
-        out = self.proc.stdout.fileno()
+        out = self._stdout.fileno()
         while b"\n" not in self._buf[out]:
             if len(self._buf[out]) > MAX_LINE:
                 raise BotFailure("protocol error", f"reply longer than {MAX_LINE} bytes")
@@ -310,7 +328,7 @@ class BotProcess:
         return BotFailure("exits", f"the bot process ended (exit code {code}){more}")
 
     def _drain_stderr(self) -> None:
-        fd = self.proc.stderr.fileno()
+        fd = self._stderr.fileno()
         while fd in self._buf and select.select([fd], [], [], 0)[0]:
             chunk = os.read(fd, 65536)
             if not chunk:
@@ -331,7 +349,7 @@ class BotProcess:
             os.killpg(self.proc.pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
             pass
-        for f in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
+        for f in (self._stdin, self._stdout, self._stderr):
             try:
                 f.close()
             except OSError:
@@ -579,6 +597,7 @@ def _probe() -> Isolation:
         try:
             with BotProcess(probe, plan=attempt) as proc:
                 proc.request(None, 30)
+                assert proc.isolation is not None  # the first request reads the hello: it sets it or raises
                 return proc.isolation
         except (BotFailure, SandboxError):
             continue
@@ -611,6 +630,8 @@ def take_cpu() -> int | None:
 
 
 def give_cpu(cpu: int | None) -> None:
+    if cpu is None:  # take_cpu found no CPU to hand out
+        return
     with _cpu_lock:
         if cpu in _cpu_users:
             _cpu_users[cpu] -= 1

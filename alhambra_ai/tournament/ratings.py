@@ -199,7 +199,7 @@ def format_head_to_head(pairings: list[Pairing], names: list[str], width: int = 
         rows = [f"{i:>2} {n[:13]}" for i, n in enumerate(names, 1)] if numbered else [n[:16] for n in names]
         lines.append(" " * 17 + "".join(h.rjust(cell) for h in heads))
         for a, row in zip(names, rows, strict=True):
-            cells = ["-" if a == b or rates.get((a, b)) is None else f"{100 * rates[(a, b)]:.0f}%"
+            cells = ["-" if a == b or (rate := rates.get((a, b))) is None else f"{100 * rate:.0f}%"
                      for b in names]
             lines.append(f"{row:<16} " + "".join(c.rjust(cell) for c in cells))
     for p in pairings:

@@ -24,9 +24,10 @@ import os
 import tempfile
 import time
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TypeVar
 
 import alhambra_ai
 from alhambra_ai.errors import BadInput
@@ -37,6 +38,9 @@ from .schedule import ScheduledGame
 
 INSTALL = 'the ray backend needs Ray, which is not installed: pip install -e ".[ray]" (or pip install ray)'
 MAX_RERUNS = 3  # a game lost more often than this stops the run (resume continues it)
+
+T = TypeVar("T")  # RayBackend.map: an item (a game) and
+R = TypeVar("R")  # what its task returns
 
 
 class ClusterError(BadInput):
@@ -56,7 +60,7 @@ class DamagedInTransit(Exception):
     """A bot file's content reached a node with another sha256: that game is lost and played again."""
 
 
-def pack_bots(bots: dict[str, BotSource | str], hashes: dict[str, str] | None = None
+def pack_bots(bots: Mapping[str, BotSource | str], hashes: dict[str, str] | None = None
               ) -> dict[str, tuple[BotSource, str]]:
     """Each bot's content (read once here) with its sha256, as it travels to the nodes; with ``hashes``,
     a file that no longer matches them is refused.
@@ -65,7 +69,7 @@ def pack_bots(bots: dict[str, BotSource | str], hashes: dict[str, str] | None = 
     >>> pack_bots({"b": p})["b"][1][:12]
     '2d711642b726'
     """
-    packed = {}
+    packed: dict[str, tuple[BotSource, str]] = {}
     for name, bot in bots.items():
         source = bot if isinstance(bot, BotSource) else BotSource.from_file(bot)
         digest = source.sha256
@@ -197,8 +201,9 @@ class RayBackend:
                                    f"(largest: {most_cpu:g} CPUs, {most_mb:g} MB); start bigger nodes "
                                    "(ray start --num-cpus N) or lower --memory")
 
-    def play(self, games: list[ScheduledGame], bots: dict[str, BotSource | str], hashes: dict[str, str],
-             limits: Limits, note: Callable[[str], None]) -> Iterator[tuple[ScheduledGame, dict, dict]]:
+    def play(self, games: list[ScheduledGame], bots: Mapping[str, BotSource | str], hashes: dict[str, str],
+             limits: Limits, note: Callable[[str], None]
+             ) -> Generator[tuple[ScheduledGame, dict, dict], None, None]:
         """The runner's backend interface: ``referee.run_game`` per game on the cluster."""
         files = pack_bots(bots, hashes)
         for game, (result, record) in self.map(run_watched, games, files, (limits,),
@@ -206,9 +211,9 @@ class RayBackend:
                                                note, label=lambda g: f"game {g.id}"):
             yield game, result, record
 
-    def map(self, fn: Callable, items: list, files: dict[str, tuple[BotSource, str]], args: tuple,
-            resources: Callable[[object], dict], note: Callable[[str], None],
-            label: Callable[[object], str] = str) -> Iterator[tuple[object, object]]:
+    def map(self, fn: Callable[..., R], items: list[T], files: dict[str, tuple[BotSource, str]], args: tuple,
+            resources: Callable[[T], dict], note: Callable[[str], None],
+            label: Callable[[T], str] = str) -> Generator[tuple[T, R], None, None]:
         """Yield ``(item, fn(item, bots, *args))`` as the tasks finish, ``bots`` the checked ``files``.
 
         Tasks are submitted in order, a few more than the cluster can run at once; closing the iterator
@@ -218,7 +223,9 @@ class RayBackend:
         lost_errors = (ray.exceptions.WorkerCrashedError, ray.exceptions.NodeDiedError,
                        ray.exceptions.OutOfMemoryError, ray.exceptions.ObjectLostError, DamagedInTransit)
         files_ref = ray.put(files)  # sent once to each node that plays a game
-        queue, running, lost = deque(items), {}, {}
+        queue = deque(items)
+        running: dict[object, T] = {}  # each task's ObjectRef: its item
+        lost: dict[str, int] = {}      # times each item was lost
         try:
             while queue or running:
                 while queue and len(running) < self.window():

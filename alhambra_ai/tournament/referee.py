@@ -111,7 +111,7 @@ class Seat:
         self.times: list[float] = []
 
 
-def run_game(game: ScheduledGame, paths: dict[str, BotSource | str], limits: Limits,
+def run_game(game: ScheduledGame, paths: Mapping[str, BotSource | str], limits: Limits,
              stop: threading.Event | None = None, heartbeat: Heartbeat | None = None) -> tuple[dict, dict]:
     """Play ``game`` and return (result, record); see store.py for their fields. ``paths`` gives each bot
     as its content (BotSource, read once by the caller) or a file path; ``limits`` the limits of every seat
@@ -147,9 +147,11 @@ def run_game(game: ScheduledGame, paths: dict[str, BotSource | str], limits: Lim
                       "seat": k, "num_players": game.num_players, "options": state.options,
                       "seed": seat_seed(game.seed, k), "move_time": lim.move_time,
                       "time_bank": lim.time_bank}
+            proc = seat.proc
+            assert proc is not None  # started above; a forfeit clears only its own seat's
             try:  # the bot's import, construction and setup run now, on its own clock, the others stopped
-                taken = seat.proc.begin(lim.setup_time)
-                seat.proc.setup(config, max(0.001, lim.setup_time - taken))
+                taken = proc.begin(lim.setup_time)
+                proc.setup(config, max(0.001, lim.setup_time - taken))
             except BotFailure as failure:
                 forfeit(k, failure)
 
@@ -193,17 +195,20 @@ def run_game(game: ScheduledGame, paths: dict[str, BotSource | str], limits: Lim
     return result, record
 
 
-def run_watched(game: ScheduledGame, bots: dict[str, BotSource | str], limits: Limits) -> tuple[dict, dict]:
+def run_watched(game: ScheduledGame, bots: Mapping[str, BotSource | str], limits: Limits
+                ) -> tuple[dict, dict]:
     """``run_game`` under the watchdog, for a game that has no runner watching it (a Ray task): a referee
     that stops making progress raises RefereeStalled (the run stops, naming the game) instead of holding
     its node forever."""
-    beat, stop, outcome = Heartbeat(), threading.Event(), {}
+    beat, stop = Heartbeat(), threading.Event()
+    played: list[tuple[dict, dict]] = []
+    raised: list[BaseException] = []  # handed to the calling thread
 
     def play() -> None:
         try:
-            outcome["value"] = run_game(game, bots, limits, stop, beat)
-        except BaseException as e:  # handed to the calling thread
-            outcome["error"] = e
+            played.append(run_game(game, bots, limits, stop, beat))
+        except BaseException as e:
+            raised.append(e)
 
     thread = threading.Thread(target=play, daemon=True)
     thread.start()
@@ -217,9 +222,9 @@ def run_watched(game: ScheduledGame, bots: dict[str, BotSource | str], limits: L
         stop.set()
         kill_all()
         raise
-    if "error" in outcome:
-        raise outcome["error"]
-    return outcome["value"]
+    if raised:
+        raise raised[0]
+    return played[0]
 
 
 def ask(state, k: int, seat: Seat, legal: list[int], limits: Limits) -> int:
@@ -227,6 +232,7 @@ def ask(state, k: int, seat: Seat, legal: list[int], limits: Limits) -> int:
     or mid-move: the caller closes it)."""
     allowed = limits.move_time + seat.bank
     obs = dict(state.observation(k), time_left=allowed, move_time=limits.move_time)
+    assert seat.proc is not None  # only a seat that still has its worker is asked
     reply, elapsed = seat.proc.request({"cmd": "act", "obs": obs}, allowed)
     seat.times.append(elapsed)
     if elapsed > limits.move_time:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Mapping
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from contextlib import closing
 from dataclasses import replace
@@ -58,8 +58,9 @@ class Backend(Protocol):
 
     def check(self, games: list[ScheduledGame], limits: Limits) -> None: ...
 
-    def play(self, games: list[ScheduledGame], bots: dict[str, BotSource | str], hashes: dict[str, str],
-             limits: Limits, note: Callable[[str], None]) -> Iterator[tuple[ScheduledGame, dict, dict]]: ...
+    def play(self, games: list[ScheduledGame], bots: Mapping[str, BotSource | str], hashes: dict[str, str],
+             limits: Limits, note: Callable[[str], None]
+             ) -> Generator[tuple[ScheduledGame, dict, dict], None, None]: ...
 
 
 class LocalBackend:
@@ -77,8 +78,9 @@ class LocalBackend:
     def check(self, games: list[ScheduledGame], limits: Limits) -> None:
         """Any game runs on this machine."""
 
-    def play(self, games: list[ScheduledGame], bots: dict[str, BotSource | str], hashes: dict[str, str],
-             limits: Limits, note: Callable[[str], None]) -> Iterator[tuple[ScheduledGame, dict, dict]]:
+    def play(self, games: list[ScheduledGame], bots: Mapping[str, BotSource | str], hashes: dict[str, str],
+             limits: Limits, note: Callable[[str], None]
+             ) -> Generator[tuple[ScheduledGame, dict, dict], None, None]:
         stop = threading.Event()
         pool = ThreadPoolExecutor(self.jobs, thread_name_prefix="game")
         beats = {g.id: Heartbeat() for g in games}
@@ -95,7 +97,7 @@ class LocalBackend:
         except BaseException:  # an interrupt, the watchdog, or the consumer closed us (GeneratorExit)
             stop.set()
             pool.shutdown(wait=False, cancel_futures=True)
-            running = [f for f in pending if not f.cancelled()]
+            running = {f for f in pending if not f.cancelled()}
             deadline = time.monotonic() + referee.WATCHDOG_GRACE
             while running and time.monotonic() < deadline:  # kill again until every game thread is out:
                 kill_all()                                  # one may be starting a worker now (a stuck one
@@ -122,7 +124,7 @@ def backend_named(name: str, jobs: int = 1, address: str | None = None) -> Backe
     return LocalBackend(jobs)
 
 
-def run_games(games: list[ScheduledGame], paths: dict[str, BotSource | str], hashes: dict[str, str],
+def run_games(games: list[ScheduledGame], paths: Mapping[str, BotSource | str], hashes: dict[str, str],
               limits: Limits, store: ResultStore, jobs: int, progress: bool = True,
               report_every: int | None = None, log: TextIO | None = None,
               backend: Backend | None = None, width: int = 100) -> list[dict]:
@@ -192,18 +194,22 @@ def run_tournament(s: Settings, resume: bool = False, progress: bool = True, out
     log = log or sys.stderr
     check_settings(s)
     backend = backend or make_backend(s)  # before any output: a missing Ray is one line
+    if s.out is None:  # the CLI sets its default (config.default_out) before calling this
+        raise BadInput("the tournament needs an output directory (Settings.out)")
     directory = Path(s.out)
     store = ResultStore(directory)
     old = store.settings()  # StoreError (bad input) for a damaged one
-    if s.seed is None:  # a secret: bots cannot read the log or the output directory
-        s = replace(s, seed=old["seed"] if old is not None and resume else new_master_seed())
+    seed = s.seed
+    if seed is None:  # a secret: bots cannot read the log or the output directory
+        seed = old["seed"] if old is not None and resume else new_master_seed()
+        s = replace(s, seed=seed)
     paths = s.paths()
     sources = {name: BotSource.from_file(p) for name, p in paths.items()}  # read once; workers get copies
     hashes = {name: source.sha256 for name, source in sources.items()}
     if s.lineup:
-        games = make_lineup_schedule(s.seat_names(), s.games, s.seed)
+        games = make_lineup_schedule(s.seat_names(), s.games, seed)
     else:
-        games = make_schedule(list(paths), s.seat_counts, s.games, s.seed)
+        games = make_schedule(list(paths), s.seat_counts, s.games, seed)
     games = [replace(g, options=s.options, game=s.game) for g in games]
     wanted = tournament_settings_record(s, hashes, len(games))
     if old is not None and not resume:

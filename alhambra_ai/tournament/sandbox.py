@@ -157,14 +157,15 @@ def launch(plan: Isolation, private: str, memory_mb: int | None, lifeline: int,
     it must find itself in (None: no cgroup)."""
     with _lock:
         protected = sorted(d for d in _protected if os.path.isdir(d))
-    config = {"private": private, "protected": protected, "read": read_paths(), "write": ["/dev/null"],
+    read = read_paths()
+    if plan.namespaces:
+        read.append("/proc")  # the namespace's own: this worker only
+    config = {"private": private, "protected": protected, "read": read, "write": ["/dev/null"],
               "namespaces": plan.namespaces, "landlock": bool(plan.landlock), "seccomp": plan.seccomp,
               "memory_mb": memory_mb, "cpu": cpu, "lifeline": lifeline, "private_mb": PRIVATE_MB,
               "file_mb": FILE_MB, "open_files": OPEN_FILES,
               "cgroup": [cgroup.name, list(cgroup.dirs)] if cgroup else None,
               "threads": cgroup is not None}  # threads only where a cgroup caps them
-    if plan.namespaces:
-        config["read"].append("/proc")  # the namespace's own: this worker only
     cmd = [sys.executable, "-I", "-B", "-c", BOOT, str(PACKAGE_DIR.parent)]
     if plan.namespaces:
         cmd = [shutil.which("unshare") or "unshare", *UNSHARE_OPTIONS, *cmd]

@@ -39,6 +39,7 @@ import tempfile
 import threading
 import time
 import traceback
+from typing import NoReturn
 
 from alhambra_ai.botapi import BotLoadError, Observation, load_bot
 
@@ -89,7 +90,7 @@ class Worker:
         self.proto_out.write(json.dumps(msg).encode() + b"\n")
         self.proto_out.flush()
 
-    def fail(self, reason: str, detail: str = "") -> None:
+    def fail(self, reason: str, detail: str = "") -> NoReturn:
         if self.path:  # name the file as the user knows it, not the private copy
             detail = detail.replace(self.path, self.origin)
         self.send({"error": reason, "detail": detail[-DETAIL_CHARS:]})
@@ -149,10 +150,12 @@ class Worker:
                     self.send({"ok": True})
                     continue
             if msg["cmd"] == "setup":
+                assert bot is not None  # started above, by the first start, setup or act
                 if callable(getattr(bot, "setup", None)):
                     self.guarded(bot.setup, msg["config"])
                 self.send({"ok": True})
             elif msg["cmd"] == "act":
+                assert bot is not None
                 action = self.guarded(bot.act, Observation(msg["obs"]))
                 if not isinstance(action, int | str) and hasattr(type(action), "__index__"):
                     action = operator.index(action)  # numpy integers are fine
@@ -233,7 +236,8 @@ def main(argv: list[str] | None = None) -> None:
     os.dup2(trap.fileno(), 1)
     sys.stdin = open(os.devnull)  # noqa: SIM115 - lives as long as the process
     sys.stdout = _StdoutTrap()
-    sys.__stdout__ = sys.stdout
+    # typeshed declares sys.__stdout__ Final; the trap replaces it too: a bot printing through it is caught
+    sys.__stdout__ = sys.stdout  # type: ignore[misc,assignment]
     worker = Worker(proto_in, proto_out, trap.fileno())
     path = worker.receive_bot(bot_dir)
     try:

@@ -170,7 +170,7 @@ def render_table(obs_like: Any, seat: int, names: Sequence[str] | None = None, u
         out += wrap(f"Bought this turn, to place ({who}): {tiles}", width)
     dirk = obs.get("dirk_tiles")
     if dirk is not None:
-        counts = {}
+        counts: dict[str, int] = {}
         for t in dirk:
             name = tile_info(t)[0]
             counts[name] = counts.get(name, 0) + 1

@@ -69,7 +69,7 @@ def evaluate(state, seat: int) -> float:
     return mine - max(others)
 
 
-_TYPES = {}
+_TYPES: dict[int, int] = {}
 
 
 def _tile_type(t: int) -> int:
@@ -111,7 +111,7 @@ def _project_ties(counts: dict, remaining: list[int]) -> dict:
 def _marker_values(state, rows) -> dict:
     """What this round's markers are likely worth: the best marker of a column ~ 2 building points or a pick,
     the second ~ 1 point + a tile."""
-    extra = {}
+    extra: dict[int | str, float] = {}
     for t in range(6):
         owners = [o for o in reversed(state.column(t)) if o is not None]
         for rank, o in enumerate(owners[:2]):
