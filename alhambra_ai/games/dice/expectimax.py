@@ -54,7 +54,7 @@ class Turn:
         rem[self.seat] = own
         self.rem = rem
         self.base = [value.column(t, value.fields[t], rem) for t in range(6)]
-        self._field = {}
+        self._field: dict[tuple[int, int], float] = {}
         self.stop = [[[NEG] * 4 for _ in range(10)] for _ in range(6)]     # stop[t][count][rolls]
         for t in range(6):
             for count in range(1, 10):
@@ -62,9 +62,9 @@ class Turn:
                     self.stop[t][count][rolls] = self.field_value(t, _index(count, rolls))
         dice, black = state.dice()
         self.black = black
-        self._w = {}
-        self._v = {}
-        self._lost = None
+        self._w: dict[tuple, float] = {}
+        self._v: dict[tuple, float] = {}
+        self._lost: float | None = None   # the position's value without markers, once a rebuild is valued
 
     def field_value(self, t: int, i: int) -> float:
         """D of a marker aimed at field index i of column t (sliding down past occupied fields)."""
@@ -176,7 +176,7 @@ class Turn:
         if black is not None:
             counts[black] += 1
         rolls = state.rolls
-        options = []                                          # (value, order, action)
+        options: list[tuple[float, int, int]] = []             # (value, order, action)
         for a in legal:
             kind = a & 15
             if kind == D_STOP:

@@ -91,7 +91,7 @@ class Value:
         self.scorings = [(k, SCORING_ROUNDS[k] - self.round) for k in range(done, 3)]
         self._w = self._weights()
         self._maj = [self._maj_type(t, [b[t] for b in self.bp], [a[t] for a in self.arr]) for t in range(6)]
-        self._gain = {}
+        self._gain: dict[tuple, float] = {}
 
     def _read(self, state, obs: dict) -> None:
         """The game's facts: building points (the majorities' counts), bonus tiles held and on the board."""
@@ -301,7 +301,7 @@ class AlcazabaValue(Value):
         self.current = obs["current_player"]
         self.held = [{} for _ in self.rows]
         self.bonus = [None] * 6
-        self._items = {}
+        self._items: dict[tuple, float] = {}
 
     @staticmethod
     def _exact(table: list[int], bps: list[int], arrs: list[int]) -> list[float]:
