@@ -141,6 +141,16 @@ cdef inline bint known_tile(long tile) noexcept nogil:
     return 0 <= tile < MAX_TILE and TILE_KIND[tile] != KIND_NONE
 
 
+def majority_points():
+    """The majority points of both families' scorings: ``[round][type]`` -> the points of places 1, 2, ...
+    (rules.md §5, §dice-7), types in TYPE_NAMES order.
+
+    >>> majority_points()[1][0], majority_points()[2][5]
+    ([8, 1], [21, 13, 6])
+    """
+    return [[[MAJORITY_POINTS[r][t][p] for p in range(r + 1)] for t in range(NTYPES)] for r in range(3)]
+
+
 def tile_info(int tile):
     """``tile_info(17) -> ('arcades', 6, 'SW')``; the fountain is ``('fountain', 0, '-')``; a camp
     ``('camp', 4, 'N')`` (its bastion sides); a bazaar ``('bazaar', 0, '-')`` (its price follows the market);

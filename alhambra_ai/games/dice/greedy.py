@@ -15,11 +15,10 @@ from __future__ import annotations
 
 from math import comb
 
-from alhambra_ai._core import tile_info
+from alhambra_ai._core import TYPE_NAMES, majority_points, tile_info
 
 ROUNDS_SCORED = {1: 0, 3: 1, 5: 2}          # round after which scoring A, B, C comes
-MAJ = [[[t + 1] for t in range(6)], [[t + 8, t + 1] for t in range(6)],
-       [[t + 16, t + 8, t + 1] for t in range(6)]]      # the bots' own copy of the A/B/C table (a heuristic)
+MAJ = majority_points()                     # [scoring A/B/C][type] -> the places' points
 TILE_VALUE = {"void": 1.0, "convert": 1.0, "black": 1.5, "push": 1.0}
 
 
@@ -74,7 +73,7 @@ _TYPES: dict[int, int] = {}
 
 def _tile_type(t: int) -> int:
     if t not in _TYPES:
-        names = ["pavilion", "seraglio", "arcades", "chambers", "garden", "tower"]
+        names = list(TYPE_NAMES)
         _TYPES[t] = names.index(tile_info(t)[0])        # the extra tower 71 included (D23)
     return _TYPES[t]
 

@@ -26,11 +26,10 @@ from __future__ import annotations
 import math
 from math import comb
 
-from alhambra_ai._core import tile_info
+from alhambra_ai._core import TYPE_NAMES, majority_points, tile_info
 
 SCORING_ROUNDS = (1, 3, 5)                            # scoring A, B, C come after these rounds
-MAJ = [[[t + 1] for t in range(6)], [[t + 8, t + 1] for t in range(6)],
-       [[t + 16, t + 8, t + 1] for t in range(6)]]     # §dice-7 (the bots' own copy: a heuristic input)
+MAJ = majority_points()                                # §dice-7: [scoring A/B/C][type] -> the places' points
 SPREAD = 1.7            # building-point spread of one type between two rows per round still to play
 AIM = 0.3               # chance that one marker still to place aims at (and can reach) a given column
 ACTION_TILE = {"void": 1.2, "convert": 1.0, "black": 1.8, "push": 1.0}
@@ -396,7 +395,7 @@ def _tile_cost(tile: int, tile_info) -> int:
     return tile_info(tile)[1]
 
 
-TYPES = ("pavilion", "seraglio", "arcades", "chambers", "garden", "tower")
+TYPES = TYPE_NAMES
 
 
 def value_of(state, seat: int) -> Value:
