@@ -8,7 +8,7 @@ import time
 
 import pytest
 from click.testing import CliRunner
-from tournament_support import GOOD, HOSTILE, ToyGame, use_toy_game
+from tournament_support import GOOD, HOSTILE, StallingGame, use_toy_game
 
 from alhambra_ai import new_game, search, state_to_json
 from alhambra_ai.cli import main
@@ -153,21 +153,10 @@ def test_two_files_of_one_name_in_two_matches_each_play_their_own_games(toy, tmp
         assert games[(FIRST, g)]["ranks"][games[(FIRST, g)]["bots"].index("first")] == 2
 
 
-class StallingGame(ToyGame):
-    """The toy game, with a referee that gets stuck once (as a bug or a stopped process would leave it)."""
-
-    stalled = False
-
-    def apply(self, a):
-        if self.total >= 6 and not StallingGame.stalled:
-            StallingGame.stalled = True
-            time.sleep(5)
-        super().apply(a)
-
-
 def test_strength_and_sprt_run_under_the_tournaments_watchdog(tmp_path, monkeypatch):
     from alhambra_ai.tournament import referee
 
+    monkeypatch.setattr(StallingGame, "stalled", False)       # (shared: each test stalls once)
     monkeypatch.setattr(referee, "new_game", StallingGame)
     monkeypatch.setattr(referee.Heartbeat, "longest_step", staticmethod(lambda limits: 0.5))
     monkeypatch.setattr(referee, "WATCHDOG_GRACE", 2.0)

@@ -10,6 +10,7 @@ added. It knows nothing of Alhambra's rules.
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 from alhambra_ai.stats import ranks
@@ -81,3 +82,15 @@ def use_toy_game(monkeypatch=None) -> None:
         referee.new_game = toy_new_game
     else:
         monkeypatch.setattr(referee, "new_game", toy_new_game)
+
+
+class StallingGame(ToyGame):
+    """The toy game, with a referee that gets stuck once (as a bug or a stopped process would leave it)."""
+
+    stalled = False
+
+    def apply(self, a):
+        if self.total >= 6 and not StallingGame.stalled:
+            StallingGame.stalled = True
+            time.sleep(5)
+        super().apply(a)

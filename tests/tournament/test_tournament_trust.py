@@ -8,7 +8,7 @@ from dataclasses import replace
 
 import pytest
 from click.testing import CliRunner
-from tournament_support import GOOD, ToyGame, use_toy_game
+from tournament_support import GOOD, StallingGame, use_toy_game
 
 from alhambra_ai.cli import main
 from alhambra_ai.tournament import config, process, referee
@@ -120,19 +120,8 @@ def test_bot_text_is_escaped_and_unprintable_names_refused(tmp_path):
         run(replace(BASE, bots=(str(weird), BOTS[0]), out=str(tmp_path / "w")))
 
 
-class StallingGame(ToyGame):
-    """A game whose referee gets stuck once (as a bug or a stopped process would leave it)."""
-
-    stalled = False
-
-    def apply(self, a):
-        if self.total >= 6 and not StallingGame.stalled:
-            StallingGame.stalled = True
-            time.sleep(5)
-        super().apply(a)
-
-
 def test_a_stalled_referee_stops_the_run_and_names_the_game(tmp_path, monkeypatch):
+    monkeypatch.setattr(StallingGame, "stalled", False)       # (shared: each test stalls once)
     monkeypatch.setattr(referee, "new_game", StallingGame)
     monkeypatch.setattr(Heartbeat, "longest_step", staticmethod(lambda limits: 0.5))
     monkeypatch.setattr(referee, "WATCHDOG_GRACE", 2.0)
