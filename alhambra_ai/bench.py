@@ -244,7 +244,8 @@ def report(seconds: float = 1.0, players=(2, 3, 4, 5, 6), options: dict | None =
                          f"{row['action_share_high']:.3f}x ({row['pairs']} pairs)")
     if others:
         lines.append("  (the last column: the game's actions/s over the base game's, the median over")
-        lines.append(f"  pairs of alternating batches of ~{PAIR_SECONDS * 1000:.0f} ms each, in the same run)")
+        ms = PAIR_SECONDS * 1000
+        lines.append(f"  pairs of alternating batches of ~{ms:.0f} ms each, in the same run)")
     early, late = sample_states(4, 200, options=options)
     for name, states in (("early", early), ("late", late)):
         g = generation_ns(states, seconds / 2)
