@@ -5,7 +5,7 @@ less than wall time would; each figure comes from repeated runs of a fixed amoun
 
 >>> rows = run(seconds=0.05, players=(4,))
 >>> sorted(rows[0])
-['actions_per_game', 'games', 'games_per_s', 'players', 'seconds']
+['actions_per_game', 'actions_per_s', 'games', 'games_per_s', 'players', 'seconds']
 """
 
 from __future__ import annotations
@@ -34,19 +34,24 @@ class _Timing:
         self.games, self.actions, self.spent, self.batch = 0, 0, 0.0, 20
         self.random_games = registry.get(game).hook("random_games")
 
-    def run_batch(self) -> None:
+    def run_batch(self) -> tuple[int, int, float]:
+        """One batch: (games, actions, CPU seconds)."""
         t = time.process_time()
         seed = self.seed + self.games
-        self.actions += self.random_games(self.game, self.players, self.batch, seed, self.options)
+        games = self.batch
+        actions = self.random_games(self.game, self.players, games, seed, self.options)
         took = time.process_time() - t
+        self.actions += actions
         self.spent += took
-        self.games += self.batch
+        self.games += games
         if took < self.step:
             self.batch = min(self.batch * 2, 2000)
+        return games, actions, took
 
     def row(self) -> dict:
         return {"players": self.players, "games": self.games, "seconds": self.spent,
-                "games_per_s": self.games / self.spent, "actions_per_game": self.actions / self.games}
+                "games_per_s": self.games / self.spent, "actions_per_game": self.actions / self.games,
+                "actions_per_s": self.actions / self.spent}
 
 
 def games_per_second(players: int, seconds: float = 1.0, seed: int = 1, options: dict | None = None,
@@ -77,28 +82,44 @@ def median_interval(values: list[float]) -> tuple[float, float, float]:
     return median, v[low], v[high]
 
 
+def games_per_second_group(players: int, sides: list[tuple[str, dict | None]], seconds: float = 1.0,
+                           seed: int = 1) -> list[dict]:
+    """Random games of each side (a game of ``registry.names()`` and its options), each timed for about
+    `seconds`, in rounds of short alternating batches (about PAIR_SECONDS each): a change of the shared
+    machine's speed slows every side of a round alike. The first side is the reference: every other side's
+    row adds, over the rounds (`pairs`), the median share of the reference's games/s (`share`, with its 95%
+    interval `share_low`, `share_high`) and of its actions/s (`action_share`, `action_share_low`,
+    `action_share_high`). Longer batches (whole seconds) left the share 2-3 points apart between runs; pairs
+    of a few ms agree within a few tenths. The interval is this run's: separate runs (another process, its
+    code and data laid out anew) differ by about half a point more."""
+    timings = [_Timing(players, seed, opts, game, PAIR_SECONDS) for game, opts in sides]
+    games_ratios: list[list[float]] = [[] for _ in sides]
+    action_ratios: list[list[float]] = [[] for _ in sides]
+    while min(t.spent for t in timings) < seconds or not games_ratios[-1]:
+        sizes = [t.batch for t in timings]
+        rates = []
+        for timing in timings:
+            games, actions, took = timing.run_batch()
+            took = max(took, 1e-9)
+            rates.append((games / took, actions / took))
+        if [t.batch for t in timings] == sizes:     # (a round while a batch still grows is no pair)
+            for i in range(1, len(sides)):
+                games_ratios[i].append(rates[i][0] / rates[0][0])
+                action_ratios[i].append(rates[i][1] / rates[0][1])
+    rows = [t.row() for t in timings]
+    for row, g, a in zip(rows[1:], games_ratios[1:], action_ratios[1:], strict=True):
+        row["share"], row["share_low"], row["share_high"] = median_interval(g)
+        row["action_share"], row["action_share_low"], row["action_share_high"] = median_interval(a)
+        row["pairs"] = len(g)
+    return rows
+
+
 def games_per_second_pair(players: int, options: dict, seconds: float = 1.0,
                           seed: int = 1) -> tuple[dict, dict]:
-    """The base game's and the modules' random games, each timed for about `seconds`, in pairs of short
-    alternating batches (about PAIR_SECONDS each): a change of the shared machine's speed slows both sides
-    of a pair alike. The modules' row adds `share`, the median over the pairs of the modules' games/s as a
-    share of the base game's, with its 95% interval (`share_low`, `share_high`) and `pairs`. Longer
-    batches (whole seconds) left the share 2-3 points apart between runs; pairs of a few ms agree within a
-    few tenths. The interval is this run's: separate runs (another process, its code and data laid out
-    anew) differ by about half a point more."""
-    sides = [_Timing(players, seed, opts, "alhambra", PAIR_SECONDS) for opts in (None, options)]
-    ratios: list[float] = []
-    while min(side.spent for side in sides) < seconds or not ratios:
-        sizes, rates = [side.batch for side in sides], []
-        for side, size in zip(sides, sizes, strict=True):
-            spent = side.spent
-            side.run_batch()
-            rates.append(size / max(side.spent - spent, 1e-9))
-        if [side.batch for side in sides] == sizes:     # (a pair while a batch still grows is no pair)
-            ratios.append(rates[1] / rates[0])
-    base, mod = sides[0].row(), sides[1].row()
-    mod["share"], mod["share_low"], mod["share_high"] = median_interval(ratios)
-    mod["pairs"] = len(ratios)
+    """The base game's and the modules' random games in alternating batches (games_per_second_group); the
+    modules' row adds `length`, how much longer its games are, and `per_action`, the share times that."""
+    base, mod = games_per_second_group(players, [(registry.DEFAULT, None), (registry.DEFAULT, options)],
+                                       seconds, seed)
     mod["length"] = mod["actions_per_game"] / base["actions_per_game"]  # longer games: fewer of them per s
     mod["per_action"] = mod["share"] * mod["length"]
     return base, mod
@@ -184,34 +205,48 @@ def run(seconds: float = 1.0, players=(2, 3, 4, 5, 6)) -> list[dict]:
 
 def report(seconds: float = 1.0, players=(2, 3, 4, 5, 6), options: dict | None = None,
            game: str | None = None) -> str:
-    """The full benchmark as text (games per player count, generation, apply, clone early / late). With
-    module ``options`` the random games are timed for the base game and with the modules in the same run
-    (the ratio is the comparable figure on a shared machine); the rest is measured with the modules.
-    Random games of the other games follow; ``game`` picks one game only (another game than the base game:
-    its random games)."""
+    """The full benchmark as text (games per player count, generation, apply, clone early / late). The base
+    game's random games, with module ``options`` the modules' too, and the other games' are timed per player
+    count in one run of alternating batches: each other's share of the base game's speed is the comparable
+    figure on a shared machine (the modules: of its games/s; the other games: of its actions/s). The rest is
+    measured with the modules. ``game`` picks one game only (another game than the base game: its random
+    games, no share)."""
     if game is not None and game != registry.DEFAULT:
         return "\n".join(game_lines(game, seconds, players))
+    others = [g for g in registry.names() if g != registry.DEFAULT] if game is None else []
+    sides = [(registry.DEFAULT, None)] + ([(registry.DEFAULT, options)] if options else [])
+    sides += [(other, None) for other in others]
+    rows = {n: games_per_second_group(n, sides, seconds) if len(sides) > 1 else [games_per_second(n, seconds)]
+            for n in players}
     lines = ["random games (uniform over the legal actions, setup included), CPU time:"]
     if options:
         lines.append(f"  with modules: {options_text(options)}")
     for n in players:
+        lines.append(_games_line(f"{n} players:", rows[n][0]))
         if not options:
-            lines.append(_games_line(f"{n} players:", games_per_second(n, seconds)))
             continue
-        row, mod = games_per_second_pair(n, options, seconds)
-        lines.append(_games_line(f"{n} players:", row))
-        lines.append(_games_line("  with modules:", mod) + f"  {mod['share']:5.1%}")
+        base, mod = rows[n][0], rows[n][1]
+        lines.append(_games_line("  with modules:", mod) + f" {mod['share']:6.1%}")
         lines.append(f"  {'':15} 95% interval of the share: {mod['share_low']:.1%} to {mod['share_high']:.1%}"
                      f" ({mod['pairs']} pairs)")
-        lines.append(f"  {'':15} per action: {mod['per_action']:.1%}"
-                     f" (the games are {mod['length']:.2f}x as long)")
+        length = mod["actions_per_game"] / base["actions_per_game"]
+        lines.append(f"  {'':15} per action: {mod['share'] * length:.1%}"
+                     f" (the games are {length:.2f}x as long)")
     if options:
         lines.append("  (the last column: the modules' games/s as a share of the base game's, the")
         lines.append(f"  median over pairs of alternating batches of ~{PAIR_SECONDS * 1000:.0f} ms each;")
         lines.append("  per action: that share times how much longer the games are)")
-    others = [g for g in registry.names() if g != registry.DEFAULT] if game is None else []
-    for other in others:  # in the same run: ratios count
-        lines += game_lines(other, seconds, players)
+    for k, other in enumerate(others):  # in the same rounds as the base game's: the shares count
+        lines.append(f"random {other} games, CPU time:")
+        for n in players:
+            row = rows[n][len(sides) - len(others) + k]
+            lines.append(_games_line(f"{n} players:", row) + f" {row['action_share']:6.3f}x")
+            lines.append(f"  {'':15} 95% interval of the ratio: {row['action_share_low']:.3f}x to "
+                         f"{row['action_share_high']:.3f}x ({row['pairs']} pairs)")
+    if others:
+        lines.append("  (the last column: the game's actions/s over the base game's, the median over")
+        ms = PAIR_SECONDS * 1000
+        lines.append(f"  pairs of alternating batches of ~{ms:.0f} ms each, in the same run)")
     early, late = sample_states(4, 200, options=options)
     for name, states in (("early", early), ("late", late)):
         g = generation_ns(states, seconds / 2)
@@ -235,5 +270,5 @@ def game_lines(game: str, seconds: float, players) -> list[str]:
 
 def _games_line(label: str, row: dict) -> str:
     """One row of random games, within 80 columns with a share column after it."""
-    return (f"  {label:15} {row['games_per_s']:7.0f} games/s {row['actions_per_game']:6.1f} actions/game"
-            f" ({row['games']} games)")
+    return (f"  {label:15}{row['games_per_s']:7.0f} games/s {row['actions_per_game']:6.1f} actions/game"
+            f" {row['actions_per_s'] / 1e6:5.2f}M actions/s")

@@ -191,6 +191,168 @@ cdef int dice_gen_legal(DiceGame* g, int* out) noexcept nogil:
     return 0
 
 
+# ---------------------------------------------------------------- random draws without the list
+
+# A uniformly random legal action, drawn as dice_gen_legal's list would give it (one rng_below over the list's
+# length, the entry at that index) without writing the list: the re-rolls are counted (a product over the
+# faces) and the drawn one found from its index, and Alcazaba's seats keep their city views (DiceScratch)
+# until their city changes. Random games (bench, rollouts) stay the very games the listed draw plays.
+
+cdef struct DiceScratch:
+    SeatView* sv[MAX_PLAYERS]         # a view per seat, allocated when first needed
+    CityGrid* built[MAX_PLAYERS]      # the city sv[seat] was built from; NULL: build it again
+    int buf[MAX_DICE_LEGAL]
+
+
+cdef DiceScratch* dice_scratch_new() noexcept nogil:
+    """Scratch for dice_sample_legal (NULL when out of memory); free with dice_scratch_free."""
+    return <DiceScratch*>calloc(1, sizeof(DiceScratch))
+
+
+cdef void dice_scratch_free(DiceScratch* sc) noexcept nogil:
+    cdef int i
+    if sc != NULL:
+        for i in range(MAX_PLAYERS):
+            free(sc.sv[i])
+        free(sc)
+
+
+cdef inline void dice_scratch_reset(DiceScratch* sc) noexcept nogil:
+    """Forget every view: call when the scratch goes on with another game (or a game changed elsewhere)."""
+    memset(sc.built, 0, sizeof(sc.built))
+
+
+cdef inline void dice_scratch_touch(DiceScratch* sc, DiceGame* g, int code) noexcept nogil:
+    """Call before dice_apply(g, code): a placement or rebuild changes the acting seat's city."""
+    cdef int kind = code & 15
+    if kind == A_PLACE or kind == A_BUILD or kind == A_REMOVE or kind == A_SWAP:
+        sc.built[g.current] = NULL
+
+
+cdef CityView* _scratch_view(DiceScratch* sc, DiceGame* g) noexcept nogil:
+    """The acting seat's city view, built again only after its city changed (a fresh view_build lists in the
+    same order as gen_city's new view: the lists depend on the city only)."""
+    cdef int seat = g.current
+    cdef CityGrid* c = g.cities.city[seat]
+    if sc.sv[seat] == NULL:
+        sc.sv[seat] = seat_view_new()
+        if sc.sv[seat] == NULL:
+            abort()
+        sc.built[seat] = NULL
+    if sc.built[seat] != c:
+        view_build(sc.sv[seat], c)
+        sc.built[seat] = c
+    return &sc.sv[seat].v
+
+
+cdef inline int _nth_cell(CityView* v, int walls, int kind, int t, int i) noexcept nogil:
+    """The i-th entry _emit_cells would write."""
+    cdef int j, bit = 1 << walls
+    for j in range(v.nfront):
+        if MASKS_MATCH[v.front_key[j]] & bit:
+            if i == 0:
+                return code_cell(kind, t, pg_packed(v.front_cell[j]))
+            i -= 1
+    return -1
+
+
+cdef int _nth_rebuild(DiceGame* g, CityView* v, int i) noexcept nogil:
+    """The i-th entry of gen_rebuild's list (builds per reserve tile, removals, swaps per reserve tile)."""
+    cdef uint8_t tiles[128]
+    cdef int nt = mask_list(g.cities.reserve[g.current], tiles), k, j, w, bit
+    for k in range(nt):
+        w = TILE_WALLS[tiles[k]]
+        if i < v.front_count[w]:
+            return _nth_cell(v, w, A_BUILD, tiles[k], i)
+        i -= v.front_count[w]
+    if i < view_removals(v):
+        return code_cell(A_REMOVE, v.remove_tile[i], pg_packed(v.remove_cell[i]))
+    i -= view_removals(v)
+    for k in range(nt):
+        bit = 1 << TILE_WALLS[tiles[k]]
+        for j in range(v.ntile):
+            if v.tile_id[j] != FOUNTAIN and MASKS_MATCH[v.tile_key[j]] & bit:
+                if i == 0:
+                    return code_cell(A_SWAP, tiles[k], pg_packed(v.tile_cell[j]))
+                i -= 1
+    return -1
+
+
+cdef int _rebuild_count(DiceGame* g, CityView* v) noexcept nogil:
+    """gen_rebuild's length, from the view's counts per wall mask."""
+    cdef uint8_t tiles[128]
+    cdef int nt = mask_list(g.cities.reserve[g.current], tiles), k, n = view_removals(v)
+    for k in range(nt):
+        n += v.front_count[TILE_WALLS[tiles[k]]] + v.swap_count[TILE_WALLS[tiles[k]]]
+    return n
+
+
+cdef int dice_sample_legal(DiceGame* g, Rng* r, DiceScratch* sc) noexcept nogil:
+    """The action buf[rng_below(r, n)] for dice_gen_legal's list buf of n (the game not over): the same draw
+    and the same rng use, without listing the re-rolls and rebuilds. sc: scratch of this game (see
+    dice_scratch_touch)."""
+    cdef int n = 0, nstop, nrr = 1, ntail, ncity = 0, i, t, f, row = g.current, mask, d
+    cdef int cnt[NTYPES]
+    cdef int kept[NTYPES][NDICE + 1]
+    cdef int* out = sc.buf
+    cdef CityView* v = NULL
+    if g.phase != DP_AFTER:
+        if g.phase == DP_PLACE:
+            n = gen_place(&g.pending, g.npending, g.dirk, NO_CARD_WALLS, _scratch_view(sc, g), out)
+        else:
+            n = dice_gen_legal(g, out)
+        return out[rng_below(r, n)]
+    # after a roll: stops | re-rolls (counted) | void, black | rebuilds (counted)
+    for f in range(NTYPES):
+        cnt[f] = 0
+    for i in range(NDICE):
+        cnt[g.dice[i]] += 1
+    for t in range(NTYPES):
+        if cnt[t] or g.black == t:
+            out[n] = D_STOP | (t << 4)
+            n += 1
+            if holds(g, BT_PUSH) and g.field[t][target_v(g, t) - 1] != EMPTY:
+                out[n] = D_STOP | (t << 4) | 128
+                n += 1
+    nstop = n
+    if g.rolls < 3:
+        for f in range(NTYPES):
+            nrr *= cnt[f] + 1
+    nrr -= 1                                  # not keep-all (the odometer's last state)
+    if g.can_void and holds(g, BT_VOID):
+        out[n] = D_VOID
+        n += 1
+    if g.game == GAME_DICE and g.black == NO_FACE and holds(g, BT_BLACK) and not (g.black_used >> row) & 1:
+        for f in range(NTYPES):
+            out[n] = D_BLACK | (f << 4)
+            n += 1
+    ntail = n - nstop
+    if can_rebuild(g):
+        v = _scratch_view(sc, g)
+        ncity = _rebuild_count(g, v)
+    i = rng_below(r, nstop + nrr + ntail + ncity)
+    if i < nstop:
+        return out[i]
+    i -= nstop
+    if i < nrr:                               # gen_rerolls' i-th mask: keep[f] = digit f of i, radix cnt[f] + 1
+        for f in range(NTYPES):
+            kept[f][0] = 0
+            cnt[f] = 0
+        for d in range(NDICE):
+            f = g.dice[d]
+            kept[f][cnt[f] + 1] = kept[f][cnt[f]] | (1 << d)
+            cnt[f] += 1
+        mask = 0
+        for f in range(NTYPES):
+            mask |= kept[f][i % (cnt[f] + 1)]
+            i //= cnt[f] + 1
+        return D_ROLL | ((0xFF & ~mask) << 4)
+    i -= nrr
+    if i < ntail:
+        return out[nstop + i]
+    return _nth_rebuild(g, v, i - ntail)
+
+
 # ---------------------------------------------------------------- checking
 
 cdef int check_city(DiceGame* g, int code) noexcept nogil:

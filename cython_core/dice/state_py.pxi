@@ -130,20 +130,25 @@ cdef class DiceState:
     def random_playout(self, seed, int max_actions=1000000):
         """Uniformly random legal actions to the end (choices from their own generator); returns the count."""
         cdef Rng r
-        cdef int n = 0, k
-        cdef int buf[MAX_DICE_LEGAL]
-        _check_seed(seed)
-        rng_seed(&r, <uint64_t>seed)
-        while self.g.phase != DP_OVER and n < max_actions:
-            k = dice_gen_legal(&self.g, buf)
-            code = buf[rng_below(&r, k)]
-            log = None
-            if self.record_history:
-                log = [f"seat {self.g.current + 1}: {dice_action_text(&self.g, code)}"]
-            dice_apply(&self.g, code, log)
-            if log is not None:
-                self._extend(log)
-            n += 1
+        cdef int n = 0, code
+        cdef DiceScratch* sc = dice_scratch_new()
+        if sc == NULL:
+            raise MemoryError()
+        try:
+            _check_seed(seed)
+            rng_seed(&r, <uint64_t>seed)
+            while self.g.phase != DP_OVER and n < max_actions:
+                code = dice_sample_legal(&self.g, &r, sc)   # = a draw from dice_gen_legal's list
+                log = None
+                if self.record_history:
+                    log = [f"seat {self.g.current + 1}: {dice_action_text(&self.g, code)}"]
+                dice_scratch_touch(sc, &self.g, code)
+                dice_apply(&self.g, code, log)
+                if log is not None:
+                    self._extend(log)
+                n += 1
+        finally:
+            dice_scratch_free(sc)
         return n
 
     # ------------------------------------------------------------ queries
@@ -380,24 +385,63 @@ def new_dice_game(num_players, seed, game="dice", options=None):
 
 def _bench_dice_games(str game, int num_players, int games, seed0):
     """Set up and play `games` uniformly random games of a dice game (seeds seed0, seed0 + 1, ...; choices
-    seeded alike), no history; returns the total number of actions (bench.py)."""
+    seeded alike: each a draw from dice_gen_legal's list, made by dice_sample_legal), no history; returns the
+    total number of actions (bench.py)."""
     cdef DiceGame* g = <DiceGame*>calloc(1, sizeof(DiceGame))
-    cdef int* buf = <int*>malloc(MAX_DICE_LEGAL * sizeof(int))
+    cdef DiceScratch* sc = dice_scratch_new()
     cdef Rng r
-    cdef int i, k, total = 0
+    cdef int i, code, total = 0, kind = GAME_NAMES.index(game)
     cdef uint64_t seed = seed0
-    if g == NULL or buf == NULL:
-        raise MemoryError()
     try:
+        if g == NULL or sc == NULL:
+            raise MemoryError()
         for i in range(games):
-            dice_setup(g, GAME_NAMES.index(game), num_players, seed + i, None)
+            dice_setup(g, kind, num_players, seed + i, None)
+            dice_scratch_reset(sc)
             rng_seed(&r, seed + i)
             while g.phase != DP_OVER:
-                k = dice_gen_legal(g, buf)
-                dice_apply(g, buf[rng_below(&r, k)], None)
+                code = dice_sample_legal(g, &r, sc)
+                dice_scratch_touch(sc, g, code)
+                dice_apply(g, code, None)
                 total += 1
             dice_release(g)
     finally:
+        dice_scratch_free(sc)
+        free(g)
+    return total
+
+
+def _dice_sample_check(str game, int num_players, int games, seed0):
+    """Random games as _bench_dice_games plays them, checking at every decision that dice_sample_legal draws
+    what the listed draw (dice_gen_legal, rng_below over its length) would, with the same use of the rng;
+    returns the decisions checked (AssertionError at the first difference). For the tests."""
+    cdef DiceGame* g = <DiceGame*>calloc(1, sizeof(DiceGame))
+    cdef DiceScratch* sc = dice_scratch_new()
+    cdef int* buf = <int*>malloc(MAX_DICE_LEGAL * sizeof(int))
+    cdef Rng r, r2
+    cdef int i, k, code, want, total = 0
+    cdef uint64_t seed = seed0
+    try:
+        if g == NULL or sc == NULL or buf == NULL:
+            raise MemoryError()
+        for i in range(games):
+            dice_setup(g, GAME_NAMES.index(game), num_players, seed + i, None)
+            dice_scratch_reset(sc)
+            rng_seed(&r, seed + i)
+            while g.phase != DP_OVER:
+                r2 = r
+                k = dice_gen_legal(g, buf)
+                want = buf[rng_below(&r2, k)]
+                code = dice_sample_legal(g, &r, sc)
+                if code != want or r.s0 != r2.s0 or r.s1 != r2.s1 or r.s2 != r2.s2 or r.s3 != r2.s3:
+                    raise AssertionError(f"{game} {num_players} players, seed {seed + i}, decision {total}: "
+                                         f"sampled {code}, listed draw {want} of {k}")
+                dice_scratch_touch(sc, g, code)
+                dice_apply(g, code, None)
+                total += 1
+            dice_release(g)
+    finally:
+        dice_scratch_free(sc)
         free(buf)
         free(g)
     return total

@@ -215,6 +215,17 @@ def test_median_interval_of_the_bench_share():
     assert mod["length"] > 1 and mod["per_action"] > mod["share"]  # a random vizier's games last longer
 
 
+def test_bench_group_shares_per_side():
+    from alhambra_ai.bench import games_per_second_group
+    base, dice, alcazaba = games_per_second_group(2, [("alhambra", None), ("dice", None), ("alcazaba", None)],
+                                                  seconds=0.03)
+    assert "share" not in base and base["actions_per_s"] > 0
+    for row in (dice, alcazaba):
+        assert row["pairs"] >= 1 and row["games"] > 0
+        assert row["action_share_low"] <= row["action_share"] <= row["action_share_high"]
+        assert row["share_low"] <= row["share"] <= row["share_high"]
+
+
 def test_bench_command_runs():
     from click.testing import CliRunner
 
@@ -222,6 +233,13 @@ def test_bench_command_runs():
     result = CliRunner().invoke(main, ["bench", "--seconds", "0.02", "--players", "4"])
     assert result.exit_code == 0, result.output
     assert "4 players:" in result.output and "games/s" in result.output and "clone" in result.output
+    rows = result.output.splitlines()
+    # every game's rows give actions/s; the dice games' add their ratio to the base game's, from one run
+    assert sum("4 players:" in row and "M actions/s" in row for row in rows) == 3
+    for game in ("dice", "alcazaba"):
+        at = rows.index(f"random {game} games, CPU time:")
+        assert rows[at + 1].rstrip().endswith("x") and "95% interval of the ratio" in rows[at + 2]
+    assert max(len(row) for row in rows) <= 80, max(rows, key=len)
     with_modules = CliRunner().invoke(main, ["bench", "--seconds", "0.02", "--players", "2,6",
                                              "--options", "all"])
     assert with_modules.exit_code == 0, with_modules.output
