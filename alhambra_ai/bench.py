@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Sequence
 
 from alhambra_ai import _core, new_game, registry
 from alhambra_ai.options import options_text
@@ -82,7 +83,7 @@ def median_interval(values: list[float]) -> tuple[float, float, float]:
     return median, v[low], v[high]
 
 
-def games_per_second_group(players: int, sides: list[tuple[str, dict | None]], seconds: float = 1.0,
+def games_per_second_group(players: int, sides: Sequence[tuple[str, dict | None]], seconds: float = 1.0,
                            seed: int = 1) -> list[dict]:
     """Random games of each side (a game of ``registry.names()`` and its options), each timed for about
     `seconds`, in rounds of short alternating batches (about PAIR_SECONDS each): a change of the shared
