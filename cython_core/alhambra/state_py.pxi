@@ -362,8 +362,7 @@ cdef class State:
 
     def ranking(self):
         """Rank per seat, 1 = first; tied seats share the rank (Dirk is not ranked)."""
-        sc = self.scores()
-        return [1 + sum(1 for o in sc if o > v) for v in sc]
+        return _ranking(self.scores())
 
     cdef int _seat(self, seat) except -1:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.st.num_players:

@@ -229,8 +229,7 @@ cdef class DiceState:
 
     def ranking(self):
         """Rank per seat, 1 = first; ties share the rank (D17); Dirk is not ranked (D24)."""
-        sc = self.scores()
-        return [1 + sum(1 for o in sc if o > v) for v in sc]
+        return _ranking(self.scores())
 
     cdef int _row(self, seat) except -1:
         if seat == "dirk" and self.g.dirk:

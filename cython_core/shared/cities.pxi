@@ -131,3 +131,17 @@ cdef void score_cities(Cities* c, int n, bint dirk, int r, int16_t* score, uint8
         w = city_wall_score(c.city[i])
         bd[i * stride + NTYPES] = <uint8_t>(w if w < 255 else 255)
         score[i] += w
+
+
+cdef list _ranking(list scores):
+    """Competition ranks of the seats' scores, 1 = first, tied seats sharing a rank: State.ranking and
+    DiceState.ranking (alhambra_ai.stats.ranks is the same rule for the reports)."""
+    cdef list out = []
+    cdef int better
+    for v in scores:
+        better = 0
+        for o in scores:
+            if o > v:
+                better += 1
+        out.append(1 + better)
+    return out
