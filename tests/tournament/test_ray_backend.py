@@ -198,20 +198,38 @@ def test_sigkill_of_the_driver_then_resume_gives_the_same_standings(cluster, loc
 
 @pytest.mark.slow
 def test_a_node_dying_mid_run_loses_only_its_games_which_are_played_again(cluster, local_run, tmp_path):
+    import ray
+    from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
+
     node = cluster.add_node(num_cpus=1, object_store_memory=80 * 2**20)
     cluster.wait_for_nodes()
     session = cluster.head_node.get_session_dir_path()
     node_workers = []
+    # The other nodes' CPUs are held until the new node dies, so the run's first games can only go there
+    # (left to itself, Ray may play all 12 on the nodes it already has warm workers on).
+    def sleep(seconds):  # defined here: sent by value (workers cannot import this test module)
+        time.sleep(seconds)
+
+    hold = ray.remote(num_cpus=1)(sleep)
+    holders = [hold.options(scheduling_strategy=NodeAffinitySchedulingStrategy(n.node_id, soft=False))
+               .remote(120) for n in cluster.list_all_nodes() if n is not node]
+    deadline = time.monotonic() + 60
+    while ray.available_resources().get("CPU", 0) > 1 and time.monotonic() < deadline:
+        time.sleep(0.05)
 
     def kill_the_node():  # once a game runs on the new node (its raylet's child), remove the whole node
         deadline = time.monotonic() + 60
         raylet = node.all_processes["raylet"][0].process.pid
-        while time.monotonic() < deadline:
-            node_workers[:] = [pid for pid in bot_worker_parents(session) if parent_of(pid) == raylet]
-            if node_workers:
-                cluster.remove_node(node, allow_graceful=False)
-                return
-            time.sleep(0.02)
+        try:
+            while time.monotonic() < deadline:
+                node_workers[:] = [pid for pid in bot_worker_parents(session) if parent_of(pid) == raylet]
+                if node_workers:
+                    cluster.remove_node(node, allow_graceful=False)
+                    return
+                time.sleep(0.02)
+        finally:
+            for ref in holders:  # the surviving nodes play the lost games again, and the rest
+                ray.cancel(ref, force=True)
 
     killer = threading.Thread(target=kill_the_node)
     killer.start()
