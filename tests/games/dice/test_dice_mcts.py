@@ -138,6 +138,8 @@ def _match(game, a_name, b_name, deals, a_cfg, b_cfg, seed0):
     return wins
 
 
+@pytest.mark.slow
+@pytest.mark.compute  # 20 s of the default run's 8 minutes: a strength bar, run by CI's slow job
 @pytest.mark.parametrize("game", ["dice", "alcazaba"])
 def test_mcts_beats_greedy_at_fixed_iterations(game):
     """A modest, reliable bar (deterministic: fixed deals, seeds and iterations): at 600 iterations mcts won
