@@ -231,23 +231,9 @@ cdef void _determinize_alcazaba(DiceGame* g, object get) except *:
             bytype[c][ntype[c]] = t
             ntype[c] += 1
         # (tile ids outside the set would be caught by the count check below)
-    for c in range(NTYPES):
-        rng_shuffle_u8(&g.rng, bytype[c], ntype[c])
-    for r in range(g.round, 5):                       # stacks of later rounds: one unseen tile per type
-        for c in range(NTYPES):
-            if ntype[c] == 0:
-                raise ValueError(f"no unseen {TYPE_NAMES[c]} left for stack {r + 1}")
-            ntype[c] -= 1
-            g.astack[r][c] = bytype[c][ntype[c]]
-        rng_shuffle_u8(&g.rng, g.astack[r], NTYPES)
-    for c in range(NTYPES):
-        for k in range(ntype[c]):
-            g.abag[nb] = bytype[c][k]
-            nb += 1
-    if EXTRA_TOWER not in seen:
-        g.abag[nb] = EXTRA_TOWER
-        nb += 1
+    for c in range(NTYPES):                           # stacks of later rounds: one unseen tile per type
+        if ntype[c] < 5 - g.round:
+            raise ValueError(f"no unseen {TYPE_NAMES[c]} left for stack {g.round + ntype[c] + 1}")
+    nb = deal_unseen(g, bytype, ntype, g.round, True, EXTRA_TOWER not in seen)
     if nb != get("bag_size"):
         raise ValueError(f"{nb} unseen tiles are left for the bag, the observation says {get('bag_size')}")
-    g.abag_n = nb
-    rng_shuffle_u8(&g.rng, g.abag, nb)

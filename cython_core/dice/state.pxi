@@ -492,6 +492,36 @@ cdef void end_round(DiceGame* g, list log):
 
 # ---------------------------------------------------------------- set-up
 
+cdef int deal_unseen(DiceGame* g, uint8_t (*bytype)[16], int* ntype, int first, bint from_back,
+                     bint tower) noexcept nogil:
+    """Alcazaba's hidden tiles (rules.md §dice-10), at set-up and in determinize: each type's tiles
+    (bytype[c][:ntype[c]]) shuffled, one of each type into the stacks first..4 (each stack's reveal order
+    shuffled), the rest, with the extra tower if ``tower``, into the bag, shuffled. Set-up deals the stacks
+    from the front of each type's tiles, determinize from the back: either is uniform, and each keeps the
+    games and samples its seeds always gave. Returns the bag's size. The caller checks that every type has a
+    tile for each stack."""
+    cdef int c, r, i, lo, hi, k = 0, nstack = 5 - first
+    for c in range(NTYPES):
+        rng_shuffle_u8(&g.rng, bytype[c], ntype[c])
+    for r in range(first, 5):
+        for c in range(NTYPES):
+            i = ntype[c] - 1 - (r - first) if from_back else r - first
+            g.astack[r][c] = bytype[c][i]
+        rng_shuffle_u8(&g.rng, g.astack[r], NTYPES)
+    for c in range(NTYPES):
+        lo = 0 if from_back else nstack
+        hi = ntype[c] - nstack if from_back else ntype[c]
+        for i in range(lo, hi):
+            g.abag[k] = bytype[c][i]
+            k += 1
+    if tower:
+        g.abag[k] = EXTRA_TOWER
+        k += 1
+    g.abag_n = <uint8_t>k
+    rng_shuffle_u8(&g.rng, g.abag, k)
+    return k
+
+
 cdef void dice_setup(DiceGame* g, int game, int n, uint64_t seed, list log):
     """§dice-2 / §dice-10 set-up. Order of chance: bonus stacks (or Alcazaba's stacks and bag), the start
     player, then per round: the start-player tile's column, Dirk's column (basic game)."""
@@ -529,21 +559,7 @@ cdef void dice_setup(DiceGame* g, int game, int n, uint64_t seed, list log):
             c = TILE_TYPE[t]
             bytype[c][ntype[c]] = <uint8_t>t
             ntype[c] += 1
-        for c in range(NTYPES):
-            rng_shuffle_u8(&g.rng, bytype[c], ntype[c])
-        for r in range(5):
-            for c in range(NTYPES):
-                g.astack[r][c] = bytype[c][r]
-            rng_shuffle_u8(&g.rng, g.astack[r], NTYPES)
-        k = 0
-        for c in range(NTYPES):
-            for i in range(5, ntype[c]):
-                g.abag[k] = bytype[c][i]
-                k += 1
-        g.abag[k] = EXTRA_TOWER
-        k += 1
-        g.abag_n = <uint8_t>k
-        rng_shuffle_u8(&g.rng, g.abag, k)
+        deal_unseen(g, bytype, ntype, 0, False, True)
     g.start_player = <uint8_t>rng_below(&g.rng, n)
     start_round(g, log)
 
