@@ -29,13 +29,15 @@ import sys
 import traceback
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
+
+from alhambra_ai.registry import game_of
 
 if TYPE_CHECKING:
     from alhambra_ai._core import State
 
-__all__ = ["Action", "BotLoadError", "Observation", "Tile", "bot_file_problem", "bot_name", "decode_action",
-           "load_bot", "tile_facts"]
+__all__ = ["Action", "BotLoadError", "Observation", "SearchBot", "Tile", "bot_file_problem", "bot_name",
+           "decode_action", "load_bot", "tile_facts"]
 
 _module_ids = itertools.count()
 
@@ -238,6 +240,41 @@ class Action:
         if self.cell is not None:
             code |= ((self.cell[0] + 128) << 12) | ((self.cell[1] + 128) << 20)
         return code
+
+
+class SearchBot:
+    """A bot that plays one of the package's searches for the observation's game (the registry's ``search``
+    part: ``greedy``, ``expectimax`` or ``mcts``), its setup config being the search's settings. The built-in
+    bots are this and a name; a bot of your own can start from it and change ``act``::
+
+        class Bot(SearchBot):
+            search = "mcts"
+
+    >>> class Bot(SearchBot):
+    ...     search = "greedy"
+    >>> from alhambra_ai import new_game
+    >>> s = new_game(2, seed=1)
+    >>> bot = Bot()
+    >>> bot.setup({"seat": s.current_player, "seed": 3})
+    >>> bot.act(Observation(s.observation(s.current_player))) in s.legal_actions()
+    True
+    """
+
+    search: ClassVar[str]
+    config: dict[str, Any]
+    seed: int
+
+    def setup(self, config: dict[str, Any]) -> None:
+        self.config = dict(config)
+        self.seed = int(config.get("seed", 0))
+
+    def act(self, obs: Any) -> int:
+        if not hasattr(self, "config"):
+            self.setup({})
+        legal = obs.legal_actions
+        if len(legal) == 1:
+            return int(legal[0])
+        return int(getattr(game_of(obs).search, self.search)(obs, self.seed, self.config))
 
 
 def decode_action(code: int, obs: Any = None) -> Action:

@@ -15,18 +15,8 @@ The bot asks the observation's game for its search: the base game's is alhambra_
 (the search above); the dice games' (alhambra_ai/games/dice/) is an exact expectation over the re-roll
 outcomes on a position value (docs/bots.md, "The dice games")."""
 
-from alhambra_ai.registry import game_of
+from alhambra_ai.botapi import SearchBot
 
 
-class Bot:
-    def setup(self, config: dict) -> None:
-        self.config = dict(config)
-        self.seed = int(config.get("seed", 0))
-
-    def act(self, obs) -> int:
-        if not hasattr(self, "config"):
-            self.setup({})
-        legal = obs.legal_actions
-        if len(legal) == 1:
-            return legal[0]
-        return game_of(obs).search.expectimax(obs, self.seed, self.config)
+class Bot(SearchBot):
+    search = "expectimax"

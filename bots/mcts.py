@@ -16,20 +16,8 @@ be overtaken), bank_share (default 0.5: each move also spends this share of the 
 spread over the decisions to come; 0 = never touch the bank). Rollout lengths: ``rollout_turns`` in
 alhambra_ai/games/alhambra/search.py."""
 
-from alhambra_ai.registry import game_of
+from alhambra_ai.botapi import SearchBot
 
 
-class Bot:
-    def setup(self, config: dict) -> None:
-        self.config = dict(config)
-        self.seed = int(config.get("seed", 0))
-
-    def act(self, obs) -> int:
-        if not hasattr(self, "config"):
-            self.setup({})
-        legal = obs.legal_actions
-        if len(legal) == 1:
-            return legal[0]
-        # the game's own search (the base game: alhambra_ai/games/alhambra/search.py; the dice games: the UCT
-        # with chance nodes of alhambra_ai/games/dice/mcts.py)
-        return game_of(obs).search.mcts(obs, self.seed, self.config)
+class Bot(SearchBot):
+    search = "mcts"
