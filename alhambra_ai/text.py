@@ -254,6 +254,14 @@ def seat_name(seat: int, names: Sequence[str] | None, you: int | None) -> str:
     return f"seat {seat + 1}"
 
 
+def short_seat(seat: int, names: Sequence[str] | None, you: int | None) -> str:
+    """``you``, ``s2 mcts``: a seat in the screen's few words."""
+    if seat == you:
+        return "you"
+    name = names[seat] if names and seat < len(names) and names[seat] else ""
+    return f"s{seat + 1} {name}".rstrip()
+
+
 def count(n: int, noun: str) -> str:
     """``count(1, 'card') == '1 card'``, ``count(2, 'card') == '2 cards'``."""
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"

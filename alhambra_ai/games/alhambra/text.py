@@ -33,6 +33,7 @@ from alhambra_ai.text import (
     fit_blocks,
     fit_city,
     seat_name,
+    short_seat,
     tile_label,
     tile_long,
     visible_len,
@@ -189,14 +190,6 @@ def render_table(obs_like: Any, seat: int, names: Sequence[str] | None = None, u
     blocks = [city_block(obs, s, names, you, unicode, color, width) for s in order]
     out += fit_blocks(blocks, width)
     return "\n".join(out).rstrip() + "\n" + rule
-
-
-def short_seat(seat: int, names: Sequence[str] | None, you: int | None) -> str:
-    """``you``, ``s2 mcts``: a seat in the screen's few words."""
-    if seat == you:
-        return "you"
-    name = names[seat] if names and seat < len(names) and names[seat] else ""
-    return f"s{seat + 1} {name}".rstrip()
 
 
 def module_words(obs: Mapping, names: Sequence[str] | None = None, you: int | None = None) -> list[str]:
