@@ -32,7 +32,8 @@ from alhambra_ai.games.alhambra.modules import (
 from alhambra_ai.games.alhambra.modules.parts import Command, Module
 from alhambra_ai.options import MODULES as OPTION_NAMES
 
-__all__ = ["BLOCK_ORDER", "FIELD_ORDER", "MODULES", "Command", "Module", "by_name", "in_play", "ordered"]
+__all__ = ["BLOCK_ORDER", "FIELD_ORDER", "MODULES", "SCORE_COLUMNS", "Command", "Module", "by_name",
+           "in_play", "ordered"]
 
 MODULES: tuple[Module, ...] = (
     vizier.MODULE,
@@ -54,6 +55,10 @@ BLOCK_ORDER = ("bazaar", "wake", "done", "falcon", "thief", "wall", "resident", 
 FIELD_ORDER = ("vizier_awake", "window_order", "bazaars_waiting", "bag_modules", "falcons", "coins",
                "coin_bag", "wall_cards", "wall_pieces", "fountain_walls", "wall_piles", "thief_counts",
                "thieves_played", "thieves", "supply", "residents", "discs", "disc", "lifted", "setup_left")
+
+#: the modules' columns of the scoring tables, (key in ``score_breakdown()``, header): a column shows where
+#: some row has points of it
+SCORE_COLUMNS: tuple[tuple[str, str], ...] = tuple(m.score_column for m in MODULES if m.score_column)
 
 _BY_NAME = {m.name: m for m in MODULES}
 
