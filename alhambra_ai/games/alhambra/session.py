@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from alhambra_ai.games.alhambra.modules import MODULES, SCORE_COLUMNS, in_play
+from alhambra_ai.games.alhambra.modules import MODULES, SCORE_COLUMNS, Command, in_play
 from alhambra_ai.games.alhambra.text import hand_by_currency, render_scoring, render_screen, render_table
 from alhambra_ai.games.alhambra.words import describe, narrate, resolve
 from alhambra_ai.session import TerminalGame
@@ -54,7 +54,8 @@ def help_text(options: dict, num_players: int) -> str:
     """
     have = {m for m, on in options.items() if on} | ({"dirk"} if num_players == 2 else set())
     lines = ["Commands (cells are x,y: x grows to the east, y to the north; fountain 0,0):"]
-    lines += [f"  {example:<21}{what}" for module, example, what in COMMANDS if not module or module in have]
+    lines += [Command(example, what).line() for module, example, what in COMMANDS
+              if not module or module in have]
     return "\n".join(lines)
 
 
