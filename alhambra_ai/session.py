@@ -124,6 +124,9 @@ class TerminalGame:
     person's words are read are each game's (its package's ``session.py`` subclasses this class and fills in
     the hooks below)."""
 
+    #: the game's own columns of the scoring tables (``alhambra_ai.text.render_totals``)
+    score_columns: tuple[tuple[str, str], ...] = ()
+
     def __init__(self, state: Any, human: int, bots: dict[int, SeatBot], hint_path: Path | None,
                  move_time: float, unicode: bool = False, color: bool = False,
                  read: Callable[[str], str] = input, write: Callable[[str], None] = print,
@@ -523,7 +526,7 @@ class TerminalGame:
         """Every seat's points so far by building type, walls and module (``scores``; the end screen)."""
         s = self.state
         return render_totals(s.score_breakdown(), s.scores(), s.ranking() if final else None, self.names,
-                             self.human, s.dirk_score)
+                             self.human, s.dirk_score, self.score_columns)
 
     def finish(self) -> None:
         """The final position, then on one screen below it every seat's breakdown summed over the rounds,

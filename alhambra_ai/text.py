@@ -254,6 +254,14 @@ def seat_name(seat: int, names: Sequence[str] | None, you: int | None) -> str:
     return f"seat {seat + 1}"
 
 
+def short_seat(seat: int, names: Sequence[str] | None, you: int | None) -> str:
+    """``you``, ``s2 mcts``: a seat in the screen's few words."""
+    if seat == you:
+        return "you"
+    name = names[seat] if names and seat < len(names) and names[seat] else ""
+    return f"s{seat + 1} {name}".rstrip()
+
+
 def count(n: int, noun: str) -> str:
     """``count(1, 'card') == '1 card'``, ``count(2, 'card') == '2 cards'``."""
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
@@ -389,18 +397,17 @@ def wrap(text: str, width: int, indent: str = "    ") -> list[str]:
 
 
 # ----------------------------------------------------------------------------------------------------------
-# Scores (both families' breakdowns have the same shape)
+# Scores (both families' breakdowns have the same shape; a game's own columns, e.g. the base game's modules',
+# are ``columns``: (key in a breakdown, header of at most 4 letters))
 
 
-MODULE_COLUMNS = (("camps", "camp"), ("bazaars", "bzr"), ("falcons", "flc"), ("residents", "res"))
-
-
-def summed_breakdown(breakdown: Sequence[Mapping], seat: int | Literal["dirk"]) -> dict:
+def summed_breakdown(breakdown: Sequence[Mapping], seat: int | Literal["dirk"],
+                     columns: Sequence[tuple[str, str]] = ()) -> dict:
     """One seat's points (or ``"dirk"``'s) summed over the scoring rounds of ``score_breakdown()``: per
-    building type, walls, and each module that scored.
+    building type, walls, and each of the game's ``columns`` that scored.
 
     >>> summed_breakdown([{"seats": [{"majorities": [1, 0, 0, 0, 0, 0], "wall": 2, "camps": 1}]},
-    ...                   {"seats": [{"majorities": [8, 0, 0, 0, 0, 1], "wall": 3}]}], 0)
+    ...                   {"seats": [{"majorities": [8, 0, 0, 0, 0, 1], "wall": 3}]}], 0, [("camps", "camp")])
     {'majorities': [9, 0, 0, 0, 0, 1], 'wall': 5, 'camps': 1}
     """
     sums: dict = {"majorities": [0] * 6, "wall": 0}
@@ -410,7 +417,7 @@ def summed_breakdown(breakdown: Sequence[Mapping], seat: int | Literal["dirk"]) 
         sums["majorities"] = [a + b for a, b in zip(sums["majorities"], d.get("majorities") or [0] * 6,
                                                     strict=True)]
         sums["wall"] += d.get("wall") or 0
-        for k, _h in MODULE_COLUMNS:
+        for k, _h in columns:
             if k in d:
                 sums[k] = sums.get(k, 0) + d[k]
     return sums
@@ -418,9 +425,10 @@ def summed_breakdown(breakdown: Sequence[Mapping], seat: int | Literal["dirk"]) 
 
 def render_totals(breakdown: Sequence[Mapping], scores: Sequence[int], ranking: Sequence[int] | None = None,
                   names: Sequence[str] | None = None, you: int | None = None,
-                  dirk_score: int | None = None) -> str:
+                  dirk_score: int | None = None, columns: Sequence[tuple[str, str]] = ()) -> str:
     """Every seat's points so far, summed over the scoring rounds done: per building type, walls and each
-    module, best first when ``ranking`` is given (the end screen; ``scores`` in play)::
+    of the game's ``columns`` that scored (``summed_breakdown``), best first when ``ranking`` is given (the
+    end screen; ``scores`` in play)::
 
         After 3 rounds      pav ser arc cha gar tow  wall  total
         1. seat 2 (mcts)     16   2  10   4   5  17    12    112
@@ -430,12 +438,12 @@ def render_totals(breakdown: Sequence[Mapping], scores: Sequence[int], ranking: 
     rows = []
     for seat in sorted(seats, key=lambda p: (ranking[p], p)) if ranking else seats:
         label = (f"{ranking[seat]}. " if ranking else "") + seat_name(seat, names, you)
-        rows.append((label, summed_breakdown(breakdown, seat), scores[seat]))
+        rows.append((label, summed_breakdown(breakdown, seat, columns), scores[seat]))
     if dirk_score is not None:
-        rows.append(("(Dirk, not ranked)" if ranking else "Dirk", summed_breakdown(breakdown, "dirk"),
-                     dirk_score))
+        dirk = summed_breakdown(breakdown, "dirk", columns)
+        rows.append(("(Dirk, not ranked)" if ranking else "Dirk", dirk, dirk_score))
     title = f"After {count(rounds, 'round')}" if rounds else "No scoring yet"  # short: 4 module columns fit
-    extra = [(k, h) for k, h in MODULE_COLUMNS if any(k in d for _n, d, _t in rows)]
+    extra = [(k, h) for k, h in columns if any(k in d for _n, d, _t in rows)]
     w = max([len(title)] + [len(r[0]) for r in rows]) + 2
     out = [title.ljust(w) + "".join(f"{ABBREV[t]:>4}" for t in TYPE_NAMES) + "  wall"
            + "".join(f"{h:>5}" for _k, h in extra) + "  total"]

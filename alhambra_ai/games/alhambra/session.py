@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from alhambra_ai.games.alhambra.modules import MODULES, SCORE_COLUMNS, Command, in_play
 from alhambra_ai.games.alhambra.text import hand_by_currency, render_scoring, render_screen, render_table
 from alhambra_ai.games.alhambra.words import describe, narrate, resolve
 from alhambra_ai.session import TerminalGame
@@ -18,8 +19,9 @@ from alhambra_ai.text import card_paint, render_city, seat_name, tile_long, visi
 _SCORED = re.compile(r"^score (\d+): ")
 
 # One line per command: (module that brings it, or "" for the base game; "dirk": 2 players only), an
-# example as typed, what it does. ``help`` shows the lines of the game in play (issue 44: at most 24 lines).
-COMMANDS: tuple[tuple[str, str, str], ...] = (
+# example as typed, what it does. ``help`` shows the lines of the game in play (issue 44: at most 24 lines):
+# the base game's moves, each module's (its ``commands``), then the commands of the terminal.
+_MOVES: tuple[tuple[str, str, str], ...] = (
     ("", "take y3 b2", "take money: one card, or several worth 5 at most"),
     ("", "buy 2 g4 g3", "buy slot 2's tile with g4 + g3 (exact: act again)"),
     ("", "place 17 1,-2", "place tile 17 (bought this turn) in your city at 1,-2"),
@@ -29,20 +31,16 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("", "remove 1,-2", "move the city tile at 1,-2 to your reserve"),
     ("", "swap 17 1,-2", "swap reserve tile 17 with the city tile at 1,-2"),
     ("", "pass", "only when nothing else is possible"),
-    ("vizier", "wake | done", "buy out of turn with your vizier | let it pass"),
-    ("bazaars", "bazaar 65 b4 b3", "buy bazaar 65 with b4 + b3 (always exact)"),
-    ("falcons", "falcon 3 g4 0,1", "buy falcon 3 with g4, corner at 0,1; done: no more"),
-    ("change", "buy 2 g4 gc gc", "coins pay like cards (gc: a green coin)"),
-    ("thief", "thief y6", "take y6 from the display out of turn with a thief"),
-    ("walls", "wall 5 17", "wall card 5 on your tile 17 (or: wall 5 fountain)"),
-    ("residents", "resident 13", "a figure moves in at tile 13; exchange garden seraglio"),
-    ("residents", "disc 1,0", "move the disc; at setup: figures garden seraglio tower"),
+)
+_TERMINAL: tuple[tuple[str, str, str], ...] = (
     ("", "moves [word]", "the legal moves, numbered; type a number to play one"),
     ("", "hint", "what the strongest bot would play"),
     ("", "table | city N", "the whole table | seat N's city and its reserve"),
     ("", "scores | log [N|all]", "points so far | the last events"),
     ("", "help | quit", "this text | leave the game"),
 )
+COMMANDS: tuple[tuple[str, str, str], ...] = (
+    *_MOVES, *((m.name, c.example, c.help) for m in MODULES for c in m.commands), *_TERMINAL)
 
 
 def help_text(options: dict, num_players: int) -> str:
@@ -56,20 +54,32 @@ def help_text(options: dict, num_players: int) -> str:
     """
     have = {m for m, on in options.items() if on} | ({"dirk"} if num_players == 2 else set())
     lines = ["Commands (cells are x,y: x grows to the east, y to the north; fountain 0,0):"]
-    lines += [f"  {example:<21}{what}" for module, example, what in COMMANDS if not module or module in have]
+    lines += [Command(example, what).line() for module, example, what in COMMANDS
+              if not module or module in have]
     return "\n".join(lines)
 
 
-#: what the prompt says the person is to do, per phase
+#: what the prompt says the person is to do, per phase (the modules' phases: their ``phases``)
 SITUATIONS = {"action": "your move", "place": "place your tiles", "final": "place your tiles",
-              "interrupt": "between turns: thief / vizier, or done", "falcons": "more falcons, or done",
-              "resident": "your disc was lifted: resident / exchange, or done",
-              "disc": "put your disc on a cell: disc x,y",
-              "figures": "your disc's 3 figures (secret): figures <type> <type> <type>"}
+              **{phase: words for m in MODULES for phase, words in m.phases.items()}}
+
+
+def situation(phase: str, options: dict) -> str:
+    """What the prompt says the person is to do in ``phase``; between turns (the ``interrupt`` window), the
+    modules in play that act there (rules.md §9.0).
+
+    >>> situation("interrupt", {"vizier": True, "thief": True}), situation("falcons", {"falcons": True})
+    ('between turns: vizier / thief, or done', 'more falcons, or done')
+    """
+    if phase == "interrupt":
+        return f"between turns: {' / '.join(m.window for m in in_play(options) if m.window)}, or done"
+    return SITUATIONS.get(phase, "place your tiles")
 
 
 class AlhambraTerminalGame(TerminalGame):
     """The base game in the terminal: its table, its words (``words.py``), its scoring tables."""
+
+    score_columns = SCORE_COLUMNS
 
     @property
     def help_text(self) -> str:
@@ -109,7 +119,7 @@ class AlhambraTerminalGame(TerminalGame):
 
     def situation(self) -> str:
         """What the prompt says the person is to do."""
-        return SITUATIONS.get(self.state.phase, "place your tiles")
+        return situation(self.state.phase, self.state.options)
 
     def table(self) -> str:
         return render_table(self.state, self.human, names=self.names, unicode=self.unicode,
@@ -179,4 +189,4 @@ class AlhambraTerminalGame(TerminalGame):
         return self.state.phase == "interrupt" and self.state.action_to_text(code) == "done"
 
 
-__all__ = ["COMMANDS", "AlhambraTerminalGame", "help_text"]
+__all__ = ["COMMANDS", "SITUATIONS", "AlhambraTerminalGame", "help_text", "situation"]

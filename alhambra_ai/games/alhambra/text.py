@@ -15,14 +15,13 @@ from alhambra_ai._core import (
     CURRENCY_NAMES,
     TYPE_NAMES,
     tile_info,
-    wall_card_sides,
 )
+from alhambra_ai.games.alhambra.modules import SCORE_COLUMNS, in_play
 from alhambra_ai.text import (
     ABBREV,
     LEGEND_ASCII,
     LEGEND_UNICODE,
     MIN_WIDTH,
-    MODULE_COLUMNS,
     WIDTH,
     as_observation,
     card_paint,
@@ -33,6 +32,7 @@ from alhambra_ai.text import (
     fit_blocks,
     fit_city,
     seat_name,
+    short_seat,
     tile_label,
     tile_long,
     visible_len,
@@ -72,29 +72,6 @@ def _scoring_line(obs: dict) -> str:
         first, last = card["positions"]
         where = f", its card lies at draw-pile position {first + 1}-{last + 1} (1 = top)"
     return f"Next scoring: round {nxt}{where}"
-
-
-def _change_walls_lines(obs: dict, names, you) -> list[str]:
-    """The Change and Walls modules' public table: coins per seat and in the bag, face-up wall cards with the
-    sides they add, and the pieces wall cards put on tiles (empty without those modules)."""
-    mods = obs.get("modules") or {}
-    out = []
-    coins = mods.get("coins")
-    if coins is not None:
-        def held(row: Sequence[int]) -> str:
-            return " ".join(f"{CURRENCY_LETTERS[k]}c x{v}" for k, v in enumerate(row) if v) or "none"
-        seats = ", ".join(f"{seat_name(p, names, you)} {held(row)}" for p, row in enumerate(coins))
-        out.append(f"Coins (value 1, pay like cards, e.g. buy 2 g4 gc): {seats}; bag {sum(mods['coin_bag'])}")
-    walls = mods.get("walls")
-    if walls is not None:
-        up = ", ".join(f"{c} {wall_card_sides(c)}" for c in walls["face_up"]) or "none"
-        line = f"Wall cards face up (wall <card> <tile>): {up}"
-        placed = [f"{seat_name(p, names, you)} " + " ".join(f"{t or 'fountain'}+{w}" for t, w in row)
-                  for p, row in enumerate(walls["pieces"]) if row]
-        if placed:
-            line += "; pieces on: " + ", ".join(placed)
-        out.append(line)
-    return out
 
 
 def render_table(obs_like: Any, seat: int, names: Sequence[str] | None = None, unicode: bool = False,
@@ -148,7 +125,7 @@ def render_table(obs_like: Any, seat: int, names: Sequence[str] | None = None, u
         score_txt += f", Dirk {obs['dirk_score']}"
     out += wrap("Scores: " + score_txt, width)
 
-    for line in _change_walls_lines(obs, names, you):
+    for line in module_table_lines(obs, names, you):
         out += wrap(line, width)
 
     if hands is not None:
@@ -162,7 +139,7 @@ def render_table(obs_like: Any, seat: int, names: Sequence[str] | None = None, u
         others = [f"{seat_name(s, names, you)} {sizes[s]}" for s in range(n) if s != you and s < len(sizes)]
         if others:
             out += wrap("Cards in other hands: " + ", ".join(others), width)
-    out += [line for text in thief_residents_lines(obs, names, you) for line in wrap(text, width)]
+    out += [line for text in module_hand_lines(obs, names, you) for line in wrap(text, width)]
     pending = obs.get("pending") or []
     if pending:
         who = "you" if cur == you and you is not None else seat_name(cur, names, you)
@@ -191,63 +168,29 @@ def render_table(obs_like: Any, seat: int, names: Sequence[str] | None = None, u
     return "\n".join(out).rstrip() + "\n" + rule
 
 
-def short_seat(seat: int, names: Sequence[str] | None, you: int | None) -> str:
-    """``you``, ``s2 mcts``: a seat in the screen's few words."""
-    if seat == you:
-        return "you"
-    name = names[seat] if names and seat < len(names) and names[seat] else ""
-    return f"s{seat + 1} {name}".rstrip()
-
-
 def module_words(obs: Mapping, names: Sequence[str] | None = None, you: int | None = None) -> list[str]:
-    """The modules' state in few words, one item each (the decision screen joins them with ``|``): the
-    vizier, bazaars and falcons waiting, camps left, coins, wall cards, thieves, the residents' disc."""
-    m = obs.get("modules") or {}
-    n = obs["num_players"]
+    """The state of the modules in play in few words, one item each (the decision screen joins them with
+    ``|``): each module's ``screen_words`` (the vizier, the bazaars and falcons waiting, camps left, coins,
+    wall cards, thieves, the residents' disc), in the rulebook's order."""
+    return [item for m in in_play(obs.get("options")) for item in m.screen_words(obs, names, you)]
 
-    def seat(p: int) -> str:
-        return short_seat(p, None, you)
 
-    out = []
-    awake = m.get("vizier_awake")
-    if awake is not None:
-        woke = [seat(p) for p, a in enumerate(awake) if a]
-        out.append("vizier awake: " + ", ".join(woke) if woke else "vizier: asleep (wake between turns)")
-    if m.get("bazaars_waiting"):
-        out.append("bazaars: " + " ".join(str(t) for t in m["bazaars_waiting"]))
-    if m.get("falcons"):
-        out.append(f"falcons: {len(m['falcons'])} on offer")
-    if m.get("bag_camps") is not None:
-        out.append(f"camps in bag {m['bag_camps']}")
-    coins = m.get("coins")
-    if coins is not None:
-        held = [f"{seat(p)} " + " ".join(f"{CURRENCY_LETTERS[k]}c" + (f"x{v}" if v > 1 else "")
-                                         for k, v in enumerate(row) if v)
-                for p, row in enumerate(coins) if any(row)]
-        out.append("coins: " + (", ".join(held) if held else "none held") + f" (bag {sum(m['coin_bag'])})")
-    walls = m.get("walls")
-    if walls is not None:
-        out.append("wall cards: " + (", ".join(f"{c} {wall_card_sides(c)}" for c in walls["face_up"])
-                                     or "none face up"))
-    counts = m.get("thief_counts")
-    if counts is not None:
-        own = " ".join(m.get("thieves") or []) or "none"
-        others = ", ".join(f"{seat(p)} {k}" for p, k in enumerate(counts) if p != you and k)
-        out.append(f"thieves: you {own}" + (f", {others}" if others else "") if you is not None
-                   else "thieves: " + (others or "none"))
-    discs = m.get("discs")
-    if discs is not None:
-        if you is not None:
-            cell = discs[you]["cell"]
-            where = f"{cell[0]},{cell[1]}" if cell is not None else \
-                "not set" if m.get("setup_left") else "lifted"
-            out.append(f"disc {where}: " + (" ".join(ABBREV.get(t, t[:3]) for t in m.get("disc") or [])
-                                           or "empty"))
-        res = [f"{seat(p)} " + " ".join(ABBREV[tile_info(t)[0]] for t in tiles)
-               for p, tiles in enumerate(m.get("residents") or []) if tiles and p < n]
-        if res:
-            out.append("residents: " + ", ".join(res))
-    return out
+def module_table_lines(obs: Mapping, names: Sequence[str] | None = None, you: int | None = None) -> list[str]:
+    """The public table of the modules in play as the seat ``you`` sees it (each module's ``table_lines``:
+    coins, the wall cards face up, ...); [] without modules."""
+    return [line for m in in_play(obs.get("options")) for line in m.table_lines(obs, names, you)]
+
+
+def module_hand_lines(obs: Mapping, names: Sequence[str] | None = None, you: int | None = None) -> list[str]:
+    """What the modules in play put beside the hands (each module's ``hand_lines``: the seat's own thieves
+    and disc, the others' counts, the residents), as the seat ``you`` sees it; [] without modules.
+
+    >>> obs = {"options": {"thief": True},
+    ...        "modules": {"thieves": ["y", "b"], "thief_counts": [2, 3], "thieves_played": []}}
+    >>> module_hand_lines(obs, you=0)
+    ['Your thieves: y b (seat 2 holds 3)']
+    """
+    return [line for m in in_play(obs.get("options")) for line in m.hand_lines(obs, names, you)]
 
 
 def render_screen(obs_like: Any, seat: int, names: Sequence[str] | None = None, width: int = 80,
@@ -359,42 +302,6 @@ def _screen_body(obs: dict, you: int, names, width: int, room: int, events: list
     return (ev + city)[:room]
 
 
-def thief_residents_lines(obs: Mapping, names: Sequence[str] | None = None,
-                          you: int | None = None) -> list[str]:
-    """The Thief's and the Residents' table (rules.md §9.6, §9.8) as the seat ``you`` sees it: its own thieves
-    and disc, the others' thief counts, the residents, the discs' cells, the supply. [] without those modules.
-
-    >>> thief_residents_lines({"modules": {"thieves": ["y", "b"], "thief_counts": [2, 3],
-    ...                                    "thieves_played": []}}, you=0)
-    ['Your thieves: y b (seat 2 holds 3)']
-    """
-    m = obs.get("modules") or {}
-    out = []
-    counts = m.get("thief_counts")
-    if counts is not None:
-        others = ", ".join(f"{seat_name(s, names, you)} holds {k}" for s, k in enumerate(counts) if s != you)
-        own = " ".join(m.get("thieves") or []) or "none"
-        played = " ".join(m.get("thieves_played") or [])
-        out.append(f"Your thieves: {own} ({others})" if you is not None else f"Thieves held: {others}")
-        if played:
-            out[-1] += f"; played: {played}"
-    discs = m.get("discs")
-    if discs is not None:
-        if you is not None:
-            cell = discs[you]["cell"]
-            where = f"at {cell[0]},{cell[1]}" if cell is not None else \
-                "not set up yet" if m.get("setup_left") else "lifted"
-            out.append(f"Your disc ({where}): " + (", ".join(m.get("disc") or []) or "empty"))
-        res = m.get("residents") or []
-        out.append("Residents: " + ", ".join(
-            f"{seat_name(s, names, you)} " + (" ".join(ABBREV[tile_info(t)[0]] for t in tiles) or "-")
-            for s, tiles in enumerate(res)))
-        supply = m.get("supply") or []
-        out.append("Figures in the supply: " + " ".join(f"{ABBREV[t]} {k}" for t, k in zip(TYPE_NAMES, supply,
-                                                                                           strict=False)))
-    return out
-
-
 def render_scoring(breakdown: Mapping | Sequence[Mapping], names: Sequence[str] | None = None,
                    you: int | None = None) -> str:
     """A scoring round (one ``score_breakdown()`` entry) or several, as a table per player::
@@ -415,7 +322,7 @@ def render_scoring(breakdown: Mapping | Sequence[Mapping], names: Sequence[str] 
             rows.append(("Dirk", entry["dirk"]))
         w = max([len(title)] + [len(r[0]) for r in rows]) + 2
         # the modules' columns (camps, bazaars, falcons, residents) appear in games with those modules only
-        extra = [(k, h) for k, h in MODULE_COLUMNS if any(k in d for _n, d in rows)]
+        extra = [(k, h) for k, h in SCORE_COLUMNS if any(k in d for _n, d in rows)]
         out.append(title.ljust(w) + "".join(f"{ABBREV[t]:>4}" for t in TYPE_NAMES) + "  wall"
                    + "".join(f"{h:>5}" for _k, h in extra) + "  round")
         for name, d in rows:

@@ -15,27 +15,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from alhambra_ai._core import TYPE_NAMES, bazaar_info, falcon_info, wall_card_sides
+from alhambra_ai._core import TYPE_NAMES
+from alhambra_ai.games.alhambra.modules import MODULES, SCORE_COLUMNS, in_play
 from alhambra_ai.record import check_final_scores, steps
 from alhambra_ai.text import summed_breakdown
 from alhambra_ai.viewer import seat_names, tile_table
 
 TEMPLATE = "viewer.html"
-MODULE_TILES = {"camp", "bazaar"}          # the legend names the module tiles only where the game has them
-# The public module fields a frame carries (observation ``modules``; never the observing seat's own
-# ``thieves`` or ``disc``: the frames are what a spectator sees, and those are seat 1's secrets in
-# observation(0)).
-PUBLIC_MODULE_FIELDS = ("vizier_awake", "window_order", "bazaars_waiting", "falcons", "coins", "coin_bag",
-                        "walls", "thief_counts", "thieves_played", "supply", "residents", "discs", "lifted",
-                        "setup_left")
+#: the modules' tile types: the legend names them only where the game has them
+MODULE_TILES = {kind for m in MODULES for kind in m.tile_kinds}
+# The public module fields a frame carries (observation ``modules``, each module's ``public_fields``; never
+# the observing seat's own ``thieves`` or ``disc``: the frames are what a spectator sees, and those are seat
+# 1's secrets in observation(0)). A frame holds them in the observation's order.
+PUBLIC_MODULE_FIELDS = tuple(f for m in MODULES for f in m.public_fields)
 # The legend's module pieces, in the order drawn: (key the page draws the icon by, option, words).
-PIECES = (("vizier", "vizier", "vizier (gold: awake, grey: asleep)"),
-          ("falcon", "falcons", "falcon on a corner (its colour, number)"),
-          ("coin", "change", "coin (value 1, its currency's colour)"),
-          ("thief", "thief", "thief card (dark back: held, secret; face up: played)"),
-          ("wall-card", "walls", "wall card face up; the walls it added to a tile (striped)"),
-          ("resident", "residents", "resident (white figure on its building)"),
-          ("disc", "residents", "disc: figures seen arrive in colour, ? = still secret, struck = known gone"))
+PIECES = tuple((key, m.name, label) for m in MODULES for key, label in m.pieces)
 
 
 def viewer_data(record: dict) -> dict:
@@ -45,10 +39,11 @@ def viewer_data(record: dict) -> dict:
     since the previous frame), ``market``, ``display``, ``hands`` (every seat's: a record is seen by a
     spectator after the game), ``cities`` (``[x, y, tile, walls]`` per cell), ``reserves``, ``scores``,
     ``dirk_score``, ``dirk_tiles``, ``turn``, ``phase``, ``current_player``, ``pending``; with modules
-    ``modules``: the observation's public module fields (PUBLIC_MODULE_FIELDS) plus ``thieves_by_seat``, the
-    thieves each seat played so far (public: ``seat 2: thief y6``). Secrets stay secret: the thieves held are
-    counts, a disc's first figures are counts until seen, and a ``figures`` choice reads ``figures (secret)``
-    as in every other seat's history.
+    ``modules``: the observation's public module fields (PUBLIC_MODULE_FIELDS) plus what the modules in play
+    add (their ``follow``: the Thief's ``thieves_by_seat``, the thieves each seat played so far, public as
+    ``seat 2: thief y6``). The record's tables (the falcons, the wall cards) are the modules' ``tables``.
+    Secrets stay secret: the thieves held are counts, a disc's first figures are counts until seen, and a
+    ``figures`` choice reads ``figures (secret)`` as in every other seat's history.
     Raises RecordError for a record that does not replay.
     """
     frames: list[dict] = []
@@ -56,7 +51,9 @@ def viewer_data(record: dict) -> dict:
     state = None
     tiles: set[int] = set()
     modules = any(v for k, v in (record.get("options") or {}).items() if k != "dirk")
-    played: list[list[str]] = [[] for _ in range(record["num_players"])]
+    in_game = in_play(record.get("options"))
+    hooks = [m.follow(record["num_players"]) for m in in_game if m.follow]
+    public = set(PUBLIC_MODULE_FIELDS)
     for _, seat, text, state in steps(record):
         obs = state.observation(0)
         history = spectator_history(state, obs)
@@ -64,8 +61,9 @@ def viewer_data(record: dict) -> dict:
         move = f"seat {seat + 1}: {text}" if text else ""
         if move in raw:                        # a secret move (figures) reads as the history masks it
             move = events[raw.index(move)]
-        if text.startswith("thief "):
-            played[seat].append(text.split()[1][0])
+        added: dict[str, Any] = {}
+        for hook in hooks:
+            added.update(hook(seat, text, obs.get("modules") or {}))
         frame = {
             "move": move,
             "events": [e for e in events if not e.startswith(f"seat {seat + 1}: ")],
@@ -77,10 +75,9 @@ def viewer_data(record: dict) -> dict:
             "pending": obs.get("pending") or [],
         }
         if modules and obs.get("modules"):
-            frame["modules"] = {k: obs["modules"][k] for k in PUBLIC_MODULE_FIELDS if k in obs["modules"]}
-            if obs["modules"].get("thief_counts") is not None:
-                frame["modules"]["thieves_by_seat"] = [list(p) for p in played]
-            tiles.update(obs["modules"].get("bazaars_waiting") or [])
+            frame["modules"] = {k: v for k, v in obs["modules"].items() if k in public} | added
+            for m in in_game:
+                tiles.update(m.frame_tiles(obs["modules"]))
         frames.append(frame)
         for city in obs["cities"]:
             tiles.update(c[2] for c in city)
@@ -94,18 +91,23 @@ def viewer_data(record: dict) -> dict:
             breakdown = state.score_breakdown()
             frames[-1]["final"] = {
                 "ranking": list(state.ranking()), "types": list(TYPE_NAMES),  # the breakdown's column order
-                "breakdown": [summed_breakdown(breakdown, p) for p in range(state.num_players)],
-                "dirk": summed_breakdown(breakdown, "dirk") if state.dirk_score is not None else None}
+                "breakdown": [summed_breakdown(breakdown, p, SCORE_COLUMNS)
+                              for p in range(state.num_players)],
+                "dirk": summed_breakdown(breakdown, "dirk", SCORE_COLUMNS) if state.dirk_score is not None
+                else None}
     options = {k: bool(v) for k, v in (record.get("options") or {}).items() if v}
     table = tile_table(tiles)
     for t, info in table.items():
-        if info["type"] == "bazaar":          # its currency (the price is that slot's tile's cost)
-            info["currency"] = bazaar_info(t)[0]
-    return {"game": "alhambra", "seats": seat_names(record), "seed": record["seed"],
+        for m in in_game:
+            if m.tile_info:
+                m.tile_info(t, info)       # a bazaar's currency
+    data = {"game": "alhambra", "seats": seat_names(record), "seed": record["seed"],
             "num_players": record["num_players"], "forfeits": record.get("forfeits", []), "frames": frames,
-            "tiles": table, "options": options, "types": list(TYPE_NAMES),
-            "falcons": {n: list(falcon_info(n)) for n in range(1, 16)} if options.get("falcons") else {},
-            "wall_cards": {n: wall_card_sides(n) for n in range(1, 9)} if options.get("walls") else {}}
+            "tiles": table, "options": options, "types": list(TYPE_NAMES)}
+    for m in MODULES:                      # every module's tables, empty where it is not in play
+        for key, build in m.tables.items():
+            data[key] = build() if options.get(m.name) else {}
+    return data
 
 
 def spectator_history(state: Any, obs: dict) -> list[str]:
@@ -123,5 +125,5 @@ def page(data: dict) -> dict[str, Any]:
     (each only in a game with its module)."""
     extra = sorted({t["type"] for t in data["tiles"].values()} & MODULE_TILES)
     options = data.get("options") or {}
-    pieces = [{"key": key, "label": label} for key, option, label in PIECES if options.get(option)]
+    pieces = [{"key": key, "label": label} for m in in_play(options) for key, label in m.pieces]
     return {"template": TEMPLATE, "types": [*TYPE_NAMES, "fountain", *extra], "pieces": pieces}

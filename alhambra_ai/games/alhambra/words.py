@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from alhambra_ai._core import CURRENCY_LETTERS, CURRENCY_NAMES, tile_info
+from alhambra_ai.games.alhambra.modules import MODULES, in_play
 from alhambra_ai.session import InputError
 from alhambra_ai.text import ABBREV, count, tile_words
 
@@ -49,8 +50,8 @@ def describe(state: Any, code: int, subject: str) -> str:
         tile = state.market()[slot - 1]
         cost = tile_info(tile)[1]
         paid = _card_sum(cards)
-        lost = (f"{paid - cost} over, up to {(paid - cost) // 2} coins back" if state.options.get("change")
-                else f"{paid - cost} lost")
+        lost = next((m.overpaid(paid - cost) for m in in_play(state.options) if m.overpaid),
+                    f"{paid - cost} lost")
         how = "exactly" if paid == cost else f"(cost {cost}, {lost})"
         return (f"{subject} {verb('buy')} the {tile_words(tile)} from slot {slot} "
                 f"({CURRENCY_NAMES[slot - 1]}) paying {' '.join(cards)} {how}")
@@ -74,22 +75,9 @@ def describe(state: Any, code: int, subject: str) -> str:
                 f"{tile_words(old)} at {words[2]}")
     if kind == "pass":
         return f"{subject} {verb('pass')} (no move possible)"
-    if kind == "wall":
-        sides = state.wall_cards().get(int(words[1]), "?")
-        where = "fountain" if words[2] == "fountain" else tile_words(int(words[2]))
-        return f"{subject} {verb('put')} wall card {words[1]} ({sides}) on the {where}"
-    if kind == "thief":
-        return f"{subject} {verb('play')} a thief and {verb('take')} {words[1]} from the money display"
-    if kind == "resident":
-        return f"{subject} {verb('move')} a figure from the disc into the {tile_words(int(words[1]))}"
-    if kind == "exchange":
-        return f"{subject} {verb('exchange')} a disc figure ({words[1]}) for a {words[2]} of the supply"
-    if kind == "disc":
-        return f"{subject} {verb('put')} the disc at {words[1]}"
-    if kind == "figures":
-        if you:
-            return f"You put {', '.join(words[1:])} on your disc (secret)"
-        return f"{subject} {verb('choose')} 3 figures for the disc, in secret"
+    for m in in_play(state.options):                 # the modules' moves (their ``describe``)
+        if kind in m.describe:
+            return m.describe[kind](state, words, subject, verb)
     return f"{subject}: {text}"
 
 
@@ -176,11 +164,12 @@ _IS_COORD = re.compile(r"-?\d+,-?\d+$")
 _IS_CARD = re.compile(rf"[{CURRENCY_LETTERS}][1-9c]$")     # a card, or a coin (gc) of the Change module
 # A tile as the market and the cities show it (``gar33``, ``pav 5``): its id.
 _TILE_LABEL = re.compile(rf"\b(?:{'|'.join(sorted(set(ABBREV.values())))})\s*(\d+)\b")
-#: the modules' actions, typed as the engine writes them (``figures garden seraglio tower``, ``done``)
-MODULE_VERBS = ("bazaar", "wake", "done", "falcon", "thief", "resident", "exchange", "disc", "figures")
+#: the modules' actions, typed as the engine writes them (``figures garden seraglio tower``, ``done``): every
+#: module's, so that a move of a module not in play reads as the engine's refusal, not as an unknown word
+MODULE_VERBS = tuple(dict.fromkeys(v for m in MODULES for v in m.verbs))
 VERBS = {"take": "take", "t": "take", "get": "take", "buy": "buy", "place": "place", "put": "place",
          "p": "place", "build": "build", "remove": "remove", "rm": "remove", "reserve": "reserve",
-         "swap": "swap", "pass": "pass", "dirk": "dirk", "give": "dirk", "wall": "wall",
+         "swap": "swap", "pass": "pass", "dirk": "dirk", "give": "dirk",
          **{v: v for v in MODULE_VERBS}}
 
 
@@ -246,7 +235,7 @@ def candidates(tokens: list[str], state: Any) -> list[str]:
         if not args and len(pending) == 1:
             args = [str(pending[0])]
         out.append("place " + " ".join(args) + " dirk")
-    elif verb in ("remove", "swap", "pass", "wall", *MODULE_VERBS):
+    elif verb in ("remove", "swap", "pass", *MODULE_VERBS):
         out.append(" ".join([verb, *args]))
     return out
 
