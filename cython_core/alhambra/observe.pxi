@@ -496,10 +496,7 @@ cdef void _determinize_c(GameState* s, int seat, uint64_t seed, uint8_t* known) 
             j += 1
     memcpy(&s.draw[s.draw_pos], pile, length)
     rng_shuffle_u8(&r, s.bag, s.bag_n)
-    if s.options & OPT_THIEF:
-        thief_resample(s, seat, &r)         # modules/hidden.pxi
-    if s.options & OPT_RESIDENTS:
-        disc_resample(s, seat, &r)
+    module_resample(s, seat, &r)            # the modules' secrets (modules/hidden.pxi)
     s.rng = r
 
 

@@ -40,12 +40,10 @@ cdef inline double now_monotonic() noexcept nogil:
 # ---------------------------------------------------------------- hidden order
 
 cdef inline void secrets_resample(GameState* s, int seat, Rng* r) noexcept nogil:
-    """The other seats' thief cards and hidden disc figures dealt anew (modules/hidden.pxi), as determinize
-    does: every search iteration / chance sample then meets other thief hands and discs."""
-    if s.options & OPT_THIEF:
-        thief_resample(s, seat, r)
-    if s.options & OPT_RESIDENTS:
-        disc_resample(s, seat, r)
+    """The modules' secrets the seat cannot see dealt anew (their resample hooks: the other seats' thief
+    cards, hidden disc figures), as determinize does: every search iteration / chance sample then meets
+    other thief hands and discs."""
+    module_resample(s, seat, r)
 
 
 cdef void hidden_resample(GameState* s, Rng* r, int lo1, int hi1, int lo2, int hi2) noexcept nogil:
@@ -484,7 +482,7 @@ cdef void apply_partial(GameState* s, int code) noexcept nogil:
     moment. After an action that would end the turn, the state stays with the same seat, phase "action",
     actions_taken 0 (no extra action)."""
     cdef int follows = apply_effect(s, code)
-    if follows == GOES_ON or follows == RESIDENT_ASK:
+    if follows == GOES_ON or follows == MODULE_ASKS:
         return                      # the extra action follows / the seat decides about its lifted disc
     if follows == TILE_PLACED and s.npending:
         return

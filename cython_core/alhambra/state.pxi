@@ -37,6 +37,7 @@ cdef enum:
     OPT_THIEF = 1 << 6
     OPT_WALLS = 1 << 7
     OPT_RESIDENTS = 1 << 8
+    NMODULES = 8              # the lines of modules/table.pxi (one per module bit)
 
     # public events written to an EventLog (turned into history strings by class State)
     EV_DEAL = 1               # a = seat, b = card
@@ -408,21 +409,11 @@ cdef void setup_game(GameState* s, int n, uint64_t seed, uint32_t options, Event
     for i in range(NBUILDINGS):
         s.bag[i] = <uint8_t>(i + 1)
     s.bag_n = NBUILDINGS
-    if options & OPT_CAMPS:
-        for i in range(NCAMPS):
-            s.bag[s.bag_n] = <uint8_t>(CAMP_FIRST + i)
-            s.bag_n += 1
-    if options & OPT_BAZAARS:
-        for i in range(NBAZAARS):
-            s.bag[s.bag_n] = <uint8_t>(BAZAAR_FIRST + i)
-            s.bag_n += 1
     for i in range(NFALCONS):
-        s.falcon_owner[i] = NO_SEAT
-    if options & OPT_VIZIER:
-        s.vizier_awake = <uint8_t>((1 << n) - 1)
-    if options & OPT_CHANGE:
-        for k in range(NCUR):
-            s.coin_bag[k] = NCOINS
+        s.falcon_owner[i] = NO_SEAT         # (the struct's empty value: no seat 0)
+    for i in range(NMODULES):               # the modules' tiles into the bag, their supplies (modules/table.pxi)
+        if options & MODULES_TABLE[i].bit and MODULES_TABLE[i].setup != NULL:
+            MODULES_TABLE[i].setup(s)
     rng_shuffle_u8(&s.rng, s.bag, s.bag_n)
     refill_market(s, log)
     if options & OPT_DIRK:
@@ -498,10 +489,9 @@ cdef void setup_game(GameState* s, int n, uint64_t seed, uint32_t options, Event
     s.draw_pos = 0
     s.draw_len = <uint8_t>pos
     s.phase = PH_ACTION
-    if options & OPT_THIEF:
-        thief_setup(s)                # modules/thief.pxi
-    if options & OPT_RESIDENTS:
-        residents_setup(s)            # modules/residents.pxi
+    for i in range(NMODULES):               # the modules' own chance, after the base game's
+        if options & MODULES_TABLE[i].bit and MODULES_TABLE[i].setup_end != NULL:
+            MODULES_TABLE[i].setup_end(s)
 
 
 cdef void state_release(GameState* s) noexcept nogil:

@@ -15,7 +15,8 @@ CORE = Path(__file__).resolve().parents[2] / "cython_core"
 pytestmark = pytest.mark.skipif(not CORE.is_dir(), reason="needs the cython_core/ sources (a checkout)")
 
 DEFINITION = re.compile(
-    r"^(?:cdef|cpdef|ctypedef)\s+(?:inline\s+)?(?:struct\s+|enum\s+|class\s+)?(?:[\w*\[\]]+\s+)*?\**(\w+)\s*[(:=\[]"
+    r"^ctypedef\s+[\w\s*]+\(\*(\w+)\)"            # a function pointer type: ctypedef int (*name)(...)
+    r"|^(?:cdef|cpdef|ctypedef)\s+(?:inline\s+)?(?:struct\s+|enum\s+|class\s+)?(?:[\w*\[\]]+\s+)*?\**(\w+)\s*[(:=\[]"
     r"|^(?:def|class)\s+(\w+)"
     r"|^([A-Za-z_]\w*)\s*=",
     re.M,

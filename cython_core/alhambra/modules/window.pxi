@@ -74,20 +74,6 @@ cdef int _exact_rec(int* cnt, int* rem, int v, int left, int pay, int base, int 
     return n
 
 
-cdef int gen_vizier(GameState* s, int seat, int* out, BuyMemo* memo) noexcept nogil:
-    """The seat's vizier buys: exact payments for every market slot, then for every waiting bazaar. memo: NULL,
-    or the seat's BuyMemo (one per currency: the exact payments remembered, shared with buys and bazaars)."""
-    cdef int n = 0, k
-    if not (s.vizier_awake >> seat) & 1:
-        return 0
-    for k in range(NCUR):
-        if s.market[k] != NO_TILE:
-            n += gen_exact_coins(s, seat, k, TILE_COST[s.market[k]], A_BUY | (k << 4), 6, 0,
-                                 NULL if out == NULL else out + n, NULL if memo == NULL else &memo[k].exact)
-    n += gen_bazaar_buys(s, seat, NULL if out == NULL else out + n, memo)
-    return n
-
-
 cdef enum:
     LANE_TOPS = 0x8000800080008000ULL     # the top bit of each 16-bit lane
 
@@ -193,3 +179,10 @@ cdef void window_after_use(GameState* s, EventLog* log) noexcept nogil:
         return
     s.win_k = 0
     window_advance(s)
+
+
+cdef inline int vizier_bought(GameState* s) noexcept nogil:
+    """The window's seat bought with its vizier: the vizier sleeps; the tile is placed at once."""
+    s.vizier_awake &= ~(1 << s.current)
+    s.phase = PH_PLACE
+    return GOES_ON
