@@ -65,13 +65,11 @@ cdef enum:
     BD_RESIDENTS = NTYPES + 4
     BD_COLS = NTYPES + 5
 
-    MODULE_BITS = (OPT_VIZIER | OPT_CAMPS | OPT_BAZAARS | OPT_FALCONS | OPT_CHANGE | OPT_THIEF | OPT_WALLS
-                   | OPT_RESIDENTS)
+    MODULE_BITS = ((1 << NMODULES) - 1) << 1      # the modules' bits 1..NMODULES (bit 0: Dirk)
     WINDOW_BITS = OPT_VIZIER | OPT_THIEF  # modules that act in the interrupt window
     NTHIEVES = 3              # thief cards per currency (Thief)
     NFIGURES = 7              # resident figures per building type (Residents)
 
-MODULE_OPTIONS = ("vizier", "camps", "bazaars", "falcons", "change", "thief", "walls", "residents")
 PHASE_NAMES = ("action", "place", "final", "over", "interrupt", "falcons", "resident", "disc", "figures")
 
 

@@ -1,5 +1,6 @@
-# The Thief's and the Residents' information (rules.md §8, §9.6, §9.8): what a seat sees of them, how
-# positions carry them, and how determinize samples what a seat cannot see (included by observe.pxi).
+# The Thief's and the Residents' information (rules.md §8, §9.6, §9.8): what a seat sees of them and how
+# positions carry them (included by observe.pxi); determinize samples what a seat cannot see through each
+# module's resample hook (thief.pxi, residents.pxi), module_resample at the end of this file.
 #
 # Public: how many thief cards each seat holds, the thieves played (per currency), the supply, the residents,
 # where each disc lies, and per disc the figures everyone saw arrive from the supply ("seen"), how many of the

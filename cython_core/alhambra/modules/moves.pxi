@@ -18,6 +18,7 @@ cdef inline int gen_action_modules(GameState* s, int* out, int* falcons_at, BuyM
     drawn by the random player with no further change. Inline: the random player asks it on every draw of the
     action phase, where its frame cost as much as the usual answers (the wall cards' loops stay out of line:
     gen_walls_ptr). gc: the GenCache whose seat views the wall cards read, or NULL."""
+    # direct calls, not the table: a hot path, and its order (bazaars, wake, falcons) is not the table's
     cdef int n = 0
     if s.options & OPT_BAZAARS:
         n += gen_bazaar_buys(s, s.current, out + n, memo)
@@ -55,6 +56,8 @@ cdef int check_module_action(GameState* s, int code) noexcept nogil:
     module takes is "done" (the window), or wrong here."""
     cdef ModuleHooks* owner = code_owner(code)
     cdef int i, r
+    if owner == NULL and (code & 15) == A_EXT:
+        return E_CODE                       # an A_EXT sub-kind no module owns
     if owner != NULL and owner.check != NULL:
         r = owner.check(s, code)
         if r >= 0:

@@ -175,6 +175,18 @@ cdef void _read_table() noexcept nogil:
 _read_table()
 
 
+cdef list _by_bit():
+    return sorted((MODULES_TABLE[i].bit, MODULES_TABLE[i].name.decode(), MODULES_TABLE[i].column)
+                  for i in range(NMODULES))
+
+
+# the modules with their option bits (rules.md §9.1-9.8), in the order of the bits (the rulebook's)
+MODULES = {name: bit for bit, name, _ in _by_bit()}
+MODULE_OPTIONS = tuple(MODULES)
+# the score_breakdown columns of the modules that score: (name, BD_* column, bit), in column order
+_SCORE_COLUMNS = sorted([(name, col, bit) for bit, name, col in _by_bit() if col >= 0], key=lambda e: e[1])
+
+
 cdef inline ModuleHooks* code_owner(int code) noexcept nogil:
     """The module owning an action code (by kind; A_EXT by sub-kind), or NULL."""
     if (code & 15) == A_EXT:
