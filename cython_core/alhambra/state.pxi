@@ -66,7 +66,6 @@ cdef enum:
     BD_COLS = NTYPES + 5
 
     MODULE_BITS = ((1 << NMODULES) - 1) << 1      # the modules' bits 1..NMODULES (bit 0: Dirk)
-    WINDOW_BITS = OPT_VIZIER | OPT_THIEF  # modules that act in the interrupt window
     NTHIEVES = 3              # thief cards per currency (Thief)
     NFIGURES = 7              # resident figures per building type (Residents)
 
@@ -343,9 +342,9 @@ cdef void start_final(GameState* s, EventLog* log) noexcept nogil:
 cdef void finish_turn(GameState* s, EventLog* log) noexcept nogil:
     """End of turn after the placements: refill the display, refill the market, score due rounds, then either
     the next seat's turn or the end of the game (due round first, then the final distribution and round 3).
-    With the Residents, a lifted disc is put back first (phase "disc"; its action calls this again)."""
+    A module's phase may come first (the Residents' "disc"; its action calls this again)."""
     cdef int r
-    if disc_to_put_back(s):
+    if s.options & TURN_END_BITS and module_turn_end(s):
         return
     refill_display(s, log)
     refill_market(s, log)

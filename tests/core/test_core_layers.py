@@ -119,7 +119,7 @@ NOT_YET = {
         "bazaars": {"check_bazaar", "gen_bazaar_buys"}, "change": {"gen_exact_coins"}},
     "alhambra/modules/walls.pxi": {"residents": {"SUB_WALL"}},
     "alhambra/modules/window.pxi": {       # the window asks its two users itself
-        "vizier": {"OPT_VIZIER"}, "thief": {"OPT_THIEF", "thief_seats"}, "residents": {"disc_to_put_back"}},
+        "vizier": {"OPT_VIZIER"}, "thief": {"OPT_THIEF", "thief_seats"}},
     "alhambra/observe.pxi": {              # the observation's and the position's "modules" object
         "vizier": {"OPT_VIZIER"}, "bazaars": {"OPT_BAZAARS"},
         "falcons": {"OPT_FALCONS", "corner_taken", "corner_types"}, "change": {"OPT_CHANGE"},
@@ -130,9 +130,7 @@ NOT_YET = {
         "falcons": {"OPT_FALCONS", "corner_taken", "corner_types"}, "change": {"OPT_CHANGE", "_parse_coin"},
         "thief": {"OPT_THIEF", "THIEVES_DEALT", "thief_recount", "thief_setup"}, "walls": {"OPT_WALLS"},
         "residents": {"OPT_RESIDENTS", "residents_deal"}},
-    "alhambra/state.pxi": {      # the window's users; the wall cards in the setup piles; the disc's return
-        "vizier": {"OPT_VIZIER"}, "thief": {"OPT_THIEF"}, "walls": {"OPT_WALLS"},
-        "residents": {"disc_to_put_back"}},
+    "alhambra/state.pxi": {"walls": {"OPT_WALLS"}},     # the wall cards in setup_game's piles
     "alhambra/state_py.pxi": {"bazaars": {"bazaar_price"}},
 }
 

@@ -120,6 +120,16 @@ cdef int module_gen_legal(GameState* s, GenCache* gc, int* out) noexcept nogil:
     return 0
 
 
+cdef bint module_turn_end(GameState* s) noexcept nogil:
+    """The turn (or a vizier's placement) is about to end: 1 when a module's phase asks first."""
+    cdef int i
+    for i in range(NMODULES):
+        if s.options & MODULES_TABLE[i].bit and MODULES_TABLE[i].turn_end != NULL \
+                and MODULES_TABLE[i].turn_end(s):
+            return 1
+    return 0
+
+
 cdef bint module_placed(GameState* s, int seat, int x, int y, int t) noexcept nogil:
     """Tile t was placed / built at (x, y) of the seat's city: 1 when a module's phase starts there."""
     cdef int i

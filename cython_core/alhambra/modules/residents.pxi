@@ -169,7 +169,7 @@ cdef void residents_release(GameState* s, int seat, int t) noexcept nogil:
         s.supply[TILE_TYPE[t]] += 1
 
 
-cdef inline bint disc_to_put_back(GameState* s) noexcept nogil:
+cdef bint residents_turn_end(GameState* s) noexcept nogil:
     """At the end of a turn (or of a vizier's placement): a lifted disc goes back first (phase "disc")."""
     if s.options & OPT_RESIDENTS and s.disc_cell[s.current] == 0:
         s.phase = PH_DISC

@@ -26,6 +26,7 @@ ctypedef double (*worth_fn)(GameState*, int, int) noexcept nogil
 ctypedef void (*resample_fn)(GameState*, int, Rng*) noexcept nogil
 ctypedef int (*code_fn)(GameState*, int) noexcept nogil
 ctypedef bint (*follows_fn)(GameState*, int, EventLog*) noexcept nogil
+ctypedef bint (*turn_end_fn)(GameState*) noexcept nogil
 ctypedef int (*phase_fn)(GameState*, int*, BuyMemo*) noexcept nogil
 ctypedef bint (*placed_fn)(GameState*, int, int, int, int) noexcept nogil
 ctypedef void (*removed_fn)(GameState*, int, int, int, int) noexcept nogil
@@ -43,6 +44,7 @@ cdef struct ModuleHooks:
     uint32_t closed             # those of its phases that list no "done"
     int tile_kind               # the TILE_KIND of the tiles it brings (0: none)
     int column                  # its score_breakdown column (BD_*), -1: none
+    bint window                 # it acts in the interrupt window (modules/window.pxi asks it)
     # setup_game
     setup_fn setup              # before the tiles are shuffled: its tiles into the bag, its supplies
     setup_fn setup_end          # after the rest of the setup (its chance after the base game's)
@@ -51,6 +53,7 @@ cdef struct ModuleHooks:
                                 # phases: an E_* code, or -1 when the code is none of its business
     code_fn apply               # apply_effect for its codes (and "done" in its phases): what follows
     follows_fn follows          # what follows (apply_action): 1 if the answer was its, else 0
+    turn_end_fn turn_end        # the turn (or a vizier's placement) is about to end: 1 when its phase asks first
     phase_fn gen_phase          # the legal actions of its part of the phase to act in (no "done")
     legal_fn gen_legal          # lists every legal action itself (gen_legal_cached hands over to it)
     placed_fn placed            # a tile was placed / built at (x, y): 1 when its phase starts there
@@ -71,63 +74,70 @@ cdef struct ModuleHooks:
 cdef ModuleHooks MODULES_TABLE[NMODULES]
 MODULES_TABLE[:] = [
     ModuleHooks(bit=OPT_CAMPS, name=b"camps", kinds=0, subs=0, phases=0, closed=0, tile_kind=KIND_CAMP,
-                column=BD_CAMPS,
+                column=BD_CAMPS, window=0,
                 setup=camps_setup, setup_end=NULL,
-                check=NULL, apply=NULL, follows=NULL, gen_phase=NULL, gen_legal=gen_legal_camps,
+                check=NULL, apply=NULL, follows=NULL, turn_end=NULL, gen_phase=NULL, gen_legal=gen_legal_camps,
                 placed=NULL, removed=NULL, log_before=NULL, log_after=NULL,
                 points=camps_points, census=NULL,
                 values=camps_values, prior=NULL, tile_worth=camps_tile_worth, resample=NULL),
 
     ModuleHooks(bit=OPT_BAZAARS, name=b"bazaars", kinds=1 << A_BAZAAR, subs=0, phases=0, closed=0,
-                tile_kind=KIND_BAZAAR, column=BD_BAZAARS,
+                tile_kind=KIND_BAZAAR, column=BD_BAZAARS, window=0,
                 setup=bazaars_setup, setup_end=NULL,
-                check=bazaars_check, apply=bazaars_apply, follows=NULL, gen_phase=NULL, gen_legal=NULL,
+                check=bazaars_check, apply=bazaars_apply, follows=NULL, turn_end=NULL, gen_phase=NULL,
+                gen_legal=NULL,
                 placed=NULL, removed=NULL, log_before=NULL, log_after=NULL,
                 points=bazaars_points, census=NULL,
                 values=bazaars_values, prior=bazaars_prior, tile_worth=bazaars_tile_worth, resample=NULL),
 
     ModuleHooks(bit=OPT_FALCONS, name=b"falcons", kinds=1 << A_FALCON, subs=0, phases=1 << PH_FALCONS, closed=0,
-                tile_kind=0, column=BD_FALCONS,
+                tile_kind=0, column=BD_FALCONS, window=0,
                 setup=NULL, setup_end=NULL,
-                check=falcons_check, apply=falcons_apply, follows=NULL, gen_phase=falcons_gen_phase, gen_legal=NULL,
+                check=falcons_check, apply=falcons_apply, follows=NULL, turn_end=NULL, gen_phase=falcons_gen_phase,
+                gen_legal=NULL,
                 placed=NULL, removed=falcons_removed, log_before=NULL, log_after=NULL,
                 points=falcon_points, census=falcons_census,
                 values=falcons_values, prior=falcons_prior, tile_worth=NULL, resample=NULL),
 
-    ModuleHooks(bit=OPT_VIZIER, name=b"vizier", kinds=1 << A_WAKE, subs=0, phases=0, closed=0, tile_kind=0, column=-1,
+    ModuleHooks(bit=OPT_VIZIER, name=b"vizier", kinds=1 << A_WAKE, subs=0, phases=0, closed=0, tile_kind=0,
+                column=-1, window=1,
                 setup=vizier_setup, setup_end=NULL,
-                check=vizier_check, apply=vizier_apply, follows=NULL, gen_phase=vizier_gen_phase, gen_legal=NULL,
+                check=vizier_check, apply=vizier_apply, follows=NULL, turn_end=NULL, gen_phase=vizier_gen_phase,
+                gen_legal=NULL,
                 placed=NULL, removed=NULL, log_before=NULL, log_after=NULL,
                 points=NULL, census=vizier_census,
                 values=vizier_values, prior=vizier_prior, tile_worth=NULL, resample=NULL),
 
     ModuleHooks(bit=OPT_CHANGE, name=b"change", kinds=0, subs=0, phases=0, closed=0, tile_kind=0, column=-1,
+                window=0,
                 setup=change_setup, setup_end=NULL,
-                check=NULL, apply=NULL, follows=NULL, gen_phase=NULL, gen_legal=NULL,
+                check=NULL, apply=NULL, follows=NULL, turn_end=NULL, gen_phase=NULL, gen_legal=NULL,
                 placed=NULL, removed=NULL, log_before=change_log_before, log_after=change_log_after,
                 points=NULL, census=change_census,
                 values=change_values, prior=NULL, tile_worth=NULL, resample=NULL),
 
-    ModuleHooks(bit=OPT_THIEF, name=b"thief", kinds=1 << A_THIEF, subs=0, phases=0, closed=0, tile_kind=0, column=-1,
+    ModuleHooks(bit=OPT_THIEF, name=b"thief", kinds=1 << A_THIEF, subs=0, phases=0, closed=0, tile_kind=0,
+                column=-1, window=1,
                 setup=NULL, setup_end=thief_setup,
-                check=thief_check, apply=thief_apply, follows=thief_follows, gen_phase=thief_gen_phase,
-                gen_legal=NULL,
+                check=thief_check, apply=thief_apply, follows=thief_follows, turn_end=NULL,
+                gen_phase=thief_gen_phase, gen_legal=NULL,
                 placed=NULL, removed=NULL, log_before=NULL, log_after=NULL,
                 points=NULL, census=thief_census,
                 values=thief_values, prior=thief_prior, tile_worth=NULL, resample=thief_resample),
 
-    ModuleHooks(bit=OPT_WALLS, name=b"walls", kinds=0, subs=1 << SUB_WALL, phases=0, closed=0, tile_kind=0, column=-1,
+    ModuleHooks(bit=OPT_WALLS, name=b"walls", kinds=0, subs=1 << SUB_WALL, phases=0, closed=0, tile_kind=0,
+                column=-1, window=0,
                 setup=NULL, setup_end=NULL,
-                check=walls_check, apply=walls_apply, follows=NULL, gen_phase=NULL, gen_legal=NULL,
+                check=walls_check, apply=walls_apply, follows=NULL, turn_end=NULL, gen_phase=NULL, gen_legal=NULL,
                 placed=NULL, removed=NULL, log_before=NULL, log_after=NULL,
                 points=NULL, census=walls_census,
                 values=NULL, prior=walls_prior, tile_worth=NULL, resample=NULL),
 
     ModuleHooks(bit=OPT_RESIDENTS, name=b"residents", kinds=0, subs=RESIDENTS_SUBS, phases=RESIDENTS_PHASES,
-                closed=(1 << PH_DISC) | (1 << PH_FIGURES), tile_kind=0, column=BD_RESIDENTS,
+                closed=(1 << PH_DISC) | (1 << PH_FIGURES), tile_kind=0, column=BD_RESIDENTS, window=0,
                 setup=NULL, setup_end=residents_setup,
                 check=residents_check, apply=residents_apply, follows=residents_follows,
-                gen_phase=residents_gen_phase, gen_legal=NULL,
+                turn_end=residents_turn_end, gen_phase=residents_gen_phase, gen_legal=NULL,
                 placed=residents_placed, removed=residents_removed, log_before=NULL, log_after=NULL,
                 points=residents_points, census=residents_census,
                 values=residents_values, prior=residents_prior, tile_worth=NULL, resample=disc_resample),
@@ -145,10 +155,12 @@ cdef uint32_t LEGAL_BITS = 0          # modules with a hook of each kind: a test
 cdef uint32_t PLACED_BITS = 0
 cdef uint32_t REMOVED_BITS = 0
 cdef uint32_t LOG_BITS = 0
+cdef uint32_t TURN_END_BITS = 0
+cdef uint32_t WINDOW_BITS = 0         # the modules the interrupt window asks (finish_turn opens it)
 
 
 cdef void _read_table() noexcept nogil:
-    global CLOSED_PHASES, LEGAL_BITS, PLACED_BITS, REMOVED_BITS, LOG_BITS
+    global CLOSED_PHASES, LEGAL_BITS, PLACED_BITS, REMOVED_BITS, LOG_BITS, TURN_END_BITS, WINDOW_BITS
     cdef int i, k
     cdef ModuleHooks* m
     for k in range(16):
@@ -171,6 +183,8 @@ cdef void _read_table() noexcept nogil:
         PLACED_BITS |= m.bit if m.placed != NULL else 0
         REMOVED_BITS |= m.bit if m.removed != NULL else 0
         LOG_BITS |= m.bit if m.log_before != NULL else 0
+        TURN_END_BITS |= m.bit if m.turn_end != NULL else 0
+        WINDOW_BITS |= m.bit if m.window else 0
 
 _read_table()
 

@@ -169,7 +169,7 @@ cdef void window_open(GameState* s, EventLog* log) noexcept nogil:
 cdef void window_after_use(GameState* s, EventLog* log) noexcept nogil:
     """A vizier's tile is placed: refill the market (it may end the game), then restart the order. (A disc the
     tile lifted goes back first: phase "disc", whose action calls this again.)"""
-    if disc_to_put_back(s):
+    if s.options & TURN_END_BITS and module_turn_end(s):
         return
     refill_market(s, log)
     if s.ended:
