@@ -416,7 +416,7 @@ cdef void _determinize_c(GameState* s, int seat, uint64_t seed, uint8_t* known) 
     - the unseen wall cards (Walls) are shuffled among the places of their setup piles (how many lie in each
       pile is public);
     - the bag is shuffled; the RNG (future reshuffles) is reseeded;
-    - the other seats' thief cards and hidden disc figures are dealt anew (modules/hidden.pxi).
+    - the other seats' thief cards and hidden disc figures are dealt anew (the modules' resample hooks).
     """
     cdef uint8_t wc[NWALL_CARDS]
     cdef int nwc = 0

@@ -296,7 +296,7 @@ cdef double tile_worth(GameState* s, int seat, int t) noexcept nogil:
     """Rough value in points of one more tile t in seat's city: more for valuable types and for types where the
     tile takes, keeps or ties the lead."""
     if TILE_TYPE[t] >= NTYPES:
-        return module_tile_worth(s, seat, t)        # camps, bazaars: modules/evaluate.pxi
+        return module_tile_worth(s, seat, t)        # a module's tile: modules/evaluate.pxi
     cdef int ty = TILE_TYPE[t], mine = s.cities.type_count[seat][ty], other = 0, i
     cdef double w = ty + 1.0, v
     for i in range(s.num_players):

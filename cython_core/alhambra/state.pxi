@@ -399,7 +399,7 @@ cdef void setup_game(GameState* s, int n, uint64_t seed, uint32_t options, Event
     cdef int nm = 0, i, c, k, v, pos, start, seat, top = 0, base, extra, best_n, best_v, ntied, pick
     cdef int sizes[5]
     cdef int tied[MAX_PLAYERS]
-    cdef uint8_t wcards[NWALL_CARDS]
+    cdef uint8_t scratch[NMODULES * 16]
     cdef int copies = 2 if options & OPT_DIRK else 3
     state_init(s, n, seed, options)
     # tiles: the bag, then market slots 1..4 in order, then Dirk's 6 (Decision: after the market)
@@ -455,11 +455,10 @@ cdef void setup_game(GameState* s, int n, uint64_t seed, uint32_t options, Event
     extra = (nm - top) % 5
     for k in range(5):
         sizes[k] = base + (1 if k < extra else 0)
-    if options & OPT_WALLS:
-        for i in range(NWALL_CARDS):
-            wcards[i] = <uint8_t>(WALL_CARD_FIRST + i)
-        rng_shuffle_u8(&s.rng, wcards, NWALL_CARDS)     # two of them each into piles 2..5
     pos = 0
+    for i in range(NMODULES):               # the modules' cards for the piles (modules/table.pxi)
+        if options & MODULES_TABLE[i].bit and MODULES_TABLE[i].piles != NULL:
+            pos = MODULES_TABLE[i].piles(s, -1, 0, pos, scratch + 16 * i)
     for k in range(5):
         start = pos
         for i in range(sizes[k]):
@@ -472,14 +471,9 @@ cdef void setup_game(GameState* s, int n, uint64_t seed, uint32_t options, Event
             memmove(&s.draw[start + i + 1], &s.draw[start + i], sizes[k] - i)
             s.draw[start + i] = SCORING_CARD_1 if k == 1 else SCORING_CARD_2
             pos += 1
-        if k >= 1 and options & OPT_WALLS:
-            for v in range(2):      # each wall card at a uniform place of its pile as it is then
-                i = rng_below(&s.rng, pos - start + 1)
-                memmove(&s.draw[start + i + 1], &s.draw[start + i], pos - start - i)
-                s.draw[start + i] = wcards[2 * (k - 1) + v]
-                pos += 1
-            s.wall_lo[k - 1] = <uint8_t>start
-            s.wall_hi[k - 1] = <uint8_t>pos
+        for i in range(NMODULES):
+            if options & MODULES_TABLE[i].bit and MODULES_TABLE[i].piles != NULL:
+                pos = MODULES_TABLE[i].piles(s, k, start, pos, scratch + 16 * i)
         if k == 1 or k == 3:
             s.sc_lo[k // 2] = <uint8_t>start
             s.sc_hi[k // 2] = <uint8_t>pos

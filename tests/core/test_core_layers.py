@@ -130,7 +130,6 @@ NOT_YET = {
         "falcons": {"OPT_FALCONS", "corner_taken", "corner_types"}, "change": {"OPT_CHANGE", "_parse_coin"},
         "thief": {"OPT_THIEF", "THIEVES_DEALT", "thief_recount", "thief_setup"}, "walls": {"OPT_WALLS"},
         "residents": {"OPT_RESIDENTS", "residents_deal"}},
-    "alhambra/state.pxi": {"walls": {"OPT_WALLS"}},     # the wall cards in setup_game's piles
     "alhambra/state_py.pxi": {"bazaars": {"bazaar_price"}},
 }
 

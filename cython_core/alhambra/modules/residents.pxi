@@ -281,7 +281,7 @@ cdef int check_residents(GameState* s, int code) noexcept nogil:
 
 cdef void resident_draw(GameState* s, EventLog* log) noexcept nogil:
     """After a resident moved in: a random supply figure onto the disc (everyone sees which: the supply is
-    public). Chance, so it follows the action (moves.pxi module_follows) rather than being part of it."""
+    public). Chance, so it follows the action (residents_follows) rather than being part of it."""
     cdef int k = supply_count(s), b
     if k == 0:
         return
@@ -295,7 +295,7 @@ cdef void resident_draw(GameState* s, EventLog* log) noexcept nogil:
 
 
 cdef void apply_residents(GameState* s, int code) noexcept nogil:
-    """The effect of "resident", "exchange", "disc" or "figures" (what follows: moves.pxi module_follows)."""
+    """The effect of "resident", "exchange", "disc" or "figures" (what follows: residents_follows)."""
     cdef int sub = (code >> 4) & 15, seat = s.current, t, a, b
     if sub == SUB_RESIDENT:
         t = s.res_tile

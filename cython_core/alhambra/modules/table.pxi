@@ -27,6 +27,7 @@ ctypedef void (*resample_fn)(GameState*, int, Rng*) noexcept nogil
 ctypedef int (*code_fn)(GameState*, int) noexcept nogil
 ctypedef bint (*follows_fn)(GameState*, int, EventLog*) noexcept nogil
 ctypedef bint (*turn_end_fn)(GameState*) noexcept nogil
+ctypedef int (*piles_fn)(GameState*, int, int, int, uint8_t*) noexcept nogil
 ctypedef int (*phase_fn)(GameState*, int*, BuyMemo*) noexcept nogil
 ctypedef bint (*placed_fn)(GameState*, int, int, int, int) noexcept nogil
 ctypedef void (*removed_fn)(GameState*, int, int, int, int) noexcept nogil
@@ -47,6 +48,9 @@ cdef struct ModuleHooks:
     bint window                 # it acts in the interrupt window (modules/window.pxi asks it)
     # setup_game
     setup_fn setup              # before the tiles are shuffled: its tiles into the bag, its supplies
+    piles_fn piles              # its cards into the draw pile: before the piles are laid (k = -1), then after
+                                # pile k (0..4, from start to pos; 16 bytes of its own kept between the calls)
+                                # returns the pile's new end
     setup_fn setup_end          # after the rest of the setup (its chance after the base game's)
     # actions
     code_fn check               # check_action for its codes in the action phase and for every code in its
@@ -75,7 +79,7 @@ cdef ModuleHooks MODULES_TABLE[NMODULES]
 MODULES_TABLE[:] = [
     ModuleHooks(bit=OPT_CAMPS, name=b"camps", kinds=0, subs=0, phases=0, closed=0, tile_kind=KIND_CAMP,
                 column=BD_CAMPS, window=0,
-                setup=camps_setup, setup_end=NULL,
+                setup=camps_setup, piles=NULL, setup_end=NULL,
                 check=NULL, apply=NULL, follows=NULL, turn_end=NULL, gen_phase=NULL, gen_legal=gen_legal_camps,
                 placed=NULL, removed=NULL, log_before=NULL, log_after=NULL,
                 points=camps_points, census=NULL,
@@ -83,7 +87,7 @@ MODULES_TABLE[:] = [
 
     ModuleHooks(bit=OPT_BAZAARS, name=b"bazaars", kinds=1 << A_BAZAAR, subs=0, phases=0, closed=0,
                 tile_kind=KIND_BAZAAR, column=BD_BAZAARS, window=0,
-                setup=bazaars_setup, setup_end=NULL,
+                setup=bazaars_setup, piles=NULL, setup_end=NULL,
                 check=bazaars_check, apply=bazaars_apply, follows=NULL, turn_end=NULL, gen_phase=NULL,
                 gen_legal=NULL,
                 placed=NULL, removed=NULL, log_before=NULL, log_after=NULL,
@@ -92,7 +96,7 @@ MODULES_TABLE[:] = [
 
     ModuleHooks(bit=OPT_FALCONS, name=b"falcons", kinds=1 << A_FALCON, subs=0, phases=1 << PH_FALCONS, closed=0,
                 tile_kind=0, column=BD_FALCONS, window=0,
-                setup=NULL, setup_end=NULL,
+                setup=NULL, piles=NULL, setup_end=NULL,
                 check=falcons_check, apply=falcons_apply, follows=NULL, turn_end=NULL, gen_phase=falcons_gen_phase,
                 gen_legal=NULL,
                 placed=NULL, removed=falcons_removed, log_before=NULL, log_after=NULL,
@@ -101,7 +105,7 @@ MODULES_TABLE[:] = [
 
     ModuleHooks(bit=OPT_VIZIER, name=b"vizier", kinds=1 << A_WAKE, subs=0, phases=0, closed=0, tile_kind=0,
                 column=-1, window=1,
-                setup=vizier_setup, setup_end=NULL,
+                setup=vizier_setup, piles=NULL, setup_end=NULL,
                 check=vizier_check, apply=vizier_apply, follows=NULL, turn_end=NULL, gen_phase=vizier_gen_phase,
                 gen_legal=NULL,
                 placed=NULL, removed=NULL, log_before=NULL, log_after=NULL,
@@ -110,7 +114,7 @@ MODULES_TABLE[:] = [
 
     ModuleHooks(bit=OPT_CHANGE, name=b"change", kinds=0, subs=0, phases=0, closed=0, tile_kind=0, column=-1,
                 window=0,
-                setup=change_setup, setup_end=NULL,
+                setup=change_setup, piles=NULL, setup_end=NULL,
                 check=NULL, apply=NULL, follows=NULL, turn_end=NULL, gen_phase=NULL, gen_legal=NULL,
                 placed=NULL, removed=NULL, log_before=change_log_before, log_after=change_log_after,
                 points=NULL, census=change_census,
@@ -118,7 +122,7 @@ MODULES_TABLE[:] = [
 
     ModuleHooks(bit=OPT_THIEF, name=b"thief", kinds=1 << A_THIEF, subs=0, phases=0, closed=0, tile_kind=0,
                 column=-1, window=1,
-                setup=NULL, setup_end=thief_setup,
+                setup=NULL, piles=NULL, setup_end=thief_setup,
                 check=thief_check, apply=thief_apply, follows=thief_follows, turn_end=NULL,
                 gen_phase=thief_gen_phase, gen_legal=NULL,
                 placed=NULL, removed=NULL, log_before=NULL, log_after=NULL,
@@ -127,7 +131,7 @@ MODULES_TABLE[:] = [
 
     ModuleHooks(bit=OPT_WALLS, name=b"walls", kinds=0, subs=1 << SUB_WALL, phases=0, closed=0, tile_kind=0,
                 column=-1, window=0,
-                setup=NULL, setup_end=NULL,
+                setup=NULL, piles=walls_piles, setup_end=NULL,
                 check=walls_check, apply=walls_apply, follows=NULL, turn_end=NULL, gen_phase=NULL, gen_legal=NULL,
                 placed=NULL, removed=NULL, log_before=NULL, log_after=NULL,
                 points=NULL, census=walls_census,
@@ -135,7 +139,7 @@ MODULES_TABLE[:] = [
 
     ModuleHooks(bit=OPT_RESIDENTS, name=b"residents", kinds=0, subs=RESIDENTS_SUBS, phases=RESIDENTS_PHASES,
                 closed=(1 << PH_DISC) | (1 << PH_FIGURES), tile_kind=0, column=BD_RESIDENTS, window=0,
-                setup=NULL, setup_end=residents_setup,
+                setup=NULL, piles=NULL, setup_end=residents_setup,
                 check=residents_check, apply=residents_apply, follows=residents_follows,
                 turn_end=residents_turn_end, gen_phase=residents_gen_phase, gen_legal=NULL,
                 placed=residents_placed, removed=residents_removed, log_before=NULL, log_after=NULL,

@@ -187,6 +187,28 @@ cdef int wall_score_gain(GameState* s, int code) noexcept nogil:
 cdef double MOD_WALL_RESERVE = 0.3  # wall pieces on a reserve tile (they may lengthen a wall later)
 
 
+cdef int walls_piles(GameState* s, int k, int start, int pos, uint8_t* cards) noexcept nogil:
+    """setup_game: the 8 wall cards shuffled before the piles are laid (k = -1), then two of them into each
+    of piles 2..5 (k = 1..4, laid from draw-pile index start to pos), each at a uniform place of its pile as
+    it is then. Returns the pile's new end."""
+    cdef int i, v
+    if k < 0:
+        for i in range(NWALL_CARDS):
+            cards[i] = <uint8_t>(WALL_CARD_FIRST + i)
+        rng_shuffle_u8(&s.rng, cards, NWALL_CARDS)
+        return pos
+    if k == 0:
+        return pos
+    for v in range(2):
+        i = rng_below(&s.rng, pos - start + 1)
+        memmove(&s.draw[start + i + 1], &s.draw[start + i], pos - start - i)
+        s.draw[start + i] = cards[2 * (k - 1) + v]
+        pos += 1
+    s.wall_lo[k - 1] = <uint8_t>start
+    s.wall_hi[k - 1] = <uint8_t>pos
+    return pos
+
+
 cdef int walls_check(GameState* s, int code) noexcept nogil:
     """A wall card played in the action phase."""
     if s.phase == PH_ACTION and (code & 15) == A_EXT and (code >> 4) & 15 == SUB_WALL:

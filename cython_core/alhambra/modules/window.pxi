@@ -6,7 +6,8 @@
 # After any use the order restarts from its top. The window closes when the order runs out.
 #
 # What a seat may use is window_advance's business: the Vizier (buy one market tile or waiting bazaar,
-# paying exactly, and place it at once) and the Thief (modules/thief.pxi: take one display card).
+# paying exactly, and place it at once) and the Thief (modules/thief.pxi: take one display card). It asks
+# them itself, not through modules/table.pxi: it runs after every turn, with the vizier's cache.
 # A vizier's tile is placed in PH_PLACE with in_window set; when it is placed the market is refilled (which
 # may end the game: the final distribution starts after the vizier's seat) and the order restarts.
 
