@@ -664,14 +664,21 @@ cdef inline int apply_effect(GameState* s, int code) noexcept nogil:
     return ACTIONS_OVER
 
 
-cdef void apply_action(GameState* s, int code, EventLog* log) noexcept nogil:
-    """Apply a legal action (unchecked: call check_action first unless the code came from gen_legal)."""
+cdef int _apply_logged(GameState* s, int code, EventLog* log) noexcept nogil:
+    """apply_effect with the public events the modules log of it (the change drawn)."""
     cdef uint8_t saved[NMODULES * 16]
     cdef int seat = s.current, follows
-    if log != NULL and s.options & LOG_BITS and seat != NO_SEAT:
-        module_log(s, seat, saved, NULL, 0)
-        follows = apply_effect(s, code)
-        module_log(s, seat, saved, log, 1)       # the public events of the effect (the change drawn)
+    module_log(s, seat, saved, NULL, 0)
+    follows = apply_effect(s, code)
+    module_log(s, seat, saved, log, 1)
+    return follows
+
+
+cdef void apply_action(GameState* s, int code, EventLog* log) noexcept nogil:
+    """Apply a legal action (unchecked: call check_action first unless the code came from gen_legal)."""
+    cdef int follows
+    if log != NULL and s.options & LOG_BITS and s.current != NO_SEAT:
+        follows = _apply_logged(s, code, log)   # (out of line: the playouts log nothing)
     else:
         follows = apply_effect(s, code)
     if follows == ACTIONS_OVER:

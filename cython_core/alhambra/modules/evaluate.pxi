@@ -23,9 +23,9 @@ cdef void module_values(GameState* s, double* out) noexcept nogil:
     cdef int i, j, k, n = s.num_players, left = rounds_left(s)
     cdef double p = game_progress(s)
     for i in range(n):
-        for j in range(NMODULES):
-            if s.options & MODULES_TABLE[j].bit and MODULES_TABLE[j].values != NULL:
-                MODULES_TABLE[j].values(s, i, left, p, out)
+        for j in range(WITH_VALUES.n):
+            if s.options & WITH_VALUES.m[j].bit:
+                WITH_VALUES.m[j].values(s, i, left, p, out)
     if s.phase == PH_PLACE or s.phase == PH_FINAL:
         for k in range(s.npending):
             if TILE_TYPE[s.pending[k]] >= NTYPES:

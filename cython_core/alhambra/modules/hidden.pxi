@@ -262,6 +262,6 @@ cdef void module_resample(GameState* s, int seat, Rng* r) noexcept nogil:
     """Deal anew what ``seat`` cannot see of the modules on (their resample hooks, in the table's order: the
     other seats' thief cards, then the hidden disc figures)."""
     cdef int i
-    for i in range(NMODULES):
-        if s.options & MODULES_TABLE[i].bit and MODULES_TABLE[i].resample != NULL:
-            MODULES_TABLE[i].resample(s, seat, r)
+    for i in range(WITH_RESAMPLE.n):
+        if s.options & WITH_RESAMPLE.m[i].bit:
+            WITH_RESAMPLE.m[i].resample(s, seat, r)

@@ -39,11 +39,12 @@ cdef int gen_module_phase(GameState* s, int* out, BuyMemo* memo) noexcept nogil:
     "done" unless the phase is closed (the modules' phases follow PH_OVER). memo: NULL, or the seat's BuyMemo
     of a GenCache (the vizier's exact payments)."""
     cdef int n = 0, i
+    cdef HookList* l = &PHASE_GEN[s.phase]
     if s.phase <= PH_OVER:
         return 0
-    for i in range(NMODULES):
-        if s.options & MODULES_TABLE[i].bit and MODULES_TABLE[i].gen_phase != NULL:
-            n += MODULES_TABLE[i].gen_phase(s, out + n, memo)
+    for i in range(l.n):
+        if s.options & l.m[i].bit:
+            n += l.m[i].gen_phase(s, out + n, memo)
     if (CLOSED_PHASES >> s.phase) & 1:
         return n
     out[n] = A_DONE
@@ -93,9 +94,8 @@ cdef void module_follows(GameState* s, int follows, EventLog* log) noexcept nogi
     """What follows the modules' actions (apply_action's part for THIEF_USED ..): the first module that
     knows the answer."""
     cdef int i
-    for i in range(NMODULES):
-        if s.options & MODULES_TABLE[i].bit and MODULES_TABLE[i].follows != NULL \
-                and MODULES_TABLE[i].follows(s, follows, log):
+    for i in range(WITH_FOLLOWS.n):
+        if s.options & WITH_FOLLOWS.m[i].bit and WITH_FOLLOWS.m[i].follows(s, follows, log):
             return
 
 
@@ -103,12 +103,12 @@ cdef void module_log(GameState* s, int seat, uint8_t* saved, EventLog* log, bint
     """apply_action with an EventLog: each module remembers what it needs before the effect (16 bytes
     of saved per line) and logs its public events after it."""
     cdef int i
-    for i in range(NMODULES):
-        if s.options & MODULES_TABLE[i].bit and MODULES_TABLE[i].log_before != NULL:
+    for i in range(WITH_LOG.n):
+        if s.options & WITH_LOG.m[i].bit:
             if after:
-                MODULES_TABLE[i].log_after(s, seat, saved + 16 * i, log)
+                WITH_LOG.m[i].log_after(s, seat, saved + 16 * i, log)
             else:
-                MODULES_TABLE[i].log_before(s, seat, saved + 16 * i, log)
+                WITH_LOG.m[i].log_before(s, seat, saved + 16 * i, log)
 
 
 cdef int module_gen_legal(GameState* s, GenCache* gc, int* out) noexcept nogil:
@@ -123,9 +123,8 @@ cdef int module_gen_legal(GameState* s, GenCache* gc, int* out) noexcept nogil:
 cdef bint module_turn_end(GameState* s) noexcept nogil:
     """The turn (or a vizier's placement) is about to end: 1 when a module's phase asks first."""
     cdef int i
-    for i in range(NMODULES):
-        if s.options & MODULES_TABLE[i].bit and MODULES_TABLE[i].turn_end != NULL \
-                and MODULES_TABLE[i].turn_end(s):
+    for i in range(WITH_TURN_END.n):
+        if s.options & WITH_TURN_END.m[i].bit and WITH_TURN_END.m[i].turn_end(s):
             return 1
     return 0
 
@@ -133,9 +132,8 @@ cdef bint module_turn_end(GameState* s) noexcept nogil:
 cdef bint module_placed(GameState* s, int seat, int x, int y, int t) noexcept nogil:
     """Tile t was placed / built at (x, y) of the seat's city: 1 when a module's phase starts there."""
     cdef int i
-    for i in range(NMODULES):
-        if s.options & MODULES_TABLE[i].bit and MODULES_TABLE[i].placed != NULL \
-                and MODULES_TABLE[i].placed(s, seat, x, y, t):
+    for i in range(WITH_PLACED.n):
+        if s.options & WITH_PLACED.m[i].bit and WITH_PLACED.m[i].placed(s, seat, x, y, t):
             return 1
     return 0
 
@@ -143,9 +141,9 @@ cdef bint module_placed(GameState* s, int seat, int x, int y, int t) noexcept no
 cdef void module_removed(GameState* s, int seat, int x, int y, int t) noexcept nogil:
     """Tile t left (x, y) of the seat's city (removed, swapped out)."""
     cdef int i
-    for i in range(NMODULES):
-        if s.options & MODULES_TABLE[i].bit and MODULES_TABLE[i].removed != NULL:
-            MODULES_TABLE[i].removed(s, seat, x, y, t)
+    for i in range(WITH_REMOVED.n):
+        if s.options & WITH_REMOVED.m[i].bit:
+            WITH_REMOVED.m[i].removed(s, seat, x, y, t)
 
 
 # ---------------------------------------------------------------- text forms of the Thief and the Residents
