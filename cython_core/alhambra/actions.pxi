@@ -355,8 +355,8 @@ cdef int gen_legal_cached(GameState* s, GenCache* gc, int* out) noexcept nogil:
     cdef int n = 0
     cdef SeatView* local = NULL
     cdef CityView* v
-    if s.options & OPT_CAMPS:
-        return gen_legal_camps(s, gc, out)
+    if s.options & LEGAL_BITS:
+        return module_gen_legal(s, gc, out)     # a module that lists every action itself (camps)
     if s.phase == PH_ACTION:
         n = gen_take(s, out) if gc == NULL else gen_take_cached(s, gc, out)
         n += gen_buy(s, out + n, NULL if gc == NULL else gc.buy[s.current])
@@ -515,8 +515,8 @@ cdef int check_action(GameState* s, int code) noexcept nogil:
         return E_CODE
     if s.phase == PH_OVER:
         return E_OVER
-    if s.phase == PH_RESIDENT or s.phase == PH_DISC or s.phase == PH_FIGURES:
-        return check_residents(s, code)
+    if PHASE_OWNER[s.phase] != NULL:
+        return check_module_action(s, code)     # a module's own phase: every code is its business
     if kind == A_PLACE or kind == A_PLACE_RESERVE or kind == A_PLACE_DIRK:
         if s.phase != PH_PLACE and s.phase != PH_FINAL:
             return E_PHASE_ACTION
@@ -610,7 +610,7 @@ cdef enum:
     TILE_PLACED = 2         # a pending / leftover tile was placed: the next one, or what follows the last
     WINDOW_NEXT = 3         # a seat said "done" in the interrupt window: ask the next one
     THIEF_USED = 4          # a thief took a card: refill the display, score, restart the window
-    RESIDENT_ASK = 5        # the tile lifted the disc: the phase "resident" asks the seat (nothing follows yet)
+    MODULE_ASKS = 5         # a module's phase asks the seat (a tile lifted the disc): nothing follows yet
     RESIDENT_DONE = 6       # the resident decision is made: go on where the placement left off
     RESIDENT_MOVED = 7      # ... after a resident moved in: first a random supply figure onto the disc
     DISC_BACK = 8           # the disc is back: the end of the turn (or of the vizier's placement) goes on
@@ -648,34 +648,37 @@ cdef inline int apply_effect(GameState* s, int code) noexcept nogil:
         s.npending -= 1
         s.pending[i] = s.pending[s.npending]
         city_action_apply(&s.cities, seat, code, s.card_walls)
-        if kind == A_PLACE and s.options & OPT_RESIDENTS and residents_lift(s, seat, cell_x(code), cell_y(code), t):
-            return RESIDENT_ASK
+        if kind == A_PLACE and s.options & PLACED_BITS and module_placed(s, seat, cell_x(code), cell_y(code), t):
+            return MODULE_ASKS
         return TILE_PLACED
     elif kind == A_BUILD:
         t = city_action_apply(&s.cities, seat, code, s.card_walls)
-        if s.options & OPT_RESIDENTS and residents_lift(s, seat, cell_x(code), cell_y(code), t):
+        if s.options & PLACED_BITS and module_placed(s, seat, cell_x(code), cell_y(code), t):
             s.actions_taken += 1
-            return RESIDENT_ASK
+            return MODULE_ASKS
     elif kind == A_REMOVE or kind == A_SWAP:
         t = city_action_apply(&s.cities, seat, code, s.card_walls)     # the tile that left the city
-        if s.options & OPT_FALCONS:
-            falcons_release(s, seat, cell_x(code), cell_y(code))
-        if s.options & OPT_RESIDENTS:
-            residents_release(s, seat, t)
+        if s.options & REMOVED_BITS:
+            module_removed(s, seat, cell_x(code), cell_y(code), t)
     s.actions_taken += 1       # take, build, remove, swap, pass
     return ACTIONS_OVER
 
 
+cdef int _apply_logged(GameState* s, int code, EventLog* log) noexcept nogil:
+    """apply_effect with the public events the modules log of it (the change drawn)."""
+    cdef uint8_t saved[NMODULES * 16]
+    cdef int seat = s.current, follows
+    module_log(s, seat, saved, NULL, 0)
+    follows = apply_effect(s, code)
+    module_log(s, seat, saved, log, 1)
+    return follows
+
+
 cdef void apply_action(GameState* s, int code, EventLog* log) noexcept nogil:
     """Apply a legal action (unchecked: call check_action first unless the code came from gen_legal)."""
-    cdef uint8_t before[NCUR]
-    cdef int seat = s.current, k, c, follows
-    if log != NULL and s.options & OPT_CHANGE and seat != NO_SEAT:
-        memcpy(before, s.coins[seat], NCUR)
-        follows = apply_effect(s, code)
-        for k in range(NCUR):
-            for c in range(before[k], s.coins[seat][k]):
-                log_event(log, EV_COIN, seat, k, 0)      # change drawn (public: coins lie face up)
+    cdef int follows
+    if log != NULL and s.options & LOG_BITS and s.current != NO_SEAT:
+        follows = _apply_logged(s, code, log)   # (out of line: the playouts log nothing)
     else:
         follows = apply_effect(s, code)
     if follows == ACTIONS_OVER:

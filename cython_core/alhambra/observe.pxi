@@ -416,7 +416,7 @@ cdef void _determinize_c(GameState* s, int seat, uint64_t seed, uint8_t* known) 
     - the unseen wall cards (Walls) are shuffled among the places of their setup piles (how many lie in each
       pile is public);
     - the bag is shuffled; the RNG (future reshuffles) is reseeded;
-    - the other seats' thief cards and hidden disc figures are dealt anew (modules/hidden.pxi).
+    - the other seats' thief cards and hidden disc figures are dealt anew (the modules' resample hooks).
     """
     cdef uint8_t wc[NWALL_CARDS]
     cdef int nwc = 0
@@ -496,10 +496,7 @@ cdef void _determinize_c(GameState* s, int seat, uint64_t seed, uint8_t* known) 
             j += 1
     memcpy(&s.draw[s.draw_pos], pile, length)
     rng_shuffle_u8(&r, s.bag, s.bag_n)
-    if s.options & OPT_THIEF:
-        thief_resample(s, seat, &r)         # modules/hidden.pxi
-    if s.options & OPT_RESIDENTS:
-        disc_resample(s, seat, &r)
+    module_resample(s, seat, &r)            # the modules' secrets (modules/hidden.pxi)
     s.rng = r
 
 

@@ -40,12 +40,10 @@ cdef inline double now_monotonic() noexcept nogil:
 # ---------------------------------------------------------------- hidden order
 
 cdef inline void secrets_resample(GameState* s, int seat, Rng* r) noexcept nogil:
-    """The other seats' thief cards and hidden disc figures dealt anew (modules/hidden.pxi), as determinize
-    does: every search iteration / chance sample then meets other thief hands and discs."""
-    if s.options & OPT_THIEF:
-        thief_resample(s, seat, r)
-    if s.options & OPT_RESIDENTS:
-        disc_resample(s, seat, r)
+    """The modules' secrets the seat cannot see dealt anew (their resample hooks: the other seats' thief
+    cards, hidden disc figures), as determinize does: every search iteration / chance sample then meets
+    other thief hands and discs."""
+    module_resample(s, seat, r)
 
 
 cdef void hidden_resample(GameState* s, Rng* r, int lo1, int hi1, int lo2, int hi2) noexcept nogil:
@@ -298,7 +296,7 @@ cdef double tile_worth(GameState* s, int seat, int t) noexcept nogil:
     """Rough value in points of one more tile t in seat's city: more for valuable types and for types where the
     tile takes, keeps or ties the lead."""
     if TILE_TYPE[t] >= NTYPES:
-        return module_tile_worth(s, seat, t)        # camps, bazaars: modules/evaluate.pxi
+        return module_tile_worth(s, seat, t)        # a module's tile: modules/evaluate.pxi
     cdef int ty = TILE_TYPE[t], mine = s.cities.type_count[seat][ty], other = 0, i
     cdef double w = ty + 1.0, v
     for i in range(s.num_players):
@@ -484,7 +482,7 @@ cdef void apply_partial(GameState* s, int code) noexcept nogil:
     moment. After an action that would end the turn, the state stays with the same seat, phase "action",
     actions_taken 0 (no extra action)."""
     cdef int follows = apply_effect(s, code)
-    if follows == GOES_ON or follows == RESIDENT_ASK:
+    if follows == GOES_ON or follows == MODULE_ASKS:
         return                      # the extra action follows / the seat decides about its lifted disc
     if follows == TILE_PLACED and s.npending:
         return

@@ -37,6 +37,7 @@ cdef enum:
     OPT_THIEF = 1 << 6
     OPT_WALLS = 1 << 7
     OPT_RESIDENTS = 1 << 8
+    NMODULES = 8              # the lines of modules/table.pxi (one per module bit)
 
     # public events written to an EventLog (turned into history strings by class State)
     EV_DEAL = 1               # a = seat, b = card
@@ -64,13 +65,10 @@ cdef enum:
     BD_RESIDENTS = NTYPES + 4
     BD_COLS = NTYPES + 5
 
-    MODULE_BITS = (OPT_VIZIER | OPT_CAMPS | OPT_BAZAARS | OPT_FALCONS | OPT_CHANGE | OPT_THIEF | OPT_WALLS
-                   | OPT_RESIDENTS)
-    WINDOW_BITS = OPT_VIZIER | OPT_THIEF  # modules that act in the interrupt window
+    MODULE_BITS = ((1 << NMODULES) - 1) << 1      # the modules' bits 1..NMODULES (bit 0: Dirk)
     NTHIEVES = 3              # thief cards per currency (Thief)
     NFIGURES = 7              # resident figures per building type (Residents)
 
-MODULE_OPTIONS = ("vizier", "camps", "bazaars", "falcons", "change", "thief", "walls", "residents")
 PHASE_NAMES = ("action", "place", "final", "over", "interrupt", "falcons", "resident", "disc", "figures")
 
 
@@ -344,9 +342,9 @@ cdef void start_final(GameState* s, EventLog* log) noexcept nogil:
 cdef void finish_turn(GameState* s, EventLog* log) noexcept nogil:
     """End of turn after the placements: refill the display, refill the market, score due rounds, then either
     the next seat's turn or the end of the game (due round first, then the final distribution and round 3).
-    With the Residents, a lifted disc is put back first (phase "disc"; its action calls this again)."""
+    A module's phase may come first (the Residents' "disc"; its action calls this again)."""
     cdef int r
-    if disc_to_put_back(s):
+    if s.options & TURN_END_BITS and module_turn_end(s):
         return
     refill_display(s, log)
     refill_market(s, log)
@@ -401,28 +399,18 @@ cdef void setup_game(GameState* s, int n, uint64_t seed, uint32_t options, Event
     cdef int nm = 0, i, c, k, v, pos, start, seat, top = 0, base, extra, best_n, best_v, ntied, pick
     cdef int sizes[5]
     cdef int tied[MAX_PLAYERS]
-    cdef uint8_t wcards[NWALL_CARDS]
+    cdef uint8_t scratch[NMODULES * 16]
     cdef int copies = 2 if options & OPT_DIRK else 3
     state_init(s, n, seed, options)
     # tiles: the bag, then market slots 1..4 in order, then Dirk's 6 (Decision: after the market)
     for i in range(NBUILDINGS):
         s.bag[i] = <uint8_t>(i + 1)
     s.bag_n = NBUILDINGS
-    if options & OPT_CAMPS:
-        for i in range(NCAMPS):
-            s.bag[s.bag_n] = <uint8_t>(CAMP_FIRST + i)
-            s.bag_n += 1
-    if options & OPT_BAZAARS:
-        for i in range(NBAZAARS):
-            s.bag[s.bag_n] = <uint8_t>(BAZAAR_FIRST + i)
-            s.bag_n += 1
     for i in range(NFALCONS):
-        s.falcon_owner[i] = NO_SEAT
-    if options & OPT_VIZIER:
-        s.vizier_awake = <uint8_t>((1 << n) - 1)
-    if options & OPT_CHANGE:
-        for k in range(NCUR):
-            s.coin_bag[k] = NCOINS
+        s.falcon_owner[i] = NO_SEAT         # (the struct's empty value: no seat 0)
+    for i in range(WITH_SETUP.n):           # the modules' tiles into the bag, their supplies (modules/table.pxi)
+        if options & WITH_SETUP.m[i].bit:
+            WITH_SETUP.m[i].setup(s)
     rng_shuffle_u8(&s.rng, s.bag, s.bag_n)
     refill_market(s, log)
     if options & OPT_DIRK:
@@ -467,11 +455,10 @@ cdef void setup_game(GameState* s, int n, uint64_t seed, uint32_t options, Event
     extra = (nm - top) % 5
     for k in range(5):
         sizes[k] = base + (1 if k < extra else 0)
-    if options & OPT_WALLS:
-        for i in range(NWALL_CARDS):
-            wcards[i] = <uint8_t>(WALL_CARD_FIRST + i)
-        rng_shuffle_u8(&s.rng, wcards, NWALL_CARDS)     # two of them each into piles 2..5
     pos = 0
+    for i in range(WITH_PILES.n):           # the modules' cards for the piles (modules/table.pxi)
+        if options & WITH_PILES.m[i].bit:
+            pos = WITH_PILES.m[i].piles(s, -1, 0, pos, scratch + 16 * i)
     for k in range(5):
         start = pos
         for i in range(sizes[k]):
@@ -484,24 +471,18 @@ cdef void setup_game(GameState* s, int n, uint64_t seed, uint32_t options, Event
             memmove(&s.draw[start + i + 1], &s.draw[start + i], sizes[k] - i)
             s.draw[start + i] = SCORING_CARD_1 if k == 1 else SCORING_CARD_2
             pos += 1
-        if k >= 1 and options & OPT_WALLS:
-            for v in range(2):      # each wall card at a uniform place of its pile as it is then
-                i = rng_below(&s.rng, pos - start + 1)
-                memmove(&s.draw[start + i + 1], &s.draw[start + i], pos - start - i)
-                s.draw[start + i] = wcards[2 * (k - 1) + v]
-                pos += 1
-            s.wall_lo[k - 1] = <uint8_t>start
-            s.wall_hi[k - 1] = <uint8_t>pos
+        for i in range(WITH_PILES.n):
+            if options & WITH_PILES.m[i].bit:
+                pos = WITH_PILES.m[i].piles(s, k, start, pos, scratch + 16 * i)
         if k == 1 or k == 3:
             s.sc_lo[k // 2] = <uint8_t>start
             s.sc_hi[k // 2] = <uint8_t>pos
     s.draw_pos = 0
     s.draw_len = <uint8_t>pos
     s.phase = PH_ACTION
-    if options & OPT_THIEF:
-        thief_setup(s)                # modules/thief.pxi
-    if options & OPT_RESIDENTS:
-        residents_setup(s)            # modules/residents.pxi
+    for i in range(WITH_SETUP_END.n):       # the modules' own chance, after the base game's
+        if options & WITH_SETUP_END.m[i].bit:
+            WITH_SETUP_END.m[i].setup_end(s)
 
 
 cdef void state_release(GameState* s) noexcept nogil:

@@ -1,9 +1,7 @@
 # The Python face of the game state: class State and the base game's new game (included by state.pxi).
 
 _BASE_OPTIONS = ("dirk",)
-# the modules that are implemented, with their option bits (rules.md §9.1-9.8)
-MODULES = {"vizier": OPT_VIZIER, "camps": OPT_CAMPS, "bazaars": OPT_BAZAARS, "falcons": OPT_FALCONS,
-           "change": OPT_CHANGE, "thief": OPT_THIEF, "walls": OPT_WALLS, "residents": OPT_RESIDENTS}
+# MODULES (name -> option bit) and MODULE_OPTIONS come from modules/table.pxi
 
 
 def _normalize_options(int num_players, options):
@@ -338,9 +336,7 @@ cdef class State:
         With modules on, each seat also has ``"camps"`` (arrow lines), ``"bazaars"`` (round 3 only, else 0)
         , ``"falcons"`` (sets) and ``"residents"`` (groups of figures), for the modules that are on."""
         out = []
-        cols = [(name, col) for name, col, bit in (("camps", BD_CAMPS, OPT_CAMPS), ("bazaars", BD_BAZAARS,
-                OPT_BAZAARS), ("falcons", BD_FALCONS, OPT_FALCONS), ("residents", BD_RESIDENTS, OPT_RESIDENTS))
-                if self.st.options & bit]
+        cols = [(name, col) for name, col, bit in _SCORE_COLUMNS if self.st.options & bit]
         for r in range(3):
             if not self.st.bd_mask & (1 << r):
                 continue

@@ -50,3 +50,51 @@ cdef void apply_bazaar(GameState* s, int code) noexcept nogil:
     s.bazaar_wait &= ~(1 << b)
     s.pending[s.npending] = <uint8_t>t
     s.npending += 1
+
+
+# ---------------------------------------------------------------- its hooks (modules/table.pxi)
+
+cdef double MOD_BAZAAR = 3.0        # a bazaar off the city (round 3: a few neighbours of its types)
+
+
+cdef void bazaars_setup(GameState* s) noexcept nogil:
+    """The bazaars go into the bag with the buildings (before the shuffle)."""
+    cdef int i
+    for i in range(NBAZAARS):
+        s.bag[s.bag_n] = <uint8_t>(BAZAAR_FIRST + i)
+        s.bag_n += 1
+
+
+cdef int bazaars_check(GameState* s, int code) noexcept nogil:
+    """A bazaar bought in the action phase (in the window it is the vizier's business)."""
+    if s.phase == PH_ACTION and (code & 15) == A_BAZAAR:
+        return check_bazaar(s, code)
+    return -1
+
+
+cdef int bazaars_apply(GameState* s, int code) noexcept nogil:
+    apply_bazaar(s, code)
+    if s.phase == PH_INTERRUPT:
+        return vizier_bought(s)
+    s.actions_taken += 1
+    return GOES_ON                      # a bazaar is always paid exactly
+
+
+cdef int bazaars_points(GameState* s, int seat, int r) noexcept nogil:
+    """rules.md §9.3: the neighbourhoods score once, in round 3."""
+    return city_bazaar_score(s.cities.city[seat]) if r == 2 else 0
+
+
+cdef void bazaars_values(GameState* s, int i, int left, double p, double* out) noexcept nogil:
+    """The neighbourhoods as they stand now score once, in round 3."""
+    if left > 0:
+        out[i] += city_bazaar_score(s.cities.city[i])
+
+
+cdef double bazaars_prior(GameState* s, int a) noexcept nogil:
+    return bazaars_tile_worth(s, s.current, BAZAAR_FIRST + ((a >> 4) & 7)) + 1.0
+
+
+cdef double bazaars_tile_worth(GameState* s, int seat, int t) noexcept nogil:
+    """A bazaar not yet in the city: what it could add where it may go."""
+    return MOD_BAZAAR if not s.scored & 4 else 0.0

@@ -158,3 +158,41 @@ def _parse_coin(str word):
     if len(word) == 2 and word[1] == "c" and word[0] in CURRENCY_LETTERS:
         return CURRENCY_LETTERS.index(word[0])
     return -1
+
+
+# ---------------------------------------------------------------- its hooks (modules/table.pxi)
+
+cdef void change_setup(GameState* s) noexcept nogil:
+    cdef int k
+    for k in range(NCUR):
+        s.coin_bag[k] = NCOINS
+
+
+cdef void change_log_before(GameState* s, int seat, uint8_t* saved, EventLog* log) noexcept nogil:
+    memcpy(saved, s.coins[seat], NCUR)
+
+
+cdef void change_log_after(GameState* s, int seat, uint8_t* saved, EventLog* log) noexcept nogil:
+    """The change the action drew (public: coins lie face up)."""
+    cdef int k, c
+    for k in range(NCUR):
+        for c in range(saved[k], s.coins[seat][k]):
+            log_event(log, EV_COIN, seat, k, 0)
+
+
+cdef int change_census(GameState* s, char* why) noexcept nogil:
+    """6 coins per currency, held or in the bag."""
+    cdef int k, p, total
+    for k in range(NCUR):
+        total = s.coin_bag[k]
+        for p in range(s.num_players):
+            total += s.coins[p][k]
+        if total != (NCOINS if s.options & OPT_CHANGE else 0):
+            memcpy(why, b"coin census\0", 12)
+            return 1
+    return 0
+
+
+cdef void change_values(GameState* s, int i, int left, double p, double* out) noexcept nogil:
+    """Coins are money like cards."""
+    out[i] += EV_MONEY * (1.0 - 0.6 * p) * (s.coins[i][0] + s.coins[i][1] + s.coins[i][2] + s.coins[i][3])

@@ -250,3 +250,92 @@ cdef void falcons_release(GameState* s, int seat, int x, int y) noexcept nogil:
         if (x == fx or x == fx + 1) and (y == fy or y == fy + 1):
             s.falcon_owner[f] = NO_SEAT
             s.falcon_cell[f] = 0
+
+
+# ---------------------------------------------------------------- its hooks (modules/table.pxi)
+
+cdef int FALCON_SET_POINTS[6]
+FALCON_SET_POINTS[:] = [0, 2, 6, 12, 20, 30]
+
+
+cdef int falcon_points(GameState* s, int seat, int r) noexcept nogil:
+    """rules.md §9.4: per falcon colour held, 1 -> 2, 2 -> 6, 3 -> 12, 4 -> 20, 5 -> 30 (every round r)."""
+    cdef int f, k, pts = 0
+    cdef int held[NFALCON_COLOURS]
+    for k in range(NFALCON_COLOURS):
+        held[k] = 0
+    for f in range(NFALCONS):
+        if s.falcon_owner[f] == seat:
+            held[FALCON_COLOUR[f]] += 1
+    for k in range(NFALCON_COLOURS):
+        pts += FALCON_SET_POINTS[held[k]]
+    return pts
+
+
+cdef int falcons_check(GameState* s, int code) noexcept nogil:
+    """A falcon bought in the action phase; every code in the phase "falcons" (more falcons, or done)."""
+    cdef int kind = code & 15
+    if s.phase == PH_FALCONS:
+        if kind == A_PLACE or kind == A_PLACE_RESERVE or kind == A_PLACE_DIRK:
+            return E_PHASE_ACTION           # (as everywhere but the phases "place" and "final")
+        if kind == A_DONE:
+            return E_OK if code == A_DONE else E_CODE
+        if kind != A_FALCON:
+            return E_FALCON_PHASE
+        return check_falcon(s, code)
+    if s.phase == PH_ACTION and kind == A_FALCON:
+        return check_falcon(s, code)
+    return -1
+
+
+cdef int falcons_apply(GameState* s, int code) noexcept nogil:
+    """A falcon bought (more may follow); "done" in the phase "falcons" ends the seat's actions."""
+    if (code & 15) == A_DONE:
+        return ACTIONS_OVER
+    apply_falcon(s, code)
+    return GOES_ON
+
+
+cdef int falcons_gen_phase(GameState* s, int* out, BuyMemo* memo) noexcept nogil:
+    if s.phase != PH_FALCONS:
+        return 0
+    return gen_falcons(s, out, MAX_LEGAL - 1)
+
+
+cdef void falcons_removed(GameState* s, int seat, int x, int y, int t) noexcept nogil:
+    falcons_release(s, seat, x, y)
+
+
+cdef int falcons_census(GameState* s, char* why) noexcept nogil:
+    """Falcons: in the supply, or on a legal corner of their seat's city, one per corner."""
+    cdef int f, k, p, types
+    for f in range(NFALCONS):
+        p = s.falcon_owner[f]
+        if p == NO_SEAT:
+            continue
+        if not s.options & OPT_FALCONS or p >= s.num_players:
+            memcpy(why, b"falcon owner\0", 13)
+            return 1
+        types = corner_types(s.cities.city[p], (s.falcon_cell[f] & 255) - 128, (s.falcon_cell[f] >> 8) - 128)
+        if types < 0 or FALCON_TYPES[f] & ~types:
+            memcpy(why, b"falcon corner\0", 14)
+            return 1
+        for k in range(f + 1, NFALCONS):
+            if s.falcon_owner[k] == p and s.falcon_cell[k] == s.falcon_cell[f]:
+                memcpy(why, b"two falcons\0", 12)
+                return 1
+    return 0
+
+
+cdef void falcons_values(GameState* s, int i, int left, double p, double* out) noexcept nogil:
+    """The sets held now score in every round still to come."""
+    out[i] += left * falcon_points(s, i, 0)
+
+
+cdef double falcons_prior(GameState* s, int a) noexcept nogil:
+    """The set value the falcon adds, less the card it costs."""
+    cdef int f = (a >> 4) & 15, pts
+    s.falcon_owner[f] = s.current
+    pts = falcon_points(s, s.current, 0)
+    s.falcon_owner[f] = NO_SEAT
+    return (pts - falcon_points(s, s.current, 0)) * rounds_left(s) * 0.5 - 0.4 * card_value((a >> 8) & 63)

@@ -1,5 +1,6 @@
-# The Thief's and the Residents' information (rules.md §8, §9.6, §9.8): what a seat sees of them, how
-# positions carry them, and how determinize samples what a seat cannot see (included by observe.pxi).
+# The Thief's and the Residents' information (rules.md §8, §9.6, §9.8): what a seat sees of them and how
+# positions carry them (included by observe.pxi); determinize samples what a seat cannot see through each
+# module's resample hook (thief.pxi, residents.pxi), module_resample at the end of this file.
 #
 # Public: how many thief cards each seat holds, the thieves played (per currency), the supply, the residents,
 # where each disc lies, and per disc the figures everyone saw arrive from the supply ("seen"), how many of the
@@ -257,94 +258,10 @@ def _fill_hidden(count, seats):
 
 # ---------------------------------------------------------------- determinization (C)
 
-cdef void thief_resample(GameState* s, int seat, Rng* r) noexcept nogil:
-    """The other seats' thief cards and those out of the game are shuffled together and dealt back, each seat
-    as many as it held: uniform over the deals of the unseen cards (each card a distinct object). The pool is
-    gathered by currency, so the sample depends on the public facts and the seed only."""
-    cdef uint8_t pool[NCUR * NTHIEVES]
-    cdef int n = 0, p, k, i, cnt[MAX_PLAYERS]
-    cdef int per[NCUR]
-    for k in range(NCUR):
-        per[k] = s.thief_out[k]
-        s.thief_out[k] = 0
-    for p in range(s.num_players):
-        cnt[p] = 0
-        if p == seat:
-            continue
-        for k in range(NCUR):
-            per[k] += s.thief[p][k]
-            cnt[p] += s.thief[p][k]
-            s.thief[p][k] = 0
-    for k in range(NCUR):
-        for i in range(per[k]):
-            pool[n] = <uint8_t>k
-            n += 1
-    rng_shuffle_u8(r, pool, n)
-    i = 0
-    for p in range(s.num_players):
-        if p != seat:
-            for k in range(cnt[p]):
-                s.thief[p][pool[i]] += 1
-                i += 1
-    while i < n:
-        s.thief_out[pool[i]] += 1
-        i += 1
-    # (each seat keeps its count of thieves: s.thief_holders stays right without a recount)
-
-
-cdef void disc_resample(GameState* s, int seat, Rng* r) noexcept nogil:
-    """The other seats' hidden figures (what is left of their secret first choices) are shuffled together and
-    dealt back, each seat as many as it hides, until every seat's share has distinct types none of which is
-    known to have left its disc (rejection: uniform over the consistent assignments, since each assignment
-    is reached by the same number of shuffles). At setup, before the kept-back figures reach the supply, each
-    seat that has chosen gets 3 types uniformly, independently of the others."""
-    cdef uint8_t pool[MAX_PLAYERS * 3]
-    cdef uint8_t types[NTYPES]
-    cdef int n = 0, p, t, i, j, tries, ok, seen
-    cdef int per[NTYPES]
-    if figures_unrevealed(s):
-        for p in range(s.num_players):      # setup: nothing public ties one seat's choice to another's
-            if p != seat and s.disc_hidden[p]:
-                for t in range(NTYPES):
-                    types[t] = <uint8_t>t
-                rng_shuffle_u8(r, types, NTYPES)
-                for t in range(NTYPES):
-                    s.disc[p][types[t]] = t < 3
-        return
-    for t in range(NTYPES):
-        per[t] = 0
-    for p in range(s.num_players):
-        if p == seat:
-            continue
-        for t in range(NTYPES):
-            per[t] += s.disc[p][t] - s.disc_seen[p][t]
-            s.disc[p][t] = s.disc_seen[p][t]
-    for t in range(NTYPES):                 # gathered by type: the sample depends on public facts only
-        for i in range(per[t]):
-            pool[n] = <uint8_t>t
-            n += 1
-    if n == 0:
-        return
-    for tries in range(1 << 20):
-        rng_shuffle_u8(r, pool, n)
-        ok = 1
-        i = 0
-        for p in range(s.num_players):
-            if p == seat:
-                continue
-            seen = s.disc_gone[p]
-            for j in range(s.disc_hidden[p]):
-                if (seen >> pool[i + j]) & 1:
-                    ok = 0
-                seen |= 1 << pool[i + j]
-            i += s.disc_hidden[p]
-            if not ok:
-                break
-        if ok:
-            break
-    i = 0
-    for p in range(s.num_players):
-        if p != seat:
-            for j in range(s.disc_hidden[p]):
-                s.disc[p][pool[i]] += 1
-                i += 1
+cdef void module_resample(GameState* s, int seat, Rng* r) noexcept nogil:
+    """Deal anew what ``seat`` cannot see of the modules on (their resample hooks, in the table's order: the
+    other seats' thief cards, then the hidden disc figures)."""
+    cdef int i
+    for i in range(WITH_RESAMPLE.n):
+        if s.options & WITH_RESAMPLE.m[i].bit:
+            WITH_RESAMPLE.m[i].resample(s, seat, r)

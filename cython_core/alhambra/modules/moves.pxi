@@ -1,17 +1,13 @@
-# The modules' actions in the turn flow (rules.md §9.0-9.4): what gen_legal adds, check_action and
-# apply_effect hand over for the kinds A_BAZAAR .. A_FALCON and for the phases "interrupt" and "falcons", and
-# the action generation of games with camps (included by actions.pxi).
+# The modules' actions in the turn flow (rules.md §9.0-9.8): what gen_legal adds, what check_action and
+# apply_effect hand over for the kinds A_BAZAAR .. A_EXT and for the modules' phases, and what follows; each
+# through the hooks of modules/table.pxi but gen_action_modules (included by actions.pxi).
 
 
 cdef inline bint tile_in_game(GameState* s, int t) noexcept nogil:
-    """t names a tile that exists in this game (not the fountain)."""
+    """t names a tile that exists in this game (not the fountain): a building, or a tile of a module on."""
     if t <= FOUNTAIN or t > LAST_TILE:
         return 0
-    if TILE_KIND[t] == KIND_CAMP:
-        return (s.options & OPT_CAMPS) != 0
-    if TILE_KIND[t] == KIND_BAZAAR:
-        return (s.options & OPT_BAZAARS) != 0
-    return TILE_KIND[t] == KIND_BUILDING
+    return TILE_KIND[t] == KIND_BUILDING or (s.options & TILE_KIND_BIT[TILE_KIND[t]]) != 0
 
 
 cdef inline int gen_action_modules(GameState* s, int* out, int* falcons_at, BuyMemo* memo,
@@ -22,6 +18,7 @@ cdef inline int gen_action_modules(GameState* s, int* out, int* falcons_at, BuyM
     drawn by the random player with no further change. Inline: the random player asks it on every draw of the
     action phase, where its frame cost as much as the usual answers (the wall cards' loops stay out of line:
     gen_walls_ptr). gc: the GenCache whose seat views the wall cards read, or NULL."""
+    # direct calls, not the table: a hot path, and its order (bazaars, wake, falcons) is not the table's
     cdef int n = 0
     if s.options & OPT_BAZAARS:
         n += gen_bazaar_buys(s, s.current, out + n, memo)
@@ -38,185 +35,115 @@ cdef inline int gen_action_modules(GameState* s, int* out, int* falcons_at, BuyM
 
 
 cdef int gen_module_phase(GameState* s, int* out, BuyMemo* memo) noexcept nogil:
-    """The legal actions of the phases "interrupt", "falcons", "resident", "disc" and "figures". memo: NULL,
-    or the seat's BuyMemo of a GenCache (the vizier's exact payments)."""
-    cdef int n = 0
-    if s.phase == PH_INTERRUPT:
-        n = gen_vizier(s, s.current, out, memo)
-        n += gen_thief(s, s.current, out + n)
-    elif s.phase == PH_RESIDENT:
-        n = gen_residents(s, out)
-    elif s.phase == PH_DISC or s.phase == PH_FIGURES:
-        return gen_residents(s, out)            # the disc must go back, the figures be chosen: no "done"
-    elif s.phase == PH_FALCONS:
-        n = gen_falcons(s, out, MAX_LEGAL - 1)
-    else:
+    """The legal actions of the modules' phases: each module's part (gen_phase, in the table's order), then
+    "done" unless the phase is closed (the modules' phases follow PH_OVER). memo: NULL, or the seat's BuyMemo
+    of a GenCache (the vizier's exact payments)."""
+    cdef int n = 0, i
+    cdef HookList* l = &PHASE_GEN[s.phase]
+    if s.phase <= PH_OVER:
         return 0
+    for i in range(l.n):
+        if s.options & l.m[i].bit:
+            n += l.m[i].gen_phase(s, out + n, memo)
+    if (CLOSED_PHASES >> s.phase) & 1:
+        return n
     out[n] = A_DONE
     return n + 1
 
 
 cdef int check_module_action(GameState* s, int code) noexcept nogil:
-    """check_action for the module kinds in the action phase, and for every kind in "interrupt" / "falcons"."""
-    cdef int kind = code & 15, seat = s.current, r, k
-    if kind == A_EXT and (code >> 4) & 15 != SUB_WALL:
-        return check_residents(s, code)
-    if s.phase == PH_INTERRUPT:
-        if kind == A_DONE:
+    """check_action for the modules' kinds in the action phase, and for every code in the modules' phases:
+    the module owning the code is asked first, then every module (its phases, the window's buys); a code no
+    module takes is "done" (the window), or wrong here."""
+    cdef ModuleHooks* owner = code_owner(code)
+    cdef int i, r
+    if owner == NULL and (code & 15) == A_EXT:
+        return E_CODE                       # an A_EXT sub-kind no module owns
+    if owner != NULL and owner.check != NULL:
+        r = owner.check(s, code)
+        if r >= 0:
+            return r
+    for i in range(NMODULES):
+        if &MODULES_TABLE[i] != owner and MODULES_TABLE[i].check != NULL:
+            r = MODULES_TABLE[i].check(s, code)
+            if r >= 0:
+                return r
+    if (code & 15) == A_DONE:
+        if s.phase == PH_INTERRUPT:
             return E_OK if code == A_DONE else E_CODE
-        if kind == A_THIEF:
-            return check_thief(s, code)
-        if kind != A_BUY and kind != A_BAZAAR:
-            return E_WINDOW
-        if not (s.vizier_awake >> seat) & 1:
-            return E_VIZIER_ASLEEP
-        if kind == A_BAZAAR:
-            return check_bazaar(s, code)
-        r = buy_total(s, code)
-        if r < 0:
-            return -r
-        return E_OK if r == TILE_COST[s.market[(code >> 4) & 3]] else E_NOT_EXACT
-    if s.phase == PH_FALCONS:
-        if kind == A_DONE:
-            return E_OK if code == A_DONE else E_CODE
-        if kind != A_FALCON:
-            return E_FALCON_PHASE
-        return check_falcon(s, code)
-    # the action phase
-    if kind == A_BAZAAR:
-        return check_bazaar(s, code)
-    if kind == A_WAKE:
-        if code != A_WAKE:
-            return E_CODE
-        if not (s.options & OPT_VIZIER):
-            return E_NO_MODULE
-        return E_VIZIER_AWAKE if (s.vizier_awake >> seat) & 1 else E_OK
-    if kind == A_DONE:
         return E_DONE if code == A_DONE else E_CODE
-    if kind == A_THIEF:
-        return check_thief(s, code)
-    if kind == A_EXT:
-        return check_ext(s, code)
-    if kind != A_FALCON:
-        return E_CODE
-    return check_falcon(s, code)
-
-
-cdef inline int vizier_bought(GameState* s) noexcept nogil:
-    """The window's seat bought with its vizier: the vizier sleeps; the tile is placed at once."""
-    s.vizier_awake &= ~(1 << s.current)
-    s.phase = PH_PLACE
-    return GOES_ON
+    return E_WINDOW if s.phase == PH_INTERRUPT else E_CODE
 
 
 cdef int apply_module_action(GameState* s, int code) noexcept nogil:
-    """apply_effect for the kinds A_BAZAAR .. A_FALCON."""
-    cdef int kind = code & 15
-    if kind == A_BAZAAR:
-        apply_bazaar(s, code)
-        if s.phase == PH_INTERRUPT:
-            return vizier_bought(s)
-        s.actions_taken += 1
-        return GOES_ON                      # a bazaar is always paid exactly
-    if kind == A_WAKE:
-        s.vizier_awake |= 1 << s.current
-        s.actions_taken += 1
-        return ACTIONS_OVER
-    if kind == A_DONE:
-        if s.phase == PH_RESIDENT:
-            return RESIDENT_DONE
+    """apply_effect for the kinds A_BAZAAR ..: the owner's apply ("done": the phase's owner's, or the
+    window's next seat, or the end of the seat's actions)."""
+    cdef ModuleHooks* m
+    if (code & 15) == A_DONE:
+        m = PHASE_OWNER[s.phase]
+        if m != NULL:
+            return m.apply(s, code)
         return WINDOW_NEXT if s.phase == PH_INTERRUPT else ACTIONS_OVER
-    if kind == A_EXT and (code >> 4) & 15 == SUB_WALL:
-        apply_wall(s, code)
-        s.actions_taken += 1
-        return ACTIONS_OVER                 # a wall card is an action like take: nothing follows
-    if kind == A_THIEF:
-        apply_thief(s, code)
-        return THIEF_USED
-    if kind == A_EXT:
-        apply_residents(s, code)
-        if (code >> 4) & 15 == SUB_DISC:
-            return DISC_BACK
-        if (code >> 4) & 15 == SUB_FIGURES:
-            return FIGURES_CHOSEN               # (the phase "disc" follows: nothing else happens)
-        return RESIDENT_MOVED if (code >> 4) & 15 == SUB_RESIDENT else RESIDENT_DONE
-    apply_falcon(s, code)
-    return GOES_ON
+    m = code_owner(code)
+    if m == NULL or m.apply == NULL:
+        return ACTIONS_OVER                 # (no such code is legal)
+    return m.apply(s, code)
 
 
 cdef void module_follows(GameState* s, int follows, EventLog* log) noexcept nogil:
-    """What follows the Thief's and the Residents' actions (apply_action's part for THIEF_USED ..)."""
-    if follows == THIEF_USED:
-        thief_after_use(s, log)
-    elif follows == RESIDENT_MOVED or follows == RESIDENT_DONE:
-        if follows == RESIDENT_MOVED:
-            resident_draw(s, log)
-        s.phase = s.res_phase                   # go on where the placement left off
-        if s.phase == PH_ACTION:
-            after_action(s, log)
-        else:
-            _after_place(s, log)
-    elif follows == DISC_BACK:
-        if s.setup_left:
-            setup_disc_placed(s)                # setup: the next seat chooses, or the first turn
-        elif s.in_window:
-            window_after_use(s, log)
-        else:
-            finish_turn(s, log)
+    """What follows the modules' actions (apply_action's part for THIEF_USED ..): the first module that
+    knows the answer."""
+    cdef int i
+    for i in range(WITH_FOLLOWS.n):
+        if s.options & WITH_FOLLOWS.m[i].bit and WITH_FOLLOWS.m[i].follows(s, follows, log):
+            return
 
 
-# ---------------------------------------------------------------- games with camps
+cdef void module_log(GameState* s, int seat, uint8_t* saved, EventLog* log, bint after) noexcept nogil:
+    """apply_action with an EventLog: each module remembers what it needs before the effect (16 bytes
+    of saved per line) and logs its public events after it."""
+    cdef int i
+    for i in range(WITH_LOG.n):
+        if s.options & WITH_LOG.m[i].bit:
+            if after:
+                WITH_LOG.m[i].log_after(s, seat, saved + 16 * i, log)
+            else:
+                WITH_LOG.m[i].log_before(s, seat, saved + 16 * i, log)
 
-cdef int _cells_for(CityGrid* c, int t, int walls, int* cells) noexcept nogil:
-    if TILE_KIND[t] == KIND_CAMP:
-        return camp_place_cells(c, TILE_WALLS[t], cells)
-    return city_place_cells(c, walls, cells)
+
+cdef int module_gen_legal(GameState* s, GenCache* gc, int* out) noexcept nogil:
+    """gen_legal_cached for a game with a module that lists every legal action itself (camps)."""
+    cdef int i
+    for i in range(NMODULES):
+        if s.options & MODULES_TABLE[i].bit and MODULES_TABLE[i].gen_legal != NULL:
+            return MODULES_TABLE[i].gen_legal(s, gc, out)
+    return 0
 
 
-cdef int gen_legal_camps(GameState* s, GenCache* gc, int* out) noexcept nogil:
-    """gen_legal for games with the Camps module: the same lists, from the city's own (camp-aware) answers
-    instead of the CityView mirrors (which know walls only)."""
-    cdef CityGrid* c = s.cities.city[s.current]
-    cdef uint8_t tiles[128]
-    cdef int cells[CITY_MAX_CELLS]
-    cdef int n = 0, nt, i, j, m, t
-    cdef bint dirk
-    if s.phase == PH_ACTION:
-        n = gen_take(s, out)
-        n += gen_buy(s, out + n, NULL if gc == NULL else gc.buy[s.current])
-        n += gen_action_modules(s, out + n, NULL, NULL if gc == NULL else gc.buy[s.current], gc)
-        nt = mask_list(s.cities.reserve[s.current], tiles)
-        for i in range(nt):
-            m = _cells_for(c, tiles[i], tile_walls_now(s, tiles[i]), cells)
-            for j in range(m):
-                out[n] = code_cell(A_BUILD, tiles[i], cells[j])
-                n += 1
-        m = city_remove_cells(c, cells)
-        for j in range(m):
-            out[n] = code_cell(A_REMOVE, city_tile(c, (cells[j] & 255) - 128, (cells[j] >> 8) - 128), cells[j])
-            n += 1
-        for i in range(nt):
-            t = tiles[i]
-            m = 0 if TILE_KIND[t] == KIND_CAMP else city_swap_cells(c, tile_walls_now(s, t), cells)
-            m += camp_swap_cells(c, t, tile_walls_now(s, t), cells + m)
-            for j in range(m):
-                out[n] = code_cell(A_SWAP, t, cells[j])
-                n += 1
-        if n == 0:
-            out[0] = A_PASS
-            n = 1
-        return n
-    if s.phase == PH_PLACE or s.phase == PH_FINAL:
-        dirk = (s.options & OPT_DIRK) and s.phase == PH_PLACE
-        for i in range(s.npending):
-            t = s.pending[i]
-            m = _cells_for(c, t, tile_walls_now(s, t), cells)
-            for j in range(m):
-                out[n] = code_cell(A_PLACE, t, cells[j])
-                n += 1
-            n += gen_place_aside(t, dirk, out + n)
-        return n
-    return gen_module_phase(s, out, NULL if gc == NULL else gc.buy[s.current])
+cdef bint module_turn_end(GameState* s) noexcept nogil:
+    """The turn (or a vizier's placement) is about to end: 1 when a module's phase asks first."""
+    cdef int i
+    for i in range(WITH_TURN_END.n):
+        if s.options & WITH_TURN_END.m[i].bit and WITH_TURN_END.m[i].turn_end(s):
+            return 1
+    return 0
+
+
+cdef bint module_placed(GameState* s, int seat, int x, int y, int t) noexcept nogil:
+    """Tile t was placed / built at (x, y) of the seat's city: 1 when a module's phase starts there."""
+    cdef int i
+    for i in range(WITH_PLACED.n):
+        if s.options & WITH_PLACED.m[i].bit and WITH_PLACED.m[i].placed(s, seat, x, y, t):
+            return 1
+    return 0
+
+
+cdef void module_removed(GameState* s, int seat, int x, int y, int t) noexcept nogil:
+    """Tile t left (x, y) of the seat's city (removed, swapped out)."""
+    cdef int i
+    for i in range(WITH_REMOVED.n):
+        if s.options & WITH_REMOVED.m[i].bit:
+            WITH_REMOVED.m[i].removed(s, seat, x, y, t)
 
 
 # ---------------------------------------------------------------- text forms of the Thief and the Residents

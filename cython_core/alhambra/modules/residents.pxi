@@ -32,6 +32,8 @@ cdef enum:
     SUB_EXCHANGE = 2
     SUB_DISC = 3
     SUB_FIGURES = 4
+    RESIDENTS_SUBS = (1 << SUB_RESIDENT) | (1 << SUB_EXCHANGE) | (1 << SUB_DISC) | (1 << SUB_FIGURES)
+    RESIDENTS_PHASES = (1 << PH_RESIDENT) | (1 << PH_DISC) | (1 << PH_FIGURES)
 
 cdef int RESIDENT_GROUP_POINTS[8]
 RESIDENT_GROUP_POINTS[:] = [0, 1, 3, 6, 10, 15, 21, 28]
@@ -167,7 +169,7 @@ cdef void residents_release(GameState* s, int seat, int t) noexcept nogil:
         s.supply[TILE_TYPE[t]] += 1
 
 
-cdef inline bint disc_to_put_back(GameState* s) noexcept nogil:
+cdef bint residents_turn_end(GameState* s) noexcept nogil:
     """At the end of a turn (or of a vizier's placement): a lifted disc goes back first (phase "disc")."""
     if s.options & OPT_RESIDENTS and s.disc_cell[s.current] == 0:
         s.phase = PH_DISC
@@ -279,7 +281,7 @@ cdef int check_residents(GameState* s, int code) noexcept nogil:
 
 cdef void resident_draw(GameState* s, EventLog* log) noexcept nogil:
     """After a resident moved in: a random supply figure onto the disc (everyone sees which: the supply is
-    public). Chance, so it follows the action (moves.pxi module_follows) rather than being part of it."""
+    public). Chance, so it follows the action (residents_follows) rather than being part of it."""
     cdef int k = supply_count(s), b
     if k == 0:
         return
@@ -293,7 +295,7 @@ cdef void resident_draw(GameState* s, EventLog* log) noexcept nogil:
 
 
 cdef void apply_residents(GameState* s, int code) noexcept nogil:
-    """The effect of "resident", "exchange", "disc" or "figures" (what follows: moves.pxi module_follows)."""
+    """The effect of "resident", "exchange", "disc" or "figures" (what follows: residents_follows)."""
     cdef int sub = (code >> 4) & 15, seat = s.current, t, a, b
     if sub == SUB_RESIDENT:
         t = s.res_tile
@@ -329,3 +331,217 @@ cdef int resident_points(GameState* s, int seat) noexcept nogil:
             break
         pts += RESIDENT_GROUP_POINTS[g]
     return pts
+
+
+# ---------------------------------------------------------------- its hooks (modules/table.pxi)
+
+cdef double MOD_FIGURE = 0.4        # a figure on the disc (a possible resident), per round left
+
+
+cdef int residents_check(GameState* s, int code) noexcept nogil:
+    """The residents' codes anywhere (other A_EXT sub-kinds but the wall card too: E_CODE), and every code in
+    the phases "resident", "disc" and "figures"."""
+    if ((code & 15) == A_EXT and (code >> 4) & 15 != SUB_WALL) or (RESIDENTS_PHASES >> s.phase) & 1:
+        return check_residents(s, code)
+    return -1
+
+
+cdef int residents_apply(GameState* s, int code) noexcept nogil:
+    cdef int sub = (code >> 4) & 15
+    if (code & 15) == A_DONE:
+        return RESIDENT_DONE
+    apply_residents(s, code)
+    if sub == SUB_DISC:
+        return DISC_BACK
+    if sub == SUB_FIGURES:
+        return FIGURES_CHOSEN               # (the phase "disc" follows: nothing else happens)
+    return RESIDENT_MOVED if sub == SUB_RESIDENT else RESIDENT_DONE
+
+
+cdef bint residents_follows(GameState* s, int follows, EventLog* log) noexcept nogil:
+    """After a resident decision: go on where the placement left off; after the disc is back: the setup's
+    next seat, the window, or the end of the turn."""
+    if follows == RESIDENT_MOVED or follows == RESIDENT_DONE:
+        if follows == RESIDENT_MOVED:
+            resident_draw(s, log)
+        s.phase = s.res_phase                   # go on where the placement left off
+        if s.phase == PH_ACTION:
+            after_action(s, log)
+        else:
+            _after_place(s, log)
+        return 1
+    if follows == DISC_BACK:
+        if s.setup_left:
+            setup_disc_placed(s)                # setup: the next seat chooses, or the first turn
+        elif s.in_window:
+            window_after_use(s, log)
+        else:
+            finish_turn(s, log)
+        return 1
+    return follows == FIGURES_CHOSEN
+
+
+cdef int residents_gen_phase(GameState* s, int* out, BuyMemo* memo) noexcept nogil:
+    if not (RESIDENTS_PHASES >> s.phase) & 1:
+        return 0
+    return gen_residents(s, out)
+
+
+cdef bint residents_placed(GameState* s, int seat, int x, int y, int t) noexcept nogil:
+    return residents_lift(s, seat, x, y, t)
+
+
+cdef void residents_removed(GameState* s, int seat, int x, int y, int t) noexcept nogil:
+    residents_release(s, seat, t)
+
+
+cdef int residents_census(GameState* s, char* why) noexcept nogil:
+    """Figures: 7 per type on discs, in buildings or in the supply; the public knowledge of each disc fits it;
+    residents only in buildings of their own type in the city; a disc lies on an empty cell (or is lifted)."""
+    cdef uint8_t tiles[128]
+    cdef int k, p, t, m, i, hidden, x, y
+    cdef int fig[NTYPES]
+    if not s.options & OPT_RESIDENTS:
+        return 0
+    for t in range(NTYPES):
+        fig[t] = s.supply[t]
+    for p in range(s.num_players):
+        hidden = 0
+        for t in range(NTYPES):
+            fig[t] += s.disc[p][t]
+            if figures_unrevealed(s):
+                fig[t] += 1 - s.disc[p][t]      # setup: the seat's figure of type t kept back (or not chosen yet)
+            if s.disc_seen[p][t] > s.disc[p][t]:
+                memcpy(why, b"disc knowledge\0", 16)
+                return 1
+            m = s.disc[p][t] - s.disc_seen[p][t]
+            if m > 1 or (m and (s.disc_gone[p] >> t) & 1):
+                memcpy(why, b"disc first choice\0", 19)
+                return 1
+            hidden += m
+        if hidden != s.disc_hidden[p]:
+            memcpy(why, b"disc hidden count\0", 19)
+            return 1
+        m = mask_list(s.residents[p], tiles)
+        for i in range(m):
+            t = tiles[i]
+            if TILE_TYPE[t] >= NTYPES or not city_holds(s.cities.city[p], t):
+                memcpy(why, b"resident off its building\0", 27)
+                return 1
+            fig[TILE_TYPE[t]] += 1
+        if s.disc_cell[p]:
+            x = (s.disc_cell[p] & 255) - 128
+            y = (s.disc_cell[p] >> 8) - 128
+            if city_tile(s.cities.city[p], x, y) >= 0:
+                memcpy(why, b"disc under a tile\0", 18)
+                return 1
+    for t in range(NTYPES):
+        if fig[t] != NFIGURES:
+            memcpy(why, b"figure census\0", 15)
+            return 1
+    return 0
+
+
+cdef int residents_points(GameState* s, int seat, int r) noexcept nogil:
+    return resident_points(s, seat)
+
+
+cdef void residents_values(GameState* s, int i, int left, double p, double* out) noexcept nogil:
+    """The groups as they stand now score again in every round still to come; a figure on the disc is a
+    possible resident (a little)."""
+    out[i] += left * (resident_points(s, i) + MOD_FIGURE * disc_count(s, i))
+
+
+cdef double residents_prior(GameState* s, int a) noexcept nogil:
+    """A resident moving in: what it adds to the groups; an exchange: a figure of a type in the market for one
+    that is not; the figures: types the market offers; the disc: a cell with more tiles around (it is likely
+    to be built on)."""
+    cdef int sub = (a >> 4) & 15, seat = s.current, before, k, t, x, y, g, b2, a2
+    if sub == SUB_RESIDENT:
+        before = resident_points(s, seat)
+        mask_set(s.residents[seat], s.res_tile)
+        g = resident_points(s, seat) - before
+        mask_clear(s.residents[seat], s.res_tile)
+        return g * rounds_left(s) + 1.0
+    if sub == SUB_EXCHANGE:
+        a2 = (a >> 8) & 7
+        b2 = (a >> 11) & 7
+        g = 0
+        for k in range(NCUR):
+            t = s.market[k]
+            if t != NO_TILE and TILE_TYPE[t] < NTYPES:
+                g += (TILE_TYPE[t] == b2) - (TILE_TYPE[t] == a2)
+        return 0.5 * g - 0.1
+    if sub == SUB_FIGURES:
+        g = 0                               # types the market offers now are the likelier first residents
+        for k in range(NCUR):
+            t = s.market[k]
+            if t != NO_TILE and TILE_TYPE[t] < NTYPES:
+                g += ((a >> (8 + TILE_TYPE[t])) & 1)
+        return 0.1 + 0.2 * g
+    x = ((a >> 8) & 255) - 128
+    y = ((a >> 16) & 255) - 128
+    g = 0
+    g += city_tile(s.cities.city[seat], x + 1, y) >= 0
+    g += city_tile(s.cities.city[seat], x - 1, y) >= 0
+    g += city_tile(s.cities.city[seat], x, y + 1) >= 0
+    g += city_tile(s.cities.city[seat], x, y - 1) >= 0
+    return 0.1 + 0.2 * g
+
+
+cdef void disc_resample(GameState* s, int seat, Rng* r) noexcept nogil:
+    """The other seats' hidden figures (what is left of their secret first choices) are shuffled together and
+    dealt back, each seat as many as it hides, until every seat's share has distinct types none of which is
+    known to have left its disc (rejection: uniform over the consistent assignments, since each assignment
+    is reached by the same number of shuffles). At setup, before the kept-back figures reach the supply, each
+    seat that has chosen gets 3 types uniformly, independently of the others."""
+    cdef uint8_t pool[MAX_PLAYERS * 3]
+    cdef uint8_t types[NTYPES]
+    cdef int n = 0, p, t, i, j, tries, ok, seen
+    cdef int per[NTYPES]
+    if figures_unrevealed(s):
+        for p in range(s.num_players):      # setup: nothing public ties one seat's choice to another's
+            if p != seat and s.disc_hidden[p]:
+                for t in range(NTYPES):
+                    types[t] = <uint8_t>t
+                rng_shuffle_u8(r, types, NTYPES)
+                for t in range(NTYPES):
+                    s.disc[p][types[t]] = t < 3
+        return
+    for t in range(NTYPES):
+        per[t] = 0
+    for p in range(s.num_players):
+        if p == seat:
+            continue
+        for t in range(NTYPES):
+            per[t] += s.disc[p][t] - s.disc_seen[p][t]
+            s.disc[p][t] = s.disc_seen[p][t]
+    for t in range(NTYPES):                 # gathered by type: the sample depends on public facts only
+        for i in range(per[t]):
+            pool[n] = <uint8_t>t
+            n += 1
+    if n == 0:
+        return
+    for tries in range(1 << 20):
+        rng_shuffle_u8(r, pool, n)
+        ok = 1
+        i = 0
+        for p in range(s.num_players):
+            if p == seat:
+                continue
+            seen = s.disc_gone[p]
+            for j in range(s.disc_hidden[p]):
+                if (seen >> pool[i + j]) & 1:
+                    ok = 0
+                seen |= 1 << pool[i + j]
+            i += s.disc_hidden[p]
+            if not ok:
+                break
+        if ok:
+            break
+    i = 0
+    for p in range(s.num_players):
+        if p != seat:
+            for j in range(s.disc_hidden[p]):
+                s.disc[p][pool[i]] += 1
+                i += 1

@@ -24,7 +24,8 @@
 # HOOK for new modules (issue 13): an action kind listed by gen_action_modules or gen_module_phase is drawn
 # here with no change. A kind with very many actions can be counted instead, like the falcons (a counted
 # segment in draw_plan / draw_pick). A module that changes a city other than by place / build / remove / swap
-# must tell the GenCache (gen_cache_touch), or the views go stale.
+# must tell the GenCache (gen_cache_touch), or the views go stale. The falcons and the camps are named here, not
+# reached through modules/table.pxi: the random player's every draw (docs/design.md, adding a module).
 
 cdef enum:
     SAMPLE_TRIES = 32         # rejected draws (camps) before the full list is made

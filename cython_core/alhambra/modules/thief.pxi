@@ -123,3 +123,93 @@ cdef void thief_after_use(GameState* s, EventLog* log) noexcept nogil:
             score_round(s, r, log)
     s.win_k = 0
     window_advance(s)
+
+
+# ---------------------------------------------------------------- its hooks (modules/table.pxi)
+
+cdef double MOD_THIEF = 1.2         # a thief card in hand (one display card, out of turn)
+
+
+cdef int thief_check(GameState* s, int code) noexcept nogil:
+    """A thief played (in the window; in the action phase check_thief refuses it)."""
+    if (code & 15) == A_THIEF and (s.phase == PH_ACTION or s.phase == PH_INTERRUPT):
+        return check_thief(s, code)
+    return -1
+
+
+cdef int thief_apply(GameState* s, int code) noexcept nogil:
+    apply_thief(s, code)
+    return THIEF_USED
+
+
+cdef bint thief_follows(GameState* s, int follows, EventLog* log) noexcept nogil:
+    if follows != THIEF_USED:
+        return 0
+    thief_after_use(s, log)
+    return 1
+
+
+cdef int thief_gen_phase(GameState* s, int* out, BuyMemo* memo) noexcept nogil:
+    if s.phase != PH_INTERRUPT:
+        return 0
+    return gen_thief(s, s.current, out)
+
+
+cdef int thief_census(GameState* s, char* why) noexcept nogil:
+    """Thief cards: 3 per currency in hands, out of the game or played."""
+    cdef int k, p, total
+    for k in range(NCUR):
+        total = s.thief_out[k] + s.thief_used[k]
+        for p in range(s.num_players):
+            total += s.thief[p][k]
+        if total != (NTHIEVES if s.options & OPT_THIEF else 0):
+            memcpy(why, b"thief census\0", 14)
+            return 1
+    if s.thief_holders != thief_holders_of(s):
+        memcpy(why, b"thief holders\0", 15)
+        return 1
+    return 0
+
+
+cdef void thief_values(GameState* s, int i, int left, double p, double* out) noexcept nogil:
+    """Each card in hand is a card of money later (worth less as the game nears its end)."""
+    out[i] += MOD_THIEF * (1.0 - p) * thief_count(s, i)
+
+
+cdef double thief_prior(GameState* s, int a) noexcept nogil:
+    return 0.5 * card_value(s.display[(a >> 4) & 3]) - MOD_THIEF * (1.0 - game_progress(s)) + 1.0
+
+
+cdef void thief_resample(GameState* s, int seat, Rng* r) noexcept nogil:
+    """The other seats' thief cards and those out of the game are shuffled together and dealt back, each seat
+    as many as it held: uniform over the deals of the unseen cards (each card a distinct object). The pool is
+    gathered by currency, so the sample depends on the public facts and the seed only."""
+    cdef uint8_t pool[NCUR * NTHIEVES]
+    cdef int n = 0, p, k, i, cnt[MAX_PLAYERS]
+    cdef int per[NCUR]
+    for k in range(NCUR):
+        per[k] = s.thief_out[k]
+        s.thief_out[k] = 0
+    for p in range(s.num_players):
+        cnt[p] = 0
+        if p == seat:
+            continue
+        for k in range(NCUR):
+            per[k] += s.thief[p][k]
+            cnt[p] += s.thief[p][k]
+            s.thief[p][k] = 0
+    for k in range(NCUR):
+        for i in range(per[k]):
+            pool[n] = <uint8_t>k
+            n += 1
+    rng_shuffle_u8(r, pool, n)
+    i = 0
+    for p in range(s.num_players):
+        if p != seat:
+            for k in range(cnt[p]):
+                s.thief[p][pool[i]] += 1
+                i += 1
+    while i < n:
+        s.thief_out[pool[i]] += 1
+        i += 1
+    # (each seat keeps its count of thieves: s.thief_holders stays right without a recount)

@@ -180,3 +180,87 @@ cdef int wall_score_gain(GameState* s, int code) noexcept nogil:
     after = city_wall_score(g)
     city_decref(g)
     return after - before
+
+
+# ---------------------------------------------------------------- its hooks (modules/table.pxi)
+
+cdef double MOD_WALL_RESERVE = 0.3  # wall pieces on a reserve tile (they may lengthen a wall later)
+
+
+cdef int walls_piles(GameState* s, int k, int start, int pos, uint8_t* cards) noexcept nogil:
+    """setup_game: the 8 wall cards shuffled before the piles are laid (k = -1), then two of them into each
+    of piles 2..5 (k = 1..4, laid from draw-pile index start to pos), each at a uniform place of its pile as
+    it is then. Returns the pile's new end."""
+    cdef int i, v
+    if k < 0:
+        for i in range(NWALL_CARDS):
+            cards[i] = <uint8_t>(WALL_CARD_FIRST + i)
+        rng_shuffle_u8(&s.rng, cards, NWALL_CARDS)
+        return pos
+    if k == 0:
+        return pos
+    for v in range(2):
+        i = rng_below(&s.rng, pos - start + 1)
+        memmove(&s.draw[start + i + 1], &s.draw[start + i], pos - start - i)
+        s.draw[start + i] = cards[2 * (k - 1) + v]
+        pos += 1
+    s.wall_lo[k - 1] = <uint8_t>start
+    s.wall_hi[k - 1] = <uint8_t>pos
+    return pos
+
+
+cdef int walls_check(GameState* s, int code) noexcept nogil:
+    """A wall card played in the action phase."""
+    if s.phase == PH_ACTION and (code & 15) == A_EXT and (code >> 4) & 15 == SUB_WALL:
+        return check_ext(s, code)
+    return -1
+
+
+cdef int walls_apply(GameState* s, int code) noexcept nogil:
+    apply_wall(s, code)
+    s.actions_taken += 1
+    return ACTIONS_OVER                 # a wall card is an action like take: nothing follows
+
+
+cdef int walls_census(GameState* s, char* why) noexcept nogil:
+    """Each wall card once (pile, face up, used); a used card's pieces on one tile each; every city tile shows
+    its printed walls plus its pieces."""
+    cdef int k, p, w, seen = 0, x, y, t, pieces = 0, used = 0
+    for k in range(s.draw_pos, s.draw_len):
+        if s.draw[k] >= WALL_CARD_FIRST:
+            w = s.draw[k] - WALL_CARD_FIRST
+            if (seen >> w) & 1:
+                memcpy(why, b"wall card twice\0", 16)
+                return 1
+            seen |= 1 << w
+    if seen & (s.wall_up | s.wall_used) or s.wall_up & s.wall_used \
+            or (seen | s.wall_up | s.wall_used) != (255 if s.options & OPT_WALLS else 0):
+        memcpy(why, b"wall card census\0", 17)
+        return 1
+    for t in range(1, MAX_TILE):
+        pieces += s.card_walls[t] != 0
+        if s.card_walls[t] & TILE_WALLS[t]:
+            memcpy(why, b"piece on a wall\0", 16)
+            return 1
+    for p in range(s.num_players):
+        pieces += s.fountain_walls[p] != 0
+        for y in range(s.cities.city[p].y0, s.cities.city[p].y1 + 1):
+            for x in range(s.cities.city[p].x0, s.cities.city[p].x1 + 1):
+                t = city_tile(s.cities.city[p], x, y)
+                if t > 0 and TILE_KIND[t] != KIND_CAMP and city_walls(s.cities.city[p], x, y) != tile_walls_now(s, t):
+                    memcpy(why, b"tile walls\0", 11)
+                    return 1
+        if city_walls(s.cities.city[p], 0, 0) != s.fountain_walls[p]:
+            memcpy(why, b"fountain walls\0", 15)
+            return 1
+    used = __builtin_popcountll(s.wall_used)
+    if pieces != used:
+        memcpy(why, b"pieces vs used cards\0", 21)
+        return 1
+    return 0
+
+
+cdef double walls_prior(GameState* s, int a) noexcept nogil:
+    """A wall card action is worth the longer outer wall it makes in the rounds still to come."""
+    cdef int k = wall_score_gain(s, a)
+    return (k * rounds_left(s) if k > 0 else MOD_WALL_RESERVE) - 0.5

@@ -6,7 +6,8 @@
 # After any use the order restarts from its top. The window closes when the order runs out.
 #
 # What a seat may use is window_advance's business: the Vizier (buy one market tile or waiting bazaar,
-# paying exactly, and place it at once) and the Thief (modules/thief.pxi: take one display card).
+# paying exactly, and place it at once) and the Thief (modules/thief.pxi: take one display card). It asks
+# them itself, not through modules/table.pxi: it runs after every turn, with the vizier's cache.
 # A vizier's tile is placed in PH_PLACE with in_window set; when it is placed the market is refilled (which
 # may end the game: the final distribution starts after the vizier's seat) and the order restarts.
 
@@ -71,20 +72,6 @@ cdef int _exact_rec(int* cnt, int* rem, int v, int left, int pay, int base, int 
         most = cnt[v]
     for k in range(most + 1):
         n = _exact_rec(cnt, rem, v - 1, left - k * v, pay | (k << (2 * (v - 1))), base, shift, out, n)
-    return n
-
-
-cdef int gen_vizier(GameState* s, int seat, int* out, BuyMemo* memo) noexcept nogil:
-    """The seat's vizier buys: exact payments for every market slot, then for every waiting bazaar. memo: NULL,
-    or the seat's BuyMemo (one per currency: the exact payments remembered, shared with buys and bazaars)."""
-    cdef int n = 0, k
-    if not (s.vizier_awake >> seat) & 1:
-        return 0
-    for k in range(NCUR):
-        if s.market[k] != NO_TILE:
-            n += gen_exact_coins(s, seat, k, TILE_COST[s.market[k]], A_BUY | (k << 4), 6, 0,
-                                 NULL if out == NULL else out + n, NULL if memo == NULL else &memo[k].exact)
-    n += gen_bazaar_buys(s, seat, NULL if out == NULL else out + n, memo)
     return n
 
 
@@ -183,7 +170,7 @@ cdef void window_open(GameState* s, EventLog* log) noexcept nogil:
 cdef void window_after_use(GameState* s, EventLog* log) noexcept nogil:
     """A vizier's tile is placed: refill the market (it may end the game), then restart the order. (A disc the
     tile lifted goes back first: phase "disc", whose action calls this again.)"""
-    if disc_to_put_back(s):
+    if s.options & TURN_END_BITS and module_turn_end(s):
         return
     refill_market(s, log)
     if s.ended:
@@ -193,3 +180,10 @@ cdef void window_after_use(GameState* s, EventLog* log) noexcept nogil:
         return
     s.win_k = 0
     window_advance(s)
+
+
+cdef inline int vizier_bought(GameState* s) noexcept nogil:
+    """The window's seat bought with its vizier: the vizier sleeps; the tile is placed at once."""
+    s.vizier_awake &= ~(1 << s.current)
+    s.phase = PH_PLACE
+    return GOES_ON

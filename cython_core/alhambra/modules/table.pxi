@@ -1,0 +1,242 @@
+# The modules of the base game (rules.md §9.0-9.8): one line each, with its option bit, its name and the hooks
+# it declares (NULL where it has none). The shared parts (setup_game, scoring, action check / apply / what
+# follows, the modules' phases, the census, evaluation, determinization) loop over this table for the
+# modules whose bit is on, and name no module (tests/core/test_core_layers.py checks it). Every line names
+# every field (NULL where the module has none): a field a struct literal leaves out is not zeroed.
+#
+# The order of the lines is the order of their effects wherever several modules act: the tiles the setup adds
+# to the bag (camps before bazaars), the actions of a shared phase (the window's: vizier before thief), the
+# evaluation's sum (a double: its order is part of the result), the determinization's draws (thief before
+# residents). A new module's line goes last.
+#
+# The hot paths name their modules directly instead (docs/design.md "Adding a game, adding a module"):
+# gen_action_modules (modules/moves.pxi: the random player's draw in the action phase) and the random
+# player's counted segments (modules/sample.pxi); the window (modules/window.pxi) asks its two users itself.
+
+include "camps.pxi"
+include "vizier.pxi"
+
+
+ctypedef void (*setup_fn)(GameState*) noexcept nogil
+ctypedef int (*points_fn)(GameState*, int, int) noexcept nogil
+ctypedef int (*census_fn)(GameState*, char*) noexcept nogil
+ctypedef void (*values_fn)(GameState*, int, int, double, double*) noexcept nogil
+ctypedef double (*prior_fn)(GameState*, int) noexcept nogil
+ctypedef double (*worth_fn)(GameState*, int, int) noexcept nogil
+ctypedef void (*resample_fn)(GameState*, int, Rng*) noexcept nogil
+ctypedef int (*code_fn)(GameState*, int) noexcept nogil
+ctypedef bint (*follows_fn)(GameState*, int, EventLog*) noexcept nogil
+ctypedef bint (*turn_end_fn)(GameState*) noexcept nogil
+ctypedef int (*piles_fn)(GameState*, int, int, int, uint8_t*) noexcept nogil
+ctypedef int (*phase_fn)(GameState*, int*, BuyMemo*) noexcept nogil
+ctypedef bint (*placed_fn)(GameState*, int, int, int, int) noexcept nogil
+ctypedef void (*removed_fn)(GameState*, int, int, int, int) noexcept nogil
+ctypedef int (*legal_fn)(GameState*, GenCache*, int*) noexcept nogil
+ctypedef void (*log_fn)(GameState*, int, uint8_t*, EventLog*) noexcept nogil
+
+
+cdef struct ModuleHooks:
+    uint32_t bit                # its OPT_* bit
+    const char* name            # its name in the options (MODULE_OPTIONS)
+    # what it adds to the game's vocabulary (codes, tiles, phases, score columns)
+    uint32_t kinds              # the action kinds it owns (1 << kind; A_EXT: by sub-kind, `subs`)
+    uint32_t subs               # the A_EXT sub-kinds it owns (1 << sub)
+    uint32_t phases             # the phases it owns (1 << PH_*): its codes there, and "done" (apply)
+    uint32_t closed             # those of its phases that list no "done"
+    int tile_kind               # the TILE_KIND of the tiles it brings (0: none)
+    int column                  # its score_breakdown column (BD_*), -1: none
+    bint window                 # it acts in the interrupt window (modules/window.pxi asks it)
+    # setup_game
+    setup_fn setup              # before the tiles are shuffled: its tiles into the bag, its supplies
+    piles_fn piles              # its cards into the draw pile: before the piles are laid (k = -1), then after
+                                # pile k (0..4, from start to pos; 16 bytes of its own kept between the calls)
+                                # returns the pile's new end
+    setup_fn setup_end          # after the rest of the setup (its chance after the base game's)
+    # actions
+    code_fn check               # check_action for its codes in the action phase and for every code in its
+                                # phases: an E_* code, or -1 when the code is none of its business
+    code_fn apply               # apply_effect for its codes (and "done" in its phases): what follows
+    follows_fn follows          # what follows (apply_action): 1 if the answer was its, else 0
+    turn_end_fn turn_end        # the turn (or a vizier's placement) is about to end: 1 when its phase asks first
+    phase_fn gen_phase          # the legal actions of its part of the phase to act in (no "done")
+    legal_fn gen_legal          # lists every legal action itself (gen_legal_cached hands over to it)
+    placed_fn placed            # a tile was placed / built at (x, y): 1 when its phase starts there
+    removed_fn removed          # a tile left the city at (x, y) (removed, swapped out)
+    log_fn log_before           # apply_action with an EventLog: what to remember before the effect ...
+    log_fn log_after            # ... and the public events it logs after it
+    # scoring and the test hook
+    points_fn points            # its points of a scoring round (seat, round 0..2), in its column
+    census_fn census            # its part of the invariants (modules/checks.pxi); run whether or not it is
+                                # on: off, nothing of it may be in the game
+    # search
+    values_fn values            # its expected points per seat (seat, rounds left, game progress, out)
+    prior_fn prior              # the cheap prior of its codes
+    worth_fn tile_worth         # what one of its tiles may add to a seat's points
+    resample_fn resample        # determinization: deal anew what the seat cannot see of it
+
+
+cdef ModuleHooks MODULES_TABLE[NMODULES]
+MODULES_TABLE[:] = [
+    ModuleHooks(bit=OPT_CAMPS, name=b"camps", kinds=0, subs=0, phases=0, closed=0, tile_kind=KIND_CAMP,
+                column=BD_CAMPS, window=0,
+                setup=camps_setup, piles=NULL, setup_end=NULL,
+                check=NULL, apply=NULL, follows=NULL, turn_end=NULL, gen_phase=NULL, gen_legal=gen_legal_camps,
+                placed=NULL, removed=NULL, log_before=NULL, log_after=NULL,
+                points=camps_points, census=NULL,
+                values=camps_values, prior=NULL, tile_worth=camps_tile_worth, resample=NULL),
+
+    ModuleHooks(bit=OPT_BAZAARS, name=b"bazaars", kinds=1 << A_BAZAAR, subs=0, phases=0, closed=0,
+                tile_kind=KIND_BAZAAR, column=BD_BAZAARS, window=0,
+                setup=bazaars_setup, piles=NULL, setup_end=NULL,
+                check=bazaars_check, apply=bazaars_apply, follows=NULL, turn_end=NULL, gen_phase=NULL,
+                gen_legal=NULL,
+                placed=NULL, removed=NULL, log_before=NULL, log_after=NULL,
+                points=bazaars_points, census=NULL,
+                values=bazaars_values, prior=bazaars_prior, tile_worth=bazaars_tile_worth, resample=NULL),
+
+    ModuleHooks(bit=OPT_FALCONS, name=b"falcons", kinds=1 << A_FALCON, subs=0, phases=1 << PH_FALCONS, closed=0,
+                tile_kind=0, column=BD_FALCONS, window=0,
+                setup=NULL, piles=NULL, setup_end=NULL,
+                check=falcons_check, apply=falcons_apply, follows=NULL, turn_end=NULL, gen_phase=falcons_gen_phase,
+                gen_legal=NULL,
+                placed=NULL, removed=falcons_removed, log_before=NULL, log_after=NULL,
+                points=falcon_points, census=falcons_census,
+                values=falcons_values, prior=falcons_prior, tile_worth=NULL, resample=NULL),
+
+    ModuleHooks(bit=OPT_VIZIER, name=b"vizier", kinds=1 << A_WAKE, subs=0, phases=0, closed=0, tile_kind=0,
+                column=-1, window=1,
+                setup=vizier_setup, piles=NULL, setup_end=NULL,
+                check=vizier_check, apply=vizier_apply, follows=NULL, turn_end=NULL, gen_phase=vizier_gen_phase,
+                gen_legal=NULL,
+                placed=NULL, removed=NULL, log_before=NULL, log_after=NULL,
+                points=NULL, census=vizier_census,
+                values=vizier_values, prior=vizier_prior, tile_worth=NULL, resample=NULL),
+
+    ModuleHooks(bit=OPT_CHANGE, name=b"change", kinds=0, subs=0, phases=0, closed=0, tile_kind=0, column=-1,
+                window=0,
+                setup=change_setup, piles=NULL, setup_end=NULL,
+                check=NULL, apply=NULL, follows=NULL, turn_end=NULL, gen_phase=NULL, gen_legal=NULL,
+                placed=NULL, removed=NULL, log_before=change_log_before, log_after=change_log_after,
+                points=NULL, census=change_census,
+                values=change_values, prior=NULL, tile_worth=NULL, resample=NULL),
+
+    ModuleHooks(bit=OPT_THIEF, name=b"thief", kinds=1 << A_THIEF, subs=0, phases=0, closed=0, tile_kind=0,
+                column=-1, window=1,
+                setup=NULL, piles=NULL, setup_end=thief_setup,
+                check=thief_check, apply=thief_apply, follows=thief_follows, turn_end=NULL,
+                gen_phase=thief_gen_phase, gen_legal=NULL,
+                placed=NULL, removed=NULL, log_before=NULL, log_after=NULL,
+                points=NULL, census=thief_census,
+                values=thief_values, prior=thief_prior, tile_worth=NULL, resample=thief_resample),
+
+    ModuleHooks(bit=OPT_WALLS, name=b"walls", kinds=0, subs=1 << SUB_WALL, phases=0, closed=0, tile_kind=0,
+                column=-1, window=0,
+                setup=NULL, piles=walls_piles, setup_end=NULL,
+                check=walls_check, apply=walls_apply, follows=NULL, turn_end=NULL, gen_phase=NULL, gen_legal=NULL,
+                placed=NULL, removed=NULL, log_before=NULL, log_after=NULL,
+                points=NULL, census=walls_census,
+                values=NULL, prior=walls_prior, tile_worth=NULL, resample=NULL),
+
+    ModuleHooks(bit=OPT_RESIDENTS, name=b"residents", kinds=0, subs=RESIDENTS_SUBS, phases=RESIDENTS_PHASES,
+                closed=(1 << PH_DISC) | (1 << PH_FIGURES), tile_kind=0, column=BD_RESIDENTS, window=0,
+                setup=NULL, piles=NULL, setup_end=residents_setup,
+                check=residents_check, apply=residents_apply, follows=residents_follows,
+                turn_end=residents_turn_end, gen_phase=residents_gen_phase, gen_legal=NULL,
+                placed=residents_placed, removed=residents_removed, log_before=NULL, log_after=NULL,
+                points=residents_points, census=residents_census,
+                values=residents_values, prior=residents_prior, tile_worth=NULL, resample=disc_resample),
+]
+
+
+# ---------------------------------------------------------------- what the table tells at a glance (import time)
+
+cdef ModuleHooks* KIND_OWNER[16]      # per action kind: the module owning its codes (A_EXT: SUB_OWNER)
+cdef ModuleHooks* SUB_OWNER[16]       # per A_EXT sub-kind
+cdef ModuleHooks* PHASE_OWNER[16]     # per phase: the module owning it (NULL: the base game's, the window)
+cdef uint32_t TILE_KIND_BIT[256]      # per TILE_KIND: the bit of the module bringing such tiles (0: none)
+cdef uint32_t CLOSED_PHASES = 0       # phases whose lists end without "done"
+cdef uint32_t LEGAL_BITS = 0          # modules with a hook of each kind: a test of one word skips the loop
+cdef uint32_t PLACED_BITS = 0
+cdef uint32_t REMOVED_BITS = 0
+cdef uint32_t LOG_BITS = 0
+cdef uint32_t TURN_END_BITS = 0
+cdef uint32_t WINDOW_BITS = 0         # the modules the interrupt window asks (finish_turn opens it)
+
+
+cdef struct HookList:                 # the modules declaring one hook, in table order: the loops of the hot
+    int n                             # paths visit these only (a scan of every line cost a few % of a random
+    ModuleHooks* m[NMODULES]          # game with every module)
+
+cdef HookList PHASE_GEN[16]           # per phase: the modules listing actions there (gen_phase)
+cdef HookList WITH_SETUP, WITH_PILES, WITH_SETUP_END, WITH_FOLLOWS, WITH_TURN_END, WITH_PLACED, WITH_REMOVED
+cdef HookList WITH_LOG, WITH_VALUES, WITH_RESAMPLE
+
+
+cdef inline void _add(HookList* l, ModuleHooks* m, bint has) noexcept nogil:
+    if has:
+        l.m[l.n] = m
+        l.n += 1
+
+
+cdef void _read_table() noexcept nogil:
+    global CLOSED_PHASES, LEGAL_BITS, PLACED_BITS, REMOVED_BITS, LOG_BITS, TURN_END_BITS, WINDOW_BITS
+    cdef int i, k
+    cdef ModuleHooks* m
+    WITH_SETUP.n = WITH_PILES.n = WITH_SETUP_END.n = WITH_FOLLOWS.n = WITH_TURN_END.n = WITH_PLACED.n = 0
+    WITH_REMOVED.n = WITH_LOG.n = WITH_VALUES.n = WITH_RESAMPLE.n = 0
+    for k in range(16):
+        KIND_OWNER[k] = SUB_OWNER[k] = PHASE_OWNER[k] = NULL
+        PHASE_GEN[k].n = 0
+    for k in range(256):
+        TILE_KIND_BIT[k] = 0
+    for i in range(NMODULES):
+        m = &MODULES_TABLE[i]
+        for k in range(16):
+            if (m.kinds >> k) & 1:
+                KIND_OWNER[k] = m
+            if (m.subs >> k) & 1:
+                SUB_OWNER[k] = m
+            if (m.phases >> k) & 1:
+                PHASE_OWNER[k] = m
+        if m.tile_kind:
+            TILE_KIND_BIT[m.tile_kind] = m.bit
+        CLOSED_PHASES |= m.closed
+        LEGAL_BITS |= m.bit if m.gen_legal != NULL else 0
+        PLACED_BITS |= m.bit if m.placed != NULL else 0
+        REMOVED_BITS |= m.bit if m.removed != NULL else 0
+        LOG_BITS |= m.bit if m.log_before != NULL else 0
+        TURN_END_BITS |= m.bit if m.turn_end != NULL else 0
+        WINDOW_BITS |= m.bit if m.window else 0
+        for k in range(16):                 # the window's phase lists its users' actions
+            _add(&PHASE_GEN[k], m, m.gen_phase != NULL and ((m.phases >> k) & 1 or (k == PH_INTERRUPT and m.window)))
+        _add(&WITH_SETUP, m, m.setup != NULL)
+        _add(&WITH_PILES, m, m.piles != NULL)
+        _add(&WITH_SETUP_END, m, m.setup_end != NULL)
+        _add(&WITH_FOLLOWS, m, m.follows != NULL)
+        _add(&WITH_TURN_END, m, m.turn_end != NULL)
+        _add(&WITH_PLACED, m, m.placed != NULL)
+        _add(&WITH_REMOVED, m, m.removed != NULL)
+        _add(&WITH_LOG, m, m.log_before != NULL)
+        _add(&WITH_VALUES, m, m.values != NULL)
+        _add(&WITH_RESAMPLE, m, m.resample != NULL)
+
+_read_table()
+
+
+cdef list _by_bit():
+    return sorted((MODULES_TABLE[i].bit, MODULES_TABLE[i].name.decode(), MODULES_TABLE[i].column)
+                  for i in range(NMODULES))
+
+
+# the modules with their option bits (rules.md §9.1-9.8), in the order of the bits (the rulebook's)
+MODULES = {name: bit for bit, name, _ in _by_bit()}
+MODULE_OPTIONS = tuple(MODULES)
+# the score_breakdown columns of the modules that score: (name, BD_* column, bit), in column order
+_SCORE_COLUMNS = sorted([(name, col, bit) for bit, name, col in _by_bit() if col >= 0], key=lambda e: e[1])
+
+
+cdef inline ModuleHooks* code_owner(int code) noexcept nogil:
+    """The module owning an action code (by kind; A_EXT by sub-kind), or NULL."""
+    if (code & 15) == A_EXT:
+        return SUB_OWNER[(code >> 4) & 15]
+    return KIND_OWNER[code & 15]

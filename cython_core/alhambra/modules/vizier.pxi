@@ -1,0 +1,85 @@
+# The Vizier (rules.md §9.1): a seat's awake vizier buys one market tile or waiting bazaar, paying exactly, in
+# the interrupt window (modules/window.pxi: the window asks the seats whose vizier can pay; the tile is
+# placed at once); "wake" is an action of the seat's turn.
+
+
+cdef double MOD_VIZIER = 2.0        # an awake vizier (an extra exact buy out of turn, once)
+
+
+cdef int gen_vizier(GameState* s, int seat, int* out, BuyMemo* memo) noexcept nogil:
+    """The seat's vizier buys: exact payments for every market slot, then for every waiting bazaar. memo: NULL,
+    or the seat's BuyMemo (one per currency: the exact payments remembered, shared with buys and bazaars)."""
+    cdef int n = 0, k
+    if not (s.vizier_awake >> seat) & 1:
+        return 0
+    for k in range(NCUR):
+        if s.market[k] != NO_TILE:
+            n += gen_exact_coins(s, seat, k, TILE_COST[s.market[k]], A_BUY | (k << 4), 6, 0,
+                                 NULL if out == NULL else out + n, NULL if memo == NULL else &memo[k].exact)
+    n += gen_bazaar_buys(s, seat, NULL if out == NULL else out + n, memo)
+    return n
+
+
+# ---------------------------------------------------------------- its hooks (modules/table.pxi)
+
+cdef void vizier_setup(GameState* s) noexcept nogil:
+    s.vizier_awake = <uint8_t>((1 << s.num_players) - 1)
+
+
+cdef int vizier_check(GameState* s, int code) noexcept nogil:
+    """An exact buy (market or bazaar) in the window; "wake" in the action phase."""
+    cdef int kind = code & 15, r
+    if s.phase == PH_INTERRUPT and (kind == A_BUY or kind == A_BAZAAR):
+        if not (s.vizier_awake >> s.current) & 1:
+            return E_VIZIER_ASLEEP
+        if kind == A_BAZAAR:
+            return check_bazaar(s, code)
+        r = buy_total(s, code)
+        if r < 0:
+            return -r
+        return E_OK if r == TILE_COST[s.market[(code >> 4) & 3]] else E_NOT_EXACT
+    if s.phase == PH_ACTION and kind == A_WAKE:
+        if code != A_WAKE:
+            return E_CODE
+        if not (s.options & OPT_VIZIER):
+            return E_NO_MODULE
+        return E_VIZIER_AWAKE if (s.vizier_awake >> s.current) & 1 else E_OK
+    return -1
+
+
+cdef int vizier_apply(GameState* s, int code) noexcept nogil:
+    """Wake the vizier: the seat's single action."""
+    s.vizier_awake |= 1 << s.current
+    s.actions_taken += 1
+    return ACTIONS_OVER
+
+
+cdef int vizier_gen_phase(GameState* s, int* out, BuyMemo* memo) noexcept nogil:
+    if s.phase != PH_INTERRUPT:
+        return 0
+    return gen_vizier(s, s.current, out, memo)
+
+
+cdef int vizier_census(GameState* s, char* why) noexcept nogil:
+    """The window's cache (window.pxi): a seat it remembers as unable to pay is unable to pay."""
+    cdef uint64_t costs = _market_costs(s)
+    cdef int p
+    if s.viz_market == four_bytes(s.market) and costs != s.viz_costs:
+        memcpy(why, b"vizier costs\0", 14)
+        return 1
+    if s.viz_no and costs == s.viz_costs:
+        for p in range(s.num_players):
+            if (s.viz_no >> p) & 1 and vizier_can_buy(s, p, s.viz_costs):
+                memcpy(why, b"vizier cache\0", 14)
+                return 1
+    return 0
+
+
+cdef void vizier_values(GameState* s, int i, int left, double p, double* out) noexcept nogil:
+    """An awake vizier is a possible extra tile later (worth less as the game nears its end)."""
+    if (s.vizier_awake >> i) & 1:
+        out[i] += MOD_VIZIER * (1.0 - p)
+
+
+cdef double vizier_prior(GameState* s, int a) noexcept nogil:
+    return MOD_VIZIER * (1.0 - game_progress(s)) - 1.0
