@@ -33,7 +33,7 @@ from alhambra_ai._core import (
     walls_to_text,
 )
 
-WIDTH = 100                      # the default width when the terminal's is unknown
+WIDTH = 80                       # the default width when the terminal's is unknown (a pipe, a file)
 MIN_WIDTH = 80                   # narrower requests are drawn at this width
 COMPACT_HEIGHT = 40              # a terminal with fewer lines gets the compact table
 CELL = 7                         # characters inside a cell (" gar33 "); 5 in the compact form
@@ -69,7 +69,8 @@ ABBREV = {**{name: name[:3] for name in TYPE_NAMES}, "camp": "cmp", "bazaar": "b
 
 def screen_size(width: int | None = None, tty: bool = True) -> tuple[int, int]:
     """The columns and lines to draw for: ``COLUMNS`` / ``LINES`` if set, else the terminal's when ``tty``,
-    else 100 x 50; ``width`` overrides the columns; never fewer than 80 columns."""
+    else 80 x 50 (a pipe or a file: ``WIDTH``, the conventional width); ``width`` overrides the columns;
+    never fewer than 80 columns."""
     if tty or "COLUMNS" in os.environ or "LINES" in os.environ:
         cols, lines = shutil.get_terminal_size((WIDTH, 50))
     else:

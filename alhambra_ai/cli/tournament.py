@@ -118,7 +118,7 @@ Examples:
               "(README 'Security model').")
 @click.option("--width", type=click.IntRange(min=40), metavar="COLUMNS",
               help="Fit the tables to this many columns (at least 40; laid out for 80 or more). "
-              "[default: the terminal's]")
+              "[default: the terminal's; 80 into a pipe or file]")
 @click.option("--options", "options", default=None,
               help=OPTIONS_HELP + " Overrides the file's [options] ('none' switches them off).")
 @click.option("--game", "game", type=GAME_CHOICE, default=None, help=GAME_HELP)
@@ -193,7 +193,7 @@ def submit_command(bot_file, ladder_dir, jobs, progress, game):
 @click.option("--step", is_flag=True, help="Show the table after each move and wait for Enter (q quits).")
 @click.option("--width", type=click.IntRange(min=40), metavar="COLUMNS",
               help="Draw for this many columns (at least 40; laid out for 80 or more). "
-              "[default: the terminal's]")
+              "[default: the terminal's; 80 into a pipe or file]")
 @click.option("--html", "html_file", type=click.Path(dir_okay=False), metavar="FILE",
               help="Write the game viewer (one HTML page: the table drawn, step with the arrow keys or "
               "buttons) to FILE instead of printing the game.")

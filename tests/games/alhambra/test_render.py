@@ -131,7 +131,7 @@ def _obs(n=3, seat=0, cities=None, dirk=None):
 
 
 def test_table_shows_what_the_seat_sees():
-    text = render_table(_obs(), 0, names=["you", "mcts", "greedy"])
+    text = render_table(_obs(), 0, names=["you", "mcts", "greedy"], width=100)   # (the money line whole)
     assert "seat 2 (mcts) to act" in text
     assert "1 florin (y)" in text and "gar33 [ESW] cost 6" in text
     assert "3 denar (b)" in text and "(empty)" in text
@@ -156,7 +156,7 @@ def test_table_dirk_and_second_round():
 
 
 @pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
-def test_table_lines_fit_100_columns(n):
+def test_table_lines_fit_the_default_80_columns(n):
     big = [[x, y, 33 if (x + y) % 2 else 40, 0]
            for x in range(-4, 4) for y in range(-3, 3) if (x, y) != (0, 0)]
     big.append([0, 0, 0, 0])
@@ -168,11 +168,11 @@ def test_table_lines_fit_100_columns(n):
         for color in (False, True):
             names = ["you"] + ["expectimax"] * (n - 1)
             text = render_table(obs, 0, names=names, unicode=unicode, color=color)
-            assert max(visible_len(line) for line in text.splitlines()) <= 100
+            assert max(visible_len(line) for line in text.splitlines()) <= 80       # the default width
 
 
 def test_small_cities_side_by_side_wide_ones_below():
-    lines = render_table(_obs(n=4), 0).splitlines()
+    lines = render_table(_obs(n=4), 0, width=100).splitlines()
     titles = [line for line in lines if "0 buildings, wall 0" in line]
     assert [t.count("buildings") for t in titles] == [3, 1]      # three small cities on one band, then one
     wide = [[x, 0, 33, 0] for x in range(1, 9)] + [[0, 0, 0, 0]]
@@ -185,7 +185,7 @@ def test_small_cities_side_by_side_wide_ones_below():
 def test_too_wide_city_is_announced_not_wrapped():
     line = [[x, 0, 33, 0] for x in range(1, 30)] + [[0, 0, 0, 0]]
     text = render_table(_obs(n=2, cities=[line, [[0, 0, 0, 0]]]), 0)
-    assert "columns wide, more than 100" in text
+    assert "columns wide, more than 80" in text       # (the default width: 80)
 
 
 def test_scoring_breakdown():
