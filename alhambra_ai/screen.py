@@ -13,6 +13,7 @@ from __future__ import annotations
 import shutil
 import sys
 from collections.abc import Callable
+from typing import Any
 
 from prompt_toolkit import PromptSession
 from prompt_toolkit.application.current import get_app_or_none
@@ -59,15 +60,18 @@ class Screen:
         sys.stdout.write(frame(cols, lines, text))
         sys.stdout.flush()
 
-    def read(self, frame: Frame, prompt: str) -> str:
-        """The line typed at ``prompt`` under ``frame`` (EOFError on Ctrl-D, KeyboardInterrupt on Ctrl-C)."""
+    def read(self, frame: Frame, prompt: str, keys: Any = None, completer: Any = None) -> str:
+        """The line typed at ``prompt`` under ``frame`` (EOFError on Ctrl-D, KeyboardInterrupt on Ctrl-C).
+        ``keys``: prompt_toolkit key bindings added for this line (a replay's arrow keys); ``completer``:
+        what Tab completes (``alhambra_ai.screen.WordCompleter``'s kind)."""
 
         def message() -> ANSI:
             cols, lines = self.size()
             return ANSI(frame(cols, lines, prompt))
 
         self.clear()
-        return self.session.prompt(message)
+        return self.session.prompt(message, key_bindings=keys, completer=completer,
+                                   complete_while_typing=False)
 
     def leave(self) -> None:
         """Clear the screen for what is printed after the game (the end screen stays on it)."""

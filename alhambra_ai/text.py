@@ -330,6 +330,7 @@ def fit_city(obs: dict, seat: int, names, you, width: int, height: int, unicode:
     title = city_title(obs, seat, names, you)
     res = "reserve: " + (", ".join(tile_long(t, color) for t in reserve) if reserve else "empty")
     block: list[str] = []
+    grid: list[str] = []
     for dense in (False, True):
         for margin in margins:
             for cell in ((CELL, 5) if not dense else (7,)):
@@ -345,8 +346,8 @@ def fit_city(obs: dict, seat: int, names, you, width: int, height: int, unicode:
                 if max(visible_len(line) for line in block) <= width and len(block) <= height:
                     return block
     # None fits: the title, the rows that fit, the reserve (the whole city: ``city``)
-    rows = block[1:-2] if len(block) > 3 else block[1:-1]
-    cut = [title, *rows[:max(0, height - 2)], res]
+    rows = grid if len(grid) <= height - 2 else [*grid[:max(0, height - 3)], "(cut: city N shows it whole)"]
+    cut = [title, *rows, res]
     return [clip(line, width) for line in cut[:max(1, height)]]
 
 
