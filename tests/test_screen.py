@@ -169,7 +169,7 @@ def test_pages_turn_with_enter_and_go_back_to_the_table():
     frames = []
 
     class Scripted(FakeScreen):
-        def read(self, frame, prompt):
+        def read(self, frame, prompt, **_keys_and_completer):
             frames.append(frame(80, 24, prompt))
             return next(lines)
 
@@ -211,3 +211,89 @@ def test_the_placement_view_fits_80_columns():
     assert max(len(x) for x in view) <= 80, "\n".join(view)
     head = next(x for x in view if "y\\x" in x)
     assert head.split()[1:] == [str(x) for x in range(-1, 10)], "\n".join(view)   # whole, not folded
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Tab completion and a resized terminal (issue 44)
+
+
+def test_completion_offers_the_commands_in_play_and_the_legal_moves():
+    from prompt_toolkit.completion import CompleteEvent
+    from prompt_toolkit.document import Document
+
+    def complete(g, text):
+        return [c.text for c in g.completer().get_completions(Document(text), CompleteEvent())]
+
+    base = AlhambraTerminalGame(new_game(3, 1), 0, {}, None, 0.1)
+    words = base.command_words()
+    assert {"take", "buy", "place", "build", "swap", "table", "city", "moves", "hint", "quit"} <= set(words)
+    assert not {"wake", "bazaar", "wall", "dirk", "the"} & set(words)     # modules not in play; no filler
+    every = AlhambraTerminalGame(new_game(2, 1, options=dict.fromkeys(MODULES, True)), 0, {}, None, 0.1)
+    assert {"wake", "done", "bazaar", "falcon", "thief", "wall", "resident", "disc", "dirk"} <= set(
+        every.command_words())
+    s = new_game(2, 1)
+    while s.current_player != 0:
+        s.apply(s.legal_actions()[0])
+    g = AlhambraTerminalGame(s, 0, {}, None, 0.1)
+    assert complete(g, "ta") == ["table", "take"]
+    takes = complete(g, "take ")
+    assert takes and all(t.startswith("take ") for t in takes)
+    legal = [s.action_to_text(a) for a in s.legal_actions()]
+    assert sorted(takes) == sorted(t for t in legal if t.startswith("take"))
+    assert complete(g, "city ") == ["city 1", "city 2"]
+    dice = DiceTerminalGame(new_game(2, 1, game="dice"), 0, {}, None, 0.1)
+    assert {"roll", "keep", "stop"} <= set(dice.command_words())
+    assert complete(dice, "ro") == ["roll"]
+
+
+def test_pages_are_drawn_for_the_size_of_each_redraw():
+    s = new_game(3, 2)
+    g = AlhambraTerminalGame(s, 0, {}, None, 0.1, screen=FakeScreen((80, 24)), width=80)
+    g.look("table", [])
+    g.show_moves([])
+    narrow, wide = g.frame(80, 24, "> "), g.frame(160, 50, "> ")
+    assert max(map(len, narrow.split("\n"))) <= 80 < max(map(len, wide.split("\n"))) <= 160
+    assert "seat 3: 0 buildings" not in narrow and "seat 3: 0 buildings" in wide   # side by side at 160
+    g.pages = []
+    g.show_city(["2"])
+    assert g.page_lines(80) != g.page_lines(40)                    # narrow cells at 40 columns
+
+
+@needs_tmux
+def test_tab_completes_and_a_resized_terminal_gets_the_table_anew(tmp_path):
+    size = (80, 24)
+    t = Tmux(tmp_path, ["--players", "3", "--seed", "4", "--bot", RANDOM, "--move-time", "0.3"], size=size,
+             name="tab")
+    try:
+        t.wait(r"^\[seat 1, ")
+        t.key("ta", "Tab")
+        deadline = time.monotonic() + 10
+        while not re.search(r"^ +take *$", t.screen(), re.M) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        screen = t.screen()
+        assert re.search(r"^ +table *$", screen, re.M) and re.search(r"^ +take *$", screen, re.M), screen
+        t.key("C-u", "take ", "Tab")                                   # the legal takes
+        deadline = time.monotonic() + 10
+        while len(re.findall(r"^ +take [ygbo]\d", t.screen(), re.M)) < 2 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        t.key("Tab")                                                   # the first one, then Enter
+        deadline = time.monotonic() + 10
+        while not re.search(r"> take [ygbo]\d", t.screen()) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        t.key("Enter")
+        screen = t.wait(r"^\[seat 1, ", shows="you: take ")
+        t.send("table")
+        screen = t.wait(r"^\[seat 1, ", shows="-- ")
+        assert max(len(x) for x in screen.split("\n")) <= 80 and "Money display:" in screen
+        t.resize(120, 40)
+        deadline = time.monotonic() + 10
+        while max(len(x) for x in t.screen().split("\n")) <= 80 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        screen = t.screen()
+        lines = screen.rstrip("\n").split("\n")
+        assert 80 < max(len(x) for x in lines) <= 120 and len(lines) <= 40, screen
+        assert "seat 3 (random):" in screen and "-- " in screen, screen      # the table, drawn at 120
+        assert "=" * 120 in screen
+        t.send("quit")
+    finally:
+        t.close()

@@ -56,7 +56,7 @@ def help_text(options: dict, num_players: int) -> str:
     """
     have = {m for m, on in options.items() if on} | ({"dirk"} if num_players == 2 else set())
     lines = ["Commands (cells are x,y: x grows to the east, y to the north; fountain 0,0):"]
-    lines += [f"  {example:<21}{what}" for module, example, what in COMMANDS if not module or module in have]
+    lines += [f"  {example:<22}{what}" for module, example, what in COMMANDS if not module or module in have]
     return "\n".join(lines)
 
 

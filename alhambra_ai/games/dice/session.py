@@ -70,8 +70,7 @@ class DiceTerminalGame(TerminalGame):
         return prompt_words(self.state.observation(self.human))
 
     def show_moves(self, filters: list[str]) -> None:
-        width = self.screen.size()[0] if self.screen is not None else self.width
-        self.show(moves_text(self.state, filters, width))
+        self.show(lambda width: moves_text(self.state, filters, width))
 
     def turn_key(self) -> tuple:
         return (self.state.round, self.state.turn)
@@ -125,9 +124,9 @@ class DiceTerminalGame(TerminalGame):
             raise InputError("The dice game has no cities: type table to see the board.")
         seat = self.city_seat(args)
         obs = s.observation(self.human)
-        width = self.screen.size()[0] if self.screen is not None else self.width
-        block = city_block(obs, seat, self.names, self.human, self.unicode, self.color, width)
-        self.show("\n".join([*block, LEGEND_UNICODE if self.unicode else LEGEND_ASCII]))
+        legend = LEGEND_UNICODE if self.unicode else LEGEND_ASCII
+        self.show(lambda width: "\n".join([*city_block(obs, seat, self.names, self.human, self.unicode,
+                                                        self.color, width), legend]))
 
     def report_scoring(self, round_: int | None = None) -> None:
         new = [e for e in self.state.score_breakdown() if e["round"] not in self.reported
