@@ -360,6 +360,27 @@ def clip(line: str, width: int) -> str:
     return plain[:max(0, width - 3)].rstrip() + "..."
 
 
+def clip_event(line: str, width: int) -> str:
+    """A seat's line of moves (``s2: takes y3; buys ...; places ...``) cut to ``width`` from the front, so
+    that its newest moves stay: ``'s2: ...; places arcades 17 at 1,0'``; any other line as ``clip``.
+
+    >>> clip_event("s2: takes y3; buys arcades 17 with y3 g4 exactly; places arcades 17 at 1,0", 40)
+    's2: ...; places arcades 17 at 1,0'
+    """
+    if visible_len(line) <= width:
+        return line
+    who, sep, rest = _ANSI.sub("", line).partition(": ")
+    if not sep or not re.fullmatch(r"you|s\d+( \S+)?", who):
+        return clip(line, width)
+    items = rest.split("; ")
+    kept: list[str] = []
+    while items and len(f"{who}: ...; " + "; ".join([items[-1], *kept])) <= width:
+        kept.insert(0, items.pop())
+    if not kept:
+        return clip(f"{who}: ...; {items[-1]}", width)
+    return f"{who}: " + ("...; " if items else "") + "; ".join(kept)
+
+
 def _wall_length(cells: Any) -> int | None:
     """The longest outer wall, from the engine's City (None if the cells do not make a City)."""
     try:

@@ -65,7 +65,7 @@ SITUATIONS = {"action": "your move", "place": "place your tiles", "final": "plac
               "interrupt": "between turns: thief / vizier, or done", "falcons": "more falcons, or done",
               "resident": "your disc was lifted: resident / exchange, or done",
               "disc": "put your disc on a cell: disc x,y",
-              "figures": "your disc's 3 figures (secret): figures <type> <type> <type>"}
+              "figures": "3 secret figures: figures <3 types>"}
 
 
 class AlhambraTerminalGame(TerminalGame):

@@ -28,7 +28,7 @@ from alhambra_ai.text import (
     card_paint,
     city_block,
     city_title,
-    clip,
+    clip_event,
     count,
     fit_blocks,
     fit_city,
@@ -345,7 +345,7 @@ def _screen_body(obs: dict, you: int, names, width: int, room: int, events: list
         shown = events[-(room - 1):] if room > 1 else []
         lines = [x for e in shown for x in wrap(e.strip(), side, indent="  ")]   # whole while they fit
         if len(lines) > room - 1 or max((visible_len(x) for x in lines), default=0) > side:
-            lines = [clip(e.strip(), side) for e in shown]
+            lines = [clip_event(e.strip(), side) for e in shown]
         blocks.append([title, *lines] if len(events) <= room - 1 else
                       [f"Since your last move ({len(events) - len(shown)} earlier: log):", *lines])
         out = fit_blocks(blocks, width)
@@ -354,7 +354,7 @@ def _screen_body(obs: dict, you: int, names, width: int, room: int, events: list
         return out[:room]
     # A narrow screen: the last events full width above the city.
     n_ev = min(len(events), max(1, room // 4), 4)
-    ev = [title] + [clip(e.strip(), width) for e in events[-n_ev:]] if n_ev or not events else [title]
+    ev = [title] + [clip_event(e.strip(), width) for e in events[-n_ev:]] if n_ev or not events else [title]
     city = fit_city(obs, you, names, you, width, room - len(ev), unicode, color)
     return (ev + city)[:room]
 

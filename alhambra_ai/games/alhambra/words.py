@@ -49,8 +49,9 @@ def describe(state: Any, code: int, subject: str) -> str:
         tile = state.market()[slot - 1]
         cost = tile_info(tile)[1]
         paid = _card_sum(cards)
-        lost = (f"{paid - cost} over, up to {(paid - cost) // 2} coins back" if state.options.get("change")
-                else f"{paid - cost} lost")
+        back = count((paid - cost) // 2, "coin")
+        lost = f"{paid - cost} over, up to {back} back" if state.options.get("change") else \
+            f"{paid - cost} lost"
         how = "exactly" if paid == cost else f"(cost {cost}, {lost})"
         return (f"{subject} {verb('buy')} the {tile_words(tile)} from slot {slot} "
                 f"({CURRENCY_NAMES[slot - 1]}) paying {' '.join(cards)} {how}")

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from alhambra_ai.games.dice.text import dice_words, landing, moves_text, prompt_words, render
 from alhambra_ai.session import InputError, TerminalGame
-from alhambra_ai.text import LEGEND_ASCII, LEGEND_UNICODE, city_block, clip, seat_name, wrap
+from alhambra_ai.text import LEGEND_ASCII, LEGEND_UNICODE, city_block, clip, clip_event, seat_name, wrap
 
 HELP = """\
 Commands (the dice are numbered 1-8 as on the board's 'rolled dice:' line):
@@ -61,7 +61,7 @@ class DiceTerminalGame(TerminalGame):
         room = height - len(board) - 1
         events = [x for e in self.events() for x in wrap(e, width, indent="  ")]    # whole while they fit
         if len(events) > room:
-            events = [clip(e, width) for e in self.events()]
+            events = [clip_event(e, width) for e in self.events()]
         if events and room > 0:
             board += [""] * (room > len(events)) + events[-room:]
         return [clip(line, width) for line in board][:height]

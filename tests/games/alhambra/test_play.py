@@ -433,7 +433,7 @@ def test_full_game_with_thief_and_residents():
     assert "Traceback" not in out and "Scoring round 3" in out
     assert "Your thieves:" in out and "Your disc (" in out and "Figures in the supply" in out
     assert "put your disc on a cell" in out
-    assert "your disc's 3 figures (secret): figures <type>" in out and "You put " in out    # the setup choice
+    assert "3 secret figures: figures <3 types>" in out and "You put " in out    # the setup choice
     assert out.count("chooses 3 figures for the disc, in secret") == 2         # the bots' stay secret
     assert "res" in out.split("Scoring round 1")[1].splitlines()[0]
 
