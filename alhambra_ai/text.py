@@ -255,6 +255,14 @@ def seat_name(seat: int, names: Sequence[str] | None, you: int | None) -> str:
     return f"seat {seat + 1}"
 
 
+def winner_words(state: Any, names: Sequence[str]) -> str:
+    """``'s1 greedy wins with 96'``, ``'s1 a and s3 c share the win with 80'`` (Dirk is never ranked)."""
+    ranking, scores = list(state.ranking()), list(state.scores())
+    first = [p for p in range(len(ranking)) if ranking[p] == 1]
+    who = " and ".join(f"s{p + 1} {names[p]}".rstrip() if p < len(names) else f"s{p + 1}" for p in first)
+    return f"{who} {'wins' if len(first) == 1 else 'share the win'} with {scores[first[0]]}"
+
+
 def count(n: int, noun: str) -> str:
     """``count(1, 'card') == '1 card'``, ``count(2, 'card') == '2 cards'``."""
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"

@@ -218,3 +218,29 @@ def test_a_pipe_keeps_the_line_output(tmp_path):
     assert result.exit_code == 0, result.output
     assert "   1. seat " in result.output and "Money display:" in result.output
     assert max(len(x) for x in result.output.split("\n")) <= 80          # a pipe: 80 columns
+
+
+def test_the_line_mode_says_its_keys_at_each_pause_to_a_person():
+    import io
+
+    from alhambra_ai.tournament.replay import replay
+
+    asked = []
+    record = record_of("dice")
+    def wait(prompt):
+        asked.append(prompt)
+        return "q" if len(asked) == 3 else ""
+
+    replay(record, io.StringIO(), step=True, wait=wait, prompt=True)
+    total = len(record["actions"])
+    assert asked == [f"[move {k}/{total}: Enter next, q quit] " for k in (1, 2, 3)]
+    asked.clear()
+    replay(record, io.StringIO(), step=True, wait=lambda p: asked.append(p) or "q")   # into a pipe: no prompt
+    assert asked == [""]
+
+
+def test_the_end_names_the_winner():
+    for kind in ("base-2p", "dice"):
+        replay = Replay(record_of(kind))
+        replay.go(replay.last)
+        assert re.search(r"s\d \w+ (wins|and s\d \w+ share the win) with \d+", replay.frame(80, 24)), kind

@@ -222,7 +222,8 @@ def replay_command(record, step, plain, width, html_file):
             at = spectate(loaded, Screen())
             click.echo(f"Left the replay at move {at} of {len(loaded['actions'])}.")
             return
-        replay(loaded, sys.stdout, step=step, width=screen_size(width, tty=sys.stdout.isatty())[0])
+        replay(loaded, sys.stdout, step=step, width=screen_size(width, tty=sys.stdout.isatty())[0],
+               prompt=sys.stdin.isatty() and sys.stdout.isatty())
     except BrokenPipeError:
         raise  # the reader stopped: the command group ends quietly
     except OSError as e:

@@ -9,6 +9,7 @@ moves in words.
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Sequence
 from typing import Any
 
@@ -25,6 +26,7 @@ from alhambra_ai.text import (
     fit_city,
     tile_long,
     visible_len,
+    winner_words,
     wrap,
 )
 
@@ -76,10 +78,12 @@ def screen(state: Any, names: Sequence[str], width: int = 80, height: int = 23, 
         focus = cur if cur is not None and 0 <= cur < n else 0
     turn = f"Turn {obs.get('turn', 0) + 1}"
     if obs.get("phase") == "over":
-        turn += ": game over"
+        turn = f"Game over: {winner_words(state, names)}"
     elif cur is not None and cur >= 0:
         turn += f": {short_seat(cur, names, None)} to act ({obs.get('phase')})"
     nxt = _scoring_line(obs).replace(", its card lies at draw-pile position", ", card at pile")
+    if obs.get("phase") == "over":
+        nxt = "type scores for the breakdown"
     head = wrap(f"{turn} | {nxt}", width)
     slots = []
     for i, tile in enumerate(obs.get("market") or [None] * 4):
@@ -124,7 +128,7 @@ def side_lines(events: Sequence[str], width: int, room: int) -> list[str]:
     whole: list[str] = []
     shown = 0
     for e in reversed(events):
-        lines = wrap(e.strip(), width, indent="  ")
+        lines = textwrap.wrap(e.strip(), width, subsequent_indent="  ", break_long_words=False) or [""]
         if len(whole) + len(lines) > room or max(visible_len(x) for x in lines) > width:
             break
         whole, shown = lines + whole, shown + 1

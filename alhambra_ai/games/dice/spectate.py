@@ -24,7 +24,7 @@ from alhambra_ai.games.dice.text import (
     label,
     landing,
 )
-from alhambra_ai.text import city_title, clip, fit_blocks, fit_city, wrap
+from alhambra_ai.text import city_title, clip, fit_blocks, fit_city, winner_words, wrap
 
 
 def sentence(state: Any, code: int, who: str) -> str:
@@ -70,7 +70,7 @@ def screen(state: Any, names: Sequence[str], width: int = 80, height: int = 23, 
     if focus is None or not 0 <= focus < n:
         focus = cur if cur is not None and 0 <= cur < n else 0
     head = f"{obs['game']}: {_scoring_words(obs)}"
-    head += "" if over else f"; {label(cur, names, None)} to act"
+    head += f"; {winner_words(state, names)}" if over else f"; {label(cur, names, None)} to act"
     out = wrap(head + f": {doing(obs)}" if not over else head, width)
     out += _column_table(obs, None, width)
     keep = 2 if events else 0            # a blank line and the newest move at least
