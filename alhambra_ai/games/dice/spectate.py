@@ -20,6 +20,7 @@ from alhambra_ai.games.dice.text import (
     _seat_rows,
     _seat_table,
     _table_row,
+    dice_words,
     doing,
     label,
     landing,
@@ -30,6 +31,10 @@ from alhambra_ai.text import city_title, clip, fit_blocks, fit_city, winner_word
 def sentence(state: Any, code: int, who: str) -> str:
     """The move's text, with where a stop's marker lands: ``'Seat 2: stop garden: marker on 3 in 1'``."""
     text = state.action_to_text(code)
+    if text.startswith(("roll", "reroll")):       # the dice it rolled (the state's own draw: a clone's)
+        after = state.clone()
+        after.apply(code)
+        text += f" -> {dice_words(after.dice()[0])}"
     if text.startswith("stop"):
         where = landing(state, code)
         text += f": the marker {where}" if where.startswith("falls") else f": marker on {where}"
@@ -47,7 +52,8 @@ def _seats_beside_city(obs: dict, names: Sequence[str], focus: int, width: int, 
     if "dirk" in rows:
         left += wrap(f"Dirk's tiles: {_dirk_tiles(obs)}", LEFT, indent="  ")
     left += wrap("* start player; city N: a whole city", LEFT)
-    city = fit_city(obs, focus, None, None, width - LEFT - 3, max(room, len(left)), margins=(0,))
+    beside = width - max(len(x) for x in left) - 3           # (long names widen the seats' column)
+    city = fit_city(obs, focus, None, None, beside, max(room, len(left)), margins=(0,))
     out = fit_blocks([left, city], width)
     while out and not out[-1].strip():
         out.pop()
