@@ -416,8 +416,13 @@ def render_scoring(breakdown: Mapping | Sequence[Mapping], names: Sequence[str] 
         w = max([len(title)] + [len(r[0]) for r in rows]) + 2
         # the modules' columns (camps, bazaars, falcons, residents) appear in games with those modules only
         extra = [(k, h) for k, h in MODULE_COLUMNS if any(k in d for _n, d in rows)]
-        out.append(title.ljust(w) + "".join(f"{ABBREV[t]:>4}" for t in TYPE_NAMES) + "  wall"
+        columns = ("".join(f"{ABBREV[t]:>4}" for t in TYPE_NAMES) + "  wall"
                    + "".join(f"{h:>5}" for _k, h in extra) + "  round")
+        if w + len(columns) > MIN_WIDTH:      # (a long title with every module: the title on its own line)
+            w = max(len(r[0]) for r in rows) + 2
+            out.append(title)
+            title = ""
+        out.append(title.ljust(w) + columns)
         for name, d in rows:
             maj = d.get("majorities") or [0] * 6
             cells = "".join(f"{(str(p) if p else '.'):>4}" for p in maj)

@@ -225,3 +225,13 @@ def test_table_of_a_state_is_the_table_of_its_observation():
         assert hand_by_currency(state.hand(seat)).split(" | ")[0] in text
         others = [f"seat {p + 1} {state.hand_size(p)}" for p in range(4) if p != seat]
         assert "Cards in other hands: " + ", ".join(others) in text
+
+
+def test_the_final_round_with_every_module_fits_80_columns():
+    """Issue 44: 'Scoring round 3 (final)' and four module columns made an 83-column line that folded."""
+    row = {"majorities": [1, 17, 6, 19, 16, 6], "wall": 8, "camps": 7, "bazaars": 8, "falcons": 6,
+           "residents": 0, "total": 94}
+    text = render_scoring({"round": 3, "seats": [row, row, row]}, names=["you", "greedy", "mcts"], you=0)
+    lines = text.splitlines()
+    assert lines[0] == "Scoring round 3 (final)" and max(map(len, lines)) <= 80, text
+    assert lines[1].split()[-5:] == ["camp", "bzr", "flc", "res", "round"] and lines[2].startswith("you ")
