@@ -468,6 +468,9 @@ def render_totals(breakdown: Sequence[Mapping], scores: Sequence[int], ranking: 
     title = f"After {count(rounds, 'round')}" if rounds else "No scoring yet"  # short: 4 module columns fit
     extra = [(k, h) for k, h in MODULE_COLUMNS if any(k in d for _n, d, _t in rows)]
     w = max([len(title)] + [len(r[0]) for r in rows]) + 2
+    if w + 24 + 6 + 5 * len(extra) + 7 > MIN_WIDTH:      # long names with every module: 's2 expectimax'
+        rows = [(re.sub(r"seat (\d+) \((.*)\)", r"s\1 \2", name), d, t) for name, d, t in rows]
+        w = max([len(title)] + [len(r[0]) for r in rows]) + 2
     out = [title.ljust(w) + "".join(f"{ABBREV[t]:>4}" for t in TYPE_NAMES) + "  wall"
            + "".join(f"{h:>5}" for _k, h in extra) + "  total"]
     for name, d, total in rows:

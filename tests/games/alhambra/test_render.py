@@ -235,3 +235,15 @@ def test_the_final_round_with_every_module_fits_80_columns():
     lines = text.splitlines()
     assert lines[0] == "Scoring round 3 (final)" and max(map(len, lines)) <= 80, text
     assert lines[1].split()[-5:] == ["camp", "bzr", "flc", "res", "round"] and lines[2].startswith("you ")
+
+
+def test_the_summed_scores_with_every_module_and_long_names_fit_80_columns():
+    from alhambra_ai.text import render_totals
+
+    row = {"majorities": [1, 17, 6, 19, 16, 6], "wall": 8, "camps": 7, "bazaars": 8, "falcons": 6,
+           "residents": 0, "total": 94}
+    text = render_totals([{"seats": [row] * 4}] * 3, [90, 80, 70, 60], [1, 2, 3, 4],
+                         ["you", "expectimax", "expectimax", "expectimax"], 0)
+    assert max(map(len, text.splitlines())) <= 80 and "2. s2 expectimax " in text, text
+    short = render_totals([{"seats": [row] * 2}], [9, 8], [1, 2], ["you", "mcts"], 0)
+    assert "2. seat 2 (mcts) " in short                  # (the long form while it fits)
