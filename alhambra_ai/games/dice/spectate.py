@@ -52,9 +52,20 @@ def _seats_beside_city(obs: dict, names: Sequence[str], focus: int, width: int, 
     if "dirk" in rows:
         left += wrap(f"Dirk's tiles: {_dirk_tiles(obs)}", LEFT, indent="  ")
     left += wrap("* start player; city N: a whole city", LEFT)
-    beside = width - max(len(x) for x in left) - 3           # (long names widen the seats' column)
-    city = fit_city(obs, focus, None, None, beside, max(room, len(left)), margins=(0,))
-    out = fit_blocks([left, city], width)
+    used = max(len(x) for x in left)                         # (long names widen the seats' column)
+    city = fit_city(obs, focus, None, None, width - used - 3, max(room, len(left)), margins=(0,))
+    blocks = [left, city]
+    used += 3 + max(len(x) for x in city)
+    for p in range(obs["num_players"]):      # a wide screen: the other cities beside, while they fit whole
+        if p == focus:
+            continue
+        other = fit_city(obs, p, None, None, width - used - 3, max(room, len(left)), margins=(0,))
+        w = max(len(x) for x in other)
+        if used + 3 + w > width or other[-1].endswith("...") or any("(cut:" in x for x in other):
+            break
+        blocks.append(other)
+        used += 3 + w
+    out = fit_blocks(blocks, width)
     while out and not out[-1].strip():
         out.pop()
     return out
