@@ -63,6 +63,18 @@ class LineCompleter(Completer):
                 yield Completion(line, start_position=-len(typed.lstrip()))
 
 
+def readline_complete(completer: LineCompleter) -> Callable[[str, int], str | None]:
+    """The same completions for the line mode's ``input()`` (GNU readline, ``readline.set_completer``;
+    the completer delimiters must be empty so that ``text`` is the whole line typed)."""
+    found: list[str] = []
+
+    def complete(text: str, state: int) -> str | None:
+        if state == 0:
+            found[:] = [c.text for c in completer.get_completions(Document(text), CompleteEvent())]
+        return found[state] if state < len(found) else None
+    return complete
+
+
 class Screen:
     """Draws a frame and reads a line below it; ``size()`` is the terminal's (columns, lines)."""
 
@@ -109,4 +121,4 @@ class Screen:
         self.clear()
 
 
-__all__ = ["LineCompleter", "Screen", "terminal_is_interactive"]
+__all__ = ["LineCompleter", "Screen", "readline_complete", "terminal_is_interactive"]

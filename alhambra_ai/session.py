@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 import re
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -243,6 +244,7 @@ class TerminalGame:
         """A line from the person: ``read``, or on the full screen under the frame (Enter alone turns a
         page, or goes back from it to the table)."""
         if self.screen is None:
+            self.line_completion()
             return self.read(prompt)
         while True:
             line = self.screen.read(self.frame, prompt, completer=self.completer())
@@ -274,6 +276,18 @@ class TerminalGame:
         s = self.state
         moves = [s.action_to_text(a) for a in s.legal_actions()] if not s.is_terminal() else []
         return [*moves, *(f"city {p + 1}" for p in range(s.num_players)), "log all"]
+
+    def line_completion(self) -> None:
+        """Tab in the line mode at a terminal (``input()`` with GNU readline loaded): the screen's
+        completions. Nothing happens without readline (or when input is not ``input()``)."""
+        readline = sys.modules.get("readline")
+        if readline is None or self.read is not input:
+            return
+        from alhambra_ai.screen import readline_complete
+
+        readline.set_completer_delims("")
+        readline.set_completer(readline_complete(self.completer()))
+        readline.parse_and_bind("tab: complete")
 
     def completer(self) -> Any:
         from alhambra_ai.screen import LineCompleter

@@ -298,3 +298,22 @@ def test_tab_completes_and_a_resized_terminal_gets_the_table_anew(tmp_path):
         t.send("quit")
     finally:
         t.close()
+
+
+@needs_tmux
+def test_tab_completes_in_the_line_mode_at_a_terminal_too(tmp_path):
+    """--plain at a terminal reads with input() and GNU readline: the same completions."""
+    t = Tmux(tmp_path, ["--plain", "--seed", "3", "--bot", RANDOM, "--move-time", "0.2"], name="plain-tab")
+    try:
+        t.wait(r"^\[seat 1, your move\] >")
+        t.key("ta", "Tab")
+        time.sleep(0.3)
+        t.key("Tab")                                         # the second Tab lists what the word could be
+        deadline = time.monotonic() + 10
+        while not re.search(r"^table +take *$", t.screen(), re.M) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert re.search(r"^table +take *$", t.screen(), re.M), t.screen()
+        t.key("C-u")
+        t.send("quit")
+    finally:
+        t.close()
