@@ -63,6 +63,8 @@ class Replay:
         self.game = game_of(state)
         self.hooks = self.game.hook("spectate")
         self.said: dict[int, str] = {}                    # move k -> its line, made on first use
+        # a seat that forfeited: from which move the referee's stand-in played it
+        self.stand_in = {f["seat"]: f.get("move", 0) for f in record.get("forfeits", [])}
         self.at = 0
         self.focus: int | None = None                     # a seat chosen with f N (None: the mover)
         self.pages: list[Callable[[int], str] | str] = []
@@ -96,7 +98,8 @@ class Replay:
             scored = [e for e in self.states[k].history[len(before.history):] if e.startswith("score ")]
             if scored:
                 words += "; scoring " + ", ".join(e.split(":")[0].split()[1] for e in scored)
-            self.said[k] = f"{k}. {self.short(seat)}: {words}"
+            mark = " (stand-in)" if seat in self.stand_in and k - 1 >= self.stand_in[seat] else ""
+            self.said[k] = f"{k}. {self.short(seat)}{mark}: {words}"
         return self.said[k]
 
     def board(self, width: int, height: int) -> list[str]:

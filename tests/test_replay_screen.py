@@ -244,3 +244,14 @@ def test_the_end_names_the_winner():
         replay = Replay(record_of(kind))
         replay.go(replay.last)
         assert re.search(r"s\d \w+ (wins|and s\d \w+ share the win) with \d+", replay.frame(80, 24)), kind
+
+
+def test_a_forfeited_seats_moves_say_the_stand_in_played_them():
+    record = record_of("base-2p")
+    record["forfeits"] = [{"seat": 1, "bot": "mcts", "reason": "times out", "move": 10}]
+    replay = Replay(record)
+    seats = [seat for seat, _text in replay.moves]
+    later = next(k for k in range(12, replay.last) if seats[k - 1] == 1)
+    earlier = next(k for k in range(1, 10) if seats[k - 1] == 1)
+    assert replay.line(later).startswith(f"{later}. s2 (stand-in): ")
+    assert replay.line(earlier).startswith(f"{earlier}. s2: ")
