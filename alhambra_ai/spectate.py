@@ -16,6 +16,7 @@ from typing import Any
 
 from alhambra_ai.record import check_final_scores, steps
 from alhambra_ai.registry import game_of
+from alhambra_ai.screen import LineCompleter
 from alhambra_ai.text import (
     LEGEND_ASCII,
     city_block,
@@ -27,8 +28,8 @@ from alhambra_ai.text import (
 
 # The prompt's words: what a key or a command does. Arrows and page keys act at once (the line is empty).
 HELP = """\
-Replay keys: type a command and Enter; the arrow keys act at once.
-  Enter, n, Right, PgDn   the next move
+Keys: a command, then Enter (Tab completes it); arrows and Space act at once.
+  Enter, n, Right, Space  the next move (also PgDn)
   b, p, Left, PgUp        back one move
   40                      go to move 40 (0: the deal, before any move)
   +10, -10                10 moves forward, back
@@ -249,9 +250,13 @@ def run(record: dict, screen: Any, unicode: bool = False, color: bool = False) -
     def frame(cols: int, rows: int, prompt: str) -> str:
         return replay.frame(cols, rows)
 
+    n = record["num_players"]
+    words = ["next", "back", "start", "end", "help", "table", "city", "scores", "log", "quit", "f"]
+    seats = [f"{c} {p + 1}" for c in ("city", "f") for p in range(n)]
+    completer = LineCompleter(lambda: words, lambda: seats)
     try:
         while True:
-            line = screen.read(frame, "", keys=replay_keys())
+            line = screen.read(frame, "", keys=replay_keys(), completer=completer)
             if not replay.command(line, *screen.size()):
                 break
     except EOFError:
@@ -269,7 +274,7 @@ def replay_keys() -> Any:
     keys = KeyBindings()
     empty = Condition(lambda: _buffer_empty())
 
-    for names, result in ((("right", "pagedown"), ":next"), (("left", "pageup"), ":back"),
+    for names, result in ((("right", "pagedown", "space"), ":next"), (("left", "pageup"), ":back"),
                           (("home",), ":home"), (("end",), ":end")):
         for name in names:
             @keys.add(name, filter=empty)

@@ -130,11 +130,14 @@ def test_replay_steps_in_a_terminal(tmp_path, size):
         screen_at(t, size, r"^\[move 2/", shows="2. s")
         t.key("Left")
         screen_at(t, size, r"^\[move 1/")
+        t.key("Space")
+        screen_at(t, size, r"^\[move 2/")
         t.send("120")
         screen_at(t, size, r"^\[move 120/", shows="120. s")
         t.send("b")
         screen_at(t, size, r"^\[move 119/")
-        t.send("city 2")
+        t.key("ci", "Tab")                                   # Tab completes the command word
+        t.send(" 2")
         screen_at(t, size, r"^\[move 119/.*Enter: more or back", shows="seat 2 (mcts):")
         t.send("q")
         deadline = time.monotonic() + 10
