@@ -242,9 +242,9 @@ class Replay:
         self.pages = [page]
 
 
-def run(record: dict, screen: Any, unicode: bool = False, color: bool = False) -> int:
-    """Step through ``record`` on ``screen`` (``alhambra_ai.screen.Screen``) until the spectator leaves;
-    returns the move they left at. Ctrl-C and Ctrl-D leave too."""
+def run(record: dict, screen: Any, unicode: bool = False, color: bool = False) -> tuple[int, bool]:
+    """Step through ``record`` on ``screen`` (``alhambra_ai.screen.Screen``) until the spectator leaves
+    (q, Ctrl-D, Ctrl-C); returns the move they left at and whether it was Ctrl-C."""
     replay = Replay(record, unicode, color)
 
     def frame(cols: int, rows: int, prompt: str) -> str:
@@ -261,9 +261,11 @@ def run(record: dict, screen: Any, unicode: bool = False, color: bool = False) -
                 break
     except EOFError:
         pass
+    except KeyboardInterrupt:
+        return replay.at, True
     finally:
         screen.leave()
-    return replay.at
+    return replay.at, False
 
 
 def replay_keys() -> Any:

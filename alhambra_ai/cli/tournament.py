@@ -219,8 +219,10 @@ def replay_command(record, step, plain, width, html_file):
             from alhambra_ai.screen import Screen
             from alhambra_ai.spectate import run as spectate
 
-            at = spectate(loaded, Screen())
+            at, interrupted = spectate(loaded, Screen())
             click.echo(f"Left the replay at move {at} of {len(loaded['actions'])}.")
+            if interrupted:
+                sys.exit(130)               # Ctrl-C: the status a shell expects
             return
         replay(loaded, sys.stdout, step=step, width=screen_size(width, tty=sys.stdout.isatty())[0],
                prompt=sys.stdin.isatty() and sys.stdout.isatty())
