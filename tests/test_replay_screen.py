@@ -160,7 +160,12 @@ def test_dice_replays_step_in_a_terminal(tmp_path, kind):
         assert re.search(r"^column +dice", screen, re.M)
         t.key("Left")
         screen_at(t, size, r"^\[move 29/")
-        t.send("q")
+        t.key("C-c")                                         # Ctrl-C: leaves, exit status 130
+        deadline = time.monotonic() + 10
+        while "Pane is dead (status 130" not in t.scrollback() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert "Left the replay at move 29 of " in t.scrollback()
+        assert "Pane is dead (status 130" in t.scrollback()
     finally:
         t.close()
 
