@@ -317,3 +317,13 @@ def test_tab_completes_in_the_line_mode_at_a_terminal_too(tmp_path):
         t.send("quit")
     finally:
         t.close()
+
+
+def test_help_fits_one_80x24_screen_with_every_module_and_dirk():
+    """Issue 44 item 3: help fits 24 lines: the widest game (2 players: Dirk; all eight modules)."""
+    g = AlhambraTerminalGame(new_game(2, 1, options=dict.fromkeys(MODULES, True)), 0, {}, None, 0.1,
+                             screen=FakeScreen((80, 24)))
+    g.show(g.help_text)
+    frame = g.frame(80, 24, "[seat 1, your move] > ")
+    assert "-- Enter: back to the table" in frame and "-- lines" not in frame, frame
+    assert "hint | help | quit" in frame and max(map(len, frame.split("\n"))) <= 80

@@ -38,10 +38,9 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("residents", "resident 13", "a figure moves in at tile 13; exchange garden seraglio"),
     ("residents", "disc 1,0", "move the disc; at setup: figures garden seraglio tower"),
     ("", "moves [word]", "the legal moves, numbered; type a number to play one"),
-    ("", "hint", "what the strongest bot would play"),
     ("", "table | city N", "the whole table | seat N's city and its reserve"),
     ("", "scores | log [N|all]", "points so far | the last events"),
-    ("", "help | quit", "this text | leave the game"),
+    ("", "hint | help | quit", "the strongest bot's move | this text | leave the game"),
 )
 
 
@@ -49,7 +48,7 @@ def help_text(options: dict, num_players: int) -> str:
     """The commands of this game: the base game's, its modules', Dirk's with 2 players.
 
     >>> len(help_text({}, 3).splitlines()), "dirk 17" in help_text({}, 2), "wall 5" in help_text({}, 2)
-    (14, True, False)
+    (13, True, False)
     >>> from alhambra_ai.options import MODULES
     >>> max(map(len, help_text(dict.fromkeys(MODULES, True), 2).splitlines())) <= 80
     True
