@@ -15,10 +15,12 @@ class Tmux:
     """``play`` in a private tmux server (its own socket, killed at the end) at 80 x 24, or ``size``; the
     server starts in the checkout, so that ``python -m`` finds this package first."""
 
-    def __init__(self, tmp_path, args, size=(80, 24), name=None, command="play"):
+    def __init__(self, tmp_path, args, size=(80, 24), name=None, command="play", status=False):
         self.sock = str(tmp_path / f"tmux-{name or args[1]}.sock")    # one server per game: --game NAME
         cmd = [sys.executable, "-m", "alhambra_ai.cli", command, *args]
         env = f"PYTHONPATH={ROOT}"
+        if status:      # a shell says the exit status at once (tmux may mark the dead pane much later)
+            cmd = ["sh", "-c", '"$@"; echo "[exit status $?]"', "sh", *cmd]
         self.run("new-session", "-d", "-c", str(ROOT), "-x", str(size[0]), "-y", str(size[1]), "env", env,
                  *cmd, ";", "set-option", "remain-on-exit", "on")
 
