@@ -47,7 +47,9 @@ class Game:
       margin: higher is better): the built-in bots;
     - ``session``: the terminal session class ``play`` runs for a human seat;
     - ``spectator``: ``spectator(state, names, width) -> str``, the position as a spectator sees it in text
-      (``replay``);
+      (``replay``), and ``spectate``: a module with ``screen(state, names, width, height, focus, events)``,
+      the same on one terminal screen, and ``sentence(state, code, who)``, a move in words
+      (``replay --step`` in a terminal, ``alhambra_ai.spectate``);
     - ``viewer``: ``viewer_data(record) -> dict``, the frames the HTML viewer draws, and ``viewer_page``:
       ``page(data) -> dict``, the template and what it needs beside the frames;
     - ``random_games``: ``random_games(game, players, count, seed, options) -> actions``, the engine's

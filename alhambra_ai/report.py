@@ -102,7 +102,13 @@ def rating_history(results: list[dict], names: Sequence[str]) -> list[dict]:
 def rating_chart(history: list[dict], names: Sequence[str], width: int = 820, height: int = 320) -> str:
     """An SVG line chart of each bot's rating (mu - 3 sigma: what the leaderboard sorts by) over the games,
     with a band of mu +- sigma."""
-    left, right, top, bottom = 44, 190, 12, 34
+    keys = {name: "{} {:.1f} ({:.1f}±{:.1f})".format(name, history[-1][name][2], *history[-1][name][:2])
+            for name in names}
+    # the legend's column: as wide as its longest line (12 px text, at most ~7.5 px a character), so that a
+    # long name and its figures are never cut at the chart's edge
+    left, top, bottom = 44, 12, 34
+    right = max(190, 28 + round(7.5 * max((len(k) for k in keys.values()), default=0)) + 6)
+    width = max(width, left + right + 400)
     w, h = width - left - right, height - top - bottom
     values = [v for p in history for n in names for v in (p[n][2], p[n][0] - p[n][1], p[n][0] + p[n][1])]
     lo, hi = min(values), max(values)
@@ -132,11 +138,9 @@ def rating_chart(history: list[dict], names: Sequence[str], width: int = 820, he
         parts.append(f'<polygon points="{" ".join(upper + lower)}" fill="{colour}" fill-opacity="0.12"/>')
         parts.append(f'<polyline points="{" ".join(line)}" fill="none" stroke="{colour}" stroke-width="2" '
                      f'data-bot="{escape(name)}"/>')
-        mu, sigma, rating = history[-1][name]
         ly = top + 16 + 18 * k
         parts.append(f'<rect x="{left + w + 10}" y="{ly - 9}" width="12" height="4" fill="{colour}"/>'
-                     f'<text x="{left + w + 28}" y="{ly - 3}" class="key">{escape(name)} '
-                     f'{rating:.1f} ({mu:.1f}±{sigma:.1f})</text>')
+                     f'<text x="{left + w + 28}" y="{ly - 3}" class="key">{escape(keys[name])}</text>')
     parts.append(f'<text x="{left + w / 2}" y="{height - 6}" text-anchor="middle" class="axis">games played '
                  f'(0-{n}); line: rating = mu - 3 sigma (the table\'s order), band: mu ± sigma</text></svg>')
     return "".join(parts)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 import re
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -153,7 +154,9 @@ class TerminalGame:
         self.screen = screen
         self.did: dict[int, list[str]] = {}  # each seat's moves since the person's last one
         self.notes: list[str] = []           # other news since then (scorings, a bot that failed)
-        self.pages: list[str] = []           # text asked for (help, moves, city N, ...) or a scoring's table
+        # text asked for (help, moves, city N, ...) or a scoring's table; a callable draws it for a width
+        # (the screen's at each redraw: a resized terminal gets the table anew)
+        self.pages: list[str | Callable[[int], str]] = []
         self.page_at = 0                     # the first line of the page shown
         self.messages: list[str] = []        # the answer to the last command (an error, a hint)
 
@@ -168,12 +171,30 @@ class TerminalGame:
             lines += wrap(line, self.width, indent="    ") if visible_len(line) > self.width else [line]
         self._write("\n".join(lines))
 
-    def show(self, text: str) -> None:
-        """Text the person asked for (or a scoring's table): printed, or a page of the full screen."""
+    def show(self, text: str | Callable[[int], str]) -> None:
+        """Text the person asked for (or a scoring's table): printed, or a page of the full screen. A
+        callable draws the text for a width: the line mode's, or the screen's whenever it is redrawn."""
         if self.screen is None:
-            self.write(text)
+            self.write(text(self.width) if callable(text) else text)
         else:
             self.pages.append(text)
+
+    def at_width(self, make: Callable[[], str]) -> Callable[[int], str]:
+        """A page drawn by ``make`` (which reads ``self.width``) at the width it is asked for."""
+        def page(width: int) -> str:
+            kept = self.width
+            self.width = max(MIN_WIDTH, width)
+            try:
+                return make()
+            finally:
+                self.width = kept
+        return page
+
+    def page_lines(self, width: int) -> list[str]:
+        """The pages asked for, drawn for ``width`` and folded to it."""
+        texts = [page(width) if callable(page) else page for page in self.pages]
+        return [piece for text in texts for line in text.split("\n")
+                for piece in (wrap(line, width, indent="    ") if visible_len(line) > width else [line])]
 
     def tell(self, text: str) -> None:
         """The answer to a command (an error, a hint): printed, or a message above the prompt."""
@@ -209,8 +230,7 @@ class TerminalGame:
         msgs = [line for m in self.messages for part in m.split("\n") for line in wrap(part, width)][-4:]
         room = max(1, rows - 1 - len(msgs))
         if self.pages:
-            lines = [piece for text in self.pages for line in text.split("\n")
-                     for piece in (wrap(line, width, indent="    ") if visible_len(line) > width else [line])]
+            lines = self.page_lines(width)
             while lines and not lines[0].strip():
                 lines.pop(0)
             part = lines[self.page_at:self.page_at + room - 1]
@@ -227,9 +247,10 @@ class TerminalGame:
         """A line from the person: ``read``, or on the full screen under the frame (Enter alone turns a
         page, or goes back from it to the table)."""
         if self.screen is None:
+            self.line_completion()
             return self.read(prompt)
         while True:
-            line = self.screen.read(self.frame, prompt)
+            line = self.screen.read(self.frame, prompt, completer=self.completer())
             self.messages = []
             if line.strip():
                 self.pages, self.page_at = [], 0
@@ -241,11 +262,46 @@ class TerminalGame:
                 if self.frame_done(cols, rows):
                     self.pages, self.page_at = [], 0
 
+    def command_words(self) -> list[str]:
+        """The command words of the game and the modules in play: the first word of each example in
+        ``help`` (``take``, ``wake | done``, ``table | city N``, ...) and the commands every game has."""
+        words = {"moves", "hint", "table", "city", "scores", "log", "help", "quit"}
+        for line in self.help_text.split("\n"):
+            example = re.match(r"^  ([a-z].*?)(?: {2,}|$)", line)
+            for piece in re.split(r"[|,;]", example.group(1)) if example else []:
+                word = piece.split()[:1]
+                if word and word[0].isalpha():
+                    words.add(word[0])
+        return sorted(words)
+
+    def completion_lines(self) -> list[str]:
+        """What Tab completes after the first word: the legal moves' texts now, ``city N``, ``log all``."""
+        s = self.state
+        moves = [s.action_to_text(a) for a in s.legal_actions()] if not s.is_terminal() else []
+        return [*moves, *(f"city {p + 1}" for p in range(s.num_players)), "log all"]
+
+    def line_completion(self) -> None:
+        """Tab in the line mode at a terminal (``input()`` with GNU readline loaded): the screen's
+        completions. Nothing happens without readline (or when input is not ``input()``)."""
+        readline = sys.modules.get("readline")
+        if readline is None or self.read is not input:
+            return
+        from alhambra_ai.screen import readline_complete
+
+        readline.set_completer_delims("")
+        readline.set_completer(readline_complete(self.completer()))
+        readline.parse_and_bind("tab: complete")
+
+    def completer(self) -> Any:
+        from alhambra_ai.screen import LineCompleter
+
+        return LineCompleter(self.command_words, self.completion_lines)
+
     def frame_done(self, cols: int, rows: int) -> bool:
         """Whether the page has been turned past its end."""
-        width = max(40, cols)
-        lines = [piece for text in self.pages for line in text.split("\n")
-                 for piece in (wrap(line, width, indent="    ") if visible_len(line) > width else [line])]
+        lines = self.page_lines(max(40, cols))
+        while lines and not lines[0].strip():
+            lines.pop(0)
         return self.page_at >= len(lines)
 
     def leave_screen(self, final: bool = False) -> None:
@@ -421,7 +477,7 @@ class TerminalGame:
         the game and in the review after it; False for any other command."""
         s = self.state
         if cmd in ("table", "board", "show", "look"):
-            self.show(self.table())
+            self.show(self.at_width(self.table))
         elif cmd == "city":
             self.show_city(args)
         elif cmd == "scores":
@@ -468,11 +524,13 @@ class TerminalGame:
             return
         cells = [f"{i:>3}) {t}" for i, t in items]
         w = max(len(c) for c in cells) + 2
-        width = self.screen.size()[0] if self.screen is not None else self.width
-        per_line = max(1, (width - 2) // w)
-        lines = ["".join(c.ljust(w) for c in cells[k:k + per_line]).rstrip()
-                 for k in range(0, len(cells), per_line)]
-        self.show("\n".join([*lines, "Type a number to play that move."]))
+
+        def page(width: int) -> str:
+            per_line = max(1, (width - 2) // w)
+            lines = ["".join(c.ljust(w) for c in cells[k:k + per_line]).rstrip()
+                     for k in range(0, len(cells), per_line)]
+            return "\n".join([*lines, "Type a number to play that move."])
+        self.show(page)
 
     def city_seat(self, args: list[str]) -> int:
         """The seat ``city N`` names (N counts from 1), or the human's without N; InputError otherwise."""
@@ -489,9 +547,9 @@ class TerminalGame:
         s = self.state
         seat = self.city_seat(args)
         obs = s.observation(self.human)  # reserves are public: city and reserve, as the table draws them
-        width = self.screen.size()[0] if self.screen is not None else self.width
-        self.show("\n".join([*city_block(obs, seat, self.names, self.human, self.unicode, self.color, width),
-                             LEGEND_UNICODE if self.unicode else LEGEND_ASCII]))
+        self.show(lambda width: "\n".join([*city_block(obs, seat, self.names, self.human, self.unicode,
+                                                        self.color, width),
+                                             LEGEND_UNICODE if self.unicode else LEGEND_ASCII]))
 
     def hint(self) -> None:
         s = self.state
@@ -537,7 +595,7 @@ class TerminalGame:
             self.write("")
             self.write(self.end_text(with_table=False))
         else:  # the end screen: the sums and the winner first, the final position on the next page
-            self.pages.append(self.end_text(with_table=True))
+            self.pages.append(self.at_width(lambda: self.end_text(with_table=True)))
 
     def end_text(self, with_table: bool) -> str:
         """Every seat's breakdown summed over the rounds, best first, the winner (and the final table)."""

@@ -33,7 +33,7 @@ from alhambra_ai._core import (
     walls_to_text,
 )
 
-WIDTH = 100                      # the default width when the terminal's is unknown
+WIDTH = 80                       # the default width when the terminal's is unknown (a pipe, a file)
 MIN_WIDTH = 80                   # narrower requests are drawn at this width
 COMPACT_HEIGHT = 40              # a terminal with fewer lines gets the compact table
 CELL = 7                         # characters inside a cell (" gar33 "); 5 in the compact form
@@ -69,7 +69,8 @@ ABBREV = {**{name: name[:3] for name in TYPE_NAMES}, "camp": "cmp", "bazaar": "b
 
 def screen_size(width: int | None = None, tty: bool = True) -> tuple[int, int]:
     """The columns and lines to draw for: ``COLUMNS`` / ``LINES`` if set, else the terminal's when ``tty``,
-    else 100 x 50; ``width`` overrides the columns; never fewer than 80 columns."""
+    else 80 x 50 (a pipe or a file: ``WIDTH``, the conventional width); ``width`` overrides the columns;
+    never fewer than 80 columns."""
     if tty or "COLUMNS" in os.environ or "LINES" in os.environ:
         cols, lines = shutil.get_terminal_size((WIDTH, 50))
     else:
@@ -262,6 +263,14 @@ def short_seat(seat: int, names: Sequence[str] | None, you: int | None) -> str:
     return f"s{seat + 1} {name}".rstrip()
 
 
+def winner_words(state: Any, names: Sequence[str]) -> str:
+    """``'s1 greedy wins with 96'``, ``'s1 a and s3 c share the win with 80'`` (Dirk is never ranked)."""
+    ranking, scores = list(state.ranking()), list(state.scores())
+    first = [p for p in range(len(ranking)) if ranking[p] == 1]
+    who = " and ".join(f"s{p + 1} {names[p]}".rstrip() if p < len(names) else f"s{p + 1}" for p in first)
+    return f"{who} {'wins' if len(first) == 1 else 'share the win'} with {scores[first[0]]}"
+
+
 def count(n: int, noun: str) -> str:
     """``count(1, 'card') == '1 card'``, ``count(2, 'card') == '2 cards'``."""
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
@@ -337,6 +346,7 @@ def fit_city(obs: dict, seat: int, names, you, width: int, height: int, unicode:
     title = city_title(obs, seat, names, you)
     res = "reserve: " + (", ".join(tile_long(t, color) for t in reserve) if reserve else "empty")
     block: list[str] = []
+    grid: list[str] = []
     for dense in (False, True):
         for margin in margins:
             for cell in ((CELL, 5) if not dense else (7,)):
@@ -352,8 +362,8 @@ def fit_city(obs: dict, seat: int, names, you, width: int, height: int, unicode:
                 if max(visible_len(line) for line in block) <= width and len(block) <= height:
                     return block
     # None fits: the title, the rows that fit, the reserve (the whole city: ``city``)
-    rows = block[1:-2] if len(block) > 3 else block[1:-1]
-    cut = [title, *rows[:max(0, height - 2)], res]
+    rows = grid if len(grid) <= height - 2 else [*grid[:max(0, height - 3)], "(cut: city N shows it whole)"]
+    cut = [title, *rows, res]
     return [clip(line, width) for line in cut[:max(1, height)]]
 
 
@@ -364,6 +374,27 @@ def clip(line: str, width: int) -> str:
         return line
     plain = _ANSI.sub("", line)
     return plain[:max(0, width - 3)].rstrip() + "..."
+
+
+def clip_event(line: str, width: int) -> str:
+    """A seat's line of moves (``s2: takes y3; buys ...; places ...``) cut to ``width`` from the front, so
+    that its newest moves stay: ``'s2: ...; places arcades 17 at 1,0'``; any other line as ``clip``.
+
+    >>> clip_event("s2: takes y3; buys arcades 17 with y3 g4 exactly; places arcades 17 at 1,0", 40)
+    's2: ...; places arcades 17 at 1,0'
+    """
+    if visible_len(line) <= width:
+        return line
+    who, sep, rest = _ANSI.sub("", line).partition(": ")
+    if not sep or not re.fullmatch(r"you|s\d+( \S+)?", who):
+        return clip(line, width)
+    items = rest.split("; ")
+    kept: list[str] = []
+    while items and len(f"{who}: ...; " + "; ".join([items[-1], *kept])) <= width:
+        kept.insert(0, items.pop())
+    if not kept:
+        return clip(f"{who}: ...; {items[-1]}", width)
+    return f"{who}: " + ("...; " if items else "") + "; ".join(kept)
 
 
 def _wall_length(cells: Any) -> int | None:
@@ -445,6 +476,9 @@ def render_totals(breakdown: Sequence[Mapping], scores: Sequence[int], ranking: 
     title = f"After {count(rounds, 'round')}" if rounds else "No scoring yet"  # short: 4 module columns fit
     extra = [(k, h) for k, h in columns if any(k in d for _n, d, _t in rows)]
     w = max([len(title)] + [len(r[0]) for r in rows]) + 2
+    if w + 24 + 6 + 5 * len(extra) + 7 > MIN_WIDTH:      # long names with every module: 's2 expectimax'
+        rows = [(re.sub(r"seat (\d+) \((.*)\)", r"s\1 \2", name), d, t) for name, d, t in rows]
+        w = max([len(title)] + [len(r[0]) for r in rows]) + 2
     out = [title.ljust(w) + "".join(f"{ABBREV[t]:>4}" for t in TYPE_NAMES) + "  wall"
            + "".join(f"{h:>5}" for _k, h in extra) + "  total"]
     for name, d, total in rows:

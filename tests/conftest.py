@@ -13,7 +13,7 @@ collect_ignore_glob = ["attack_bots/*", "hostile_bots/*", "tournament_bots/*"]
 if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
     signal.signal(signal.SIGINT, signal.default_int_handler)
 
-# The terminal's size picks the text layout (render.screen_size): tests draw at the default 100 x 50 unless
+# The terminal's size picks the text layout (text.screen_size): tests draw at the default 80 x 50 unless
 # they ask for a width, whatever terminal or CI environment runs them.
 os.environ.pop("COLUMNS", None)
 os.environ.pop("LINES", None)

@@ -10,6 +10,7 @@ skipped locally, and fail on CI (``CI`` set), where a skip would hide a broken i
 import json
 import os
 import random
+import re
 import shutil
 import struct
 import zlib
@@ -361,6 +362,15 @@ def test_the_viewer_shows_every_piece_of_all_eight_modules(browser, tmp_path):
     shot = tmp_path / "all-modules.png"
     browser.save_screenshot(str(shot))
     assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    # the waiting bazaars' prices: "price N" and the currency under each tile, no label over another
+    boxes = browser.execute_script(
+        "const sel = '#market svg.bazaars text.price, #market svg.bazaars text.currency';"
+        "return [...document.querySelectorAll(sel)].map(t => {"
+        "  const r = t.getBoundingClientRect(); return [t.textContent, r.left, r.right, r.top]; });")
+    assert boxes and all(re.fullmatch(r"price \d+|no price|\w+ \([ygbo]\)", b[0]) for b in boxes), boxes
+    for row in {round(b[3]) for b in boxes}:
+        spans = sorted((b[1], b[2]) for b in boxes if round(b[3]) == row)
+        assert all(a[1] + 4 <= b[0] for a, b in zip(spans, spans[1:], strict=False)), spans
     # the pixels of each city: the light stripe of its wall pieces, the ring of its disc in its seat's colour
     seat_colours = browser.execute_script("return SEAT_COLOURS;")
     stripe, checked = hex_rgb(browser.execute_script("return WALL_PIECE;")), 0

@@ -84,3 +84,15 @@ def test_the_viewer_frames_hold_no_secret_of_a_seat():
     assert sorted(moves) == [f"seat {s}: figures (secret)" for s in (1, 2, 3)]
     last = data["frames"][-1]["modules"]
     assert last["thief_counts"] == [len(state.thieves(p)) for p in range(3)]
+
+
+def test_the_rating_charts_legend_is_never_cut_at_its_edge():
+    import re
+
+    long = "expectimax_with_a_long_name"
+    history = [{long: (30.4, 3.7, 19.3), "b": (25.0, 8.3, 0.1)}] * 3
+    svg = rating_chart(history, [long, "b"])
+    width = float(re.search(r'<svg[^>]* width="(\d+)"', svg).group(1))
+    for x, text in re.findall(r'<text x="([\d.]+)"[^>]*class="key">([^<]*)</text>', svg):
+        assert float(x) + 7.5 * len(text) <= width, (x, text, width)    # 12 px text: < 7.5 px a character
+    assert f"{long} 19.3 (30.4±3.7)" in svg

@@ -152,8 +152,9 @@ def test_every_frame_fits_and_holds_the_decision(size, players, options):
         assert len(lines) == height and max(len(x) for x in lines) <= width, frame
         if s.is_terminal():
             continue
-        for part in ("Market 1 ", "Money display:", "Your hand (", "you (seat 1):", "reserve:", "s2: buys"):
+        for part in ("Market 1 ", "Money display:", "Your hand (", "you (seat 1):", "reserve:"):
             assert part in frame, (part, frame)
+        assert re.search(r"^.*s2: (\.\.\.; )?buys arcades 17", frame, re.M), frame    # (cut: newest stay)
 
 
 def test_wide_screens_show_the_other_cities_beside_the_own():
@@ -169,7 +170,7 @@ def test_pages_turn_with_enter_and_go_back_to_the_table():
     frames = []
 
     class Scripted(FakeScreen):
-        def read(self, frame, prompt):
+        def read(self, frame, prompt, **_keys_and_completer):
             frames.append(frame(80, 24, prompt))
             return next(lines)
 
@@ -211,3 +212,118 @@ def test_the_placement_view_fits_80_columns():
     assert max(len(x) for x in view) <= 80, "\n".join(view)
     head = next(x for x in view if "y\\x" in x)
     assert head.split()[1:] == [str(x) for x in range(-1, 10)], "\n".join(view)   # whole, not folded
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Tab completion and a resized terminal (issue 44)
+
+
+def test_completion_offers_the_commands_in_play_and_the_legal_moves():
+    from prompt_toolkit.completion import CompleteEvent
+    from prompt_toolkit.document import Document
+
+    def complete(g, text):
+        return [c.text for c in g.completer().get_completions(Document(text), CompleteEvent())]
+
+    base = AlhambraTerminalGame(new_game(3, 1), 0, {}, None, 0.1)
+    words = base.command_words()
+    assert {"take", "buy", "place", "build", "swap", "table", "city", "moves", "hint", "quit"} <= set(words)
+    assert not {"wake", "bazaar", "wall", "dirk", "the"} & set(words)     # modules not in play; no filler
+    every = AlhambraTerminalGame(new_game(2, 1, options=dict.fromkeys(MODULES, True)), 0, {}, None, 0.1)
+    assert {"wake", "done", "bazaar", "falcon", "thief", "wall", "resident", "disc", "dirk"} <= set(
+        every.command_words())
+    s = new_game(2, 1)
+    while s.current_player != 0:
+        s.apply(s.legal_actions()[0])
+    g = AlhambraTerminalGame(s, 0, {}, None, 0.1)
+    assert complete(g, "ta") == ["table", "take"]
+    takes = complete(g, "take ")
+    assert takes and all(t.startswith("take ") for t in takes)
+    legal = [s.action_to_text(a) for a in s.legal_actions()]
+    assert sorted(takes) == sorted(t for t in legal if t.startswith("take"))
+    assert complete(g, "city ") == ["city 1", "city 2"]
+    dice = DiceTerminalGame(new_game(2, 1, game="dice"), 0, {}, None, 0.1)
+    assert {"roll", "keep", "stop"} <= set(dice.command_words())
+    assert complete(dice, "ro") == ["roll"]
+
+
+def test_pages_are_drawn_for_the_size_of_each_redraw():
+    s = new_game(3, 2)
+    g = AlhambraTerminalGame(s, 0, {}, None, 0.1, screen=FakeScreen((80, 24)), width=80)
+    g.look("table", [])
+    g.show_moves([])
+    narrow, wide = g.frame(80, 24, "> "), g.frame(160, 50, "> ")
+    assert max(map(len, narrow.split("\n"))) <= 80 < max(map(len, wide.split("\n"))) <= 160
+    assert "seat 3: 0 buildings" not in narrow and "seat 3: 0 buildings" in wide   # side by side at 160
+    g.pages = []
+    g.show_city(["2"])
+    assert g.page_lines(80) != g.page_lines(40)                    # narrow cells at 40 columns
+
+
+@needs_tmux
+def test_tab_completes_and_a_resized_terminal_gets_the_table_anew(tmp_path):
+    size = (80, 24)
+    t = Tmux(tmp_path, ["--players", "3", "--seed", "4", "--bot", RANDOM, "--move-time", "0.3"], size=size,
+             name="tab")
+    try:
+        t.wait(r"^\[seat 1, ")
+        t.key("ta", "Tab")
+        deadline = time.monotonic() + 60                   # (a loaded machine is slow)
+        while not re.search(r"^ +take *$", t.screen(), re.M) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        screen = t.screen()
+        assert re.search(r"^ +table *$", screen, re.M) and re.search(r"^ +take *$", screen, re.M), screen
+        t.key("C-u", "take ", "Tab")                                   # the legal takes
+        deadline = time.monotonic() + 60                   # (a loaded machine is slow)
+        while len(re.findall(r"^ +take [ygbo]\d", t.screen(), re.M)) < 2 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        t.key("Tab")                                                   # the first one, then Enter
+        deadline = time.monotonic() + 60                   # (a loaded machine is slow)
+        while not re.search(r"> take [ygbo]\d", t.screen()) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        t.key("Enter")
+        screen = t.wait(r"^\[seat 1, ", shows="you: take ")
+        t.send("table")
+        screen = t.wait(r"^\[seat 1, ", shows="-- ")
+        assert max(len(x) for x in screen.split("\n")) <= 80 and "Money display:" in screen
+        t.resize(120, 40)
+        deadline = time.monotonic() + 60                   # (a loaded machine is slow)
+        while max(len(x) for x in t.screen().split("\n")) <= 80 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        screen = t.screen()
+        lines = screen.rstrip("\n").split("\n")
+        assert 80 < max(len(x) for x in lines) <= 120 and len(lines) <= 40, screen
+        assert "seat 3 (random):" in screen and "-- " in screen, screen      # the table, drawn at 120
+        assert "=" * 120 in screen
+        t.send("quit")
+    finally:
+        t.close()
+
+
+@needs_tmux
+def test_tab_completes_in_the_line_mode_at_a_terminal_too(tmp_path):
+    """--plain at a terminal reads with input() and GNU readline: the same completions."""
+    t = Tmux(tmp_path, ["--plain", "--seed", "3", "--bot", RANDOM, "--move-time", "0.2"], name="plain-tab")
+    try:
+        t.wait(r"^\[seat 1, your move\] >")
+        t.key("ta", "Tab")
+        time.sleep(0.3)
+        t.key("Tab")                                         # the second Tab lists what the word could be
+        deadline = time.monotonic() + 60                   # (a loaded machine is slow)
+        while not re.search(r"^table +take *$", t.screen(), re.M) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert re.search(r"^table +take *$", t.screen(), re.M), t.screen()
+        t.key("C-u")
+        t.send("quit")
+    finally:
+        t.close()
+
+
+def test_help_fits_one_80x24_screen_with_every_module_and_dirk():
+    """Issue 44 item 3: help fits 24 lines: the widest game (2 players: Dirk; all eight modules)."""
+    g = AlhambraTerminalGame(new_game(2, 1, options=dict.fromkeys(MODULES, True)), 0, {}, None, 0.1,
+                             screen=FakeScreen((80, 24)))
+    g.show(g.help_text)
+    frame = g.frame(80, 24, "[seat 1, your move] > ")
+    assert "-- Enter: back to the table" in frame and "-- lines" not in frame, frame
+    assert "hint | help | quit" in frame and max(map(len, frame.split("\n"))) <= 80

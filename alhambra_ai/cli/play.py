@@ -31,7 +31,7 @@ from alhambra_ai.text import COMPACT_HEIGHT, screen_size
               help="save the game as a record at the end (the path is checked before the game starts)")
 @click.option("--width", type=click.IntRange(min=40), metavar="COLUMNS", default=None,
               help="draw for this many columns (at least 40; laid out for 80 or more)  [default: the "
-              "terminal's]")
+              "terminal's; 80 into a pipe or file]")
 @click.option("--compact/--full", default=None,
               help="the compact screen: own city only, others one line each  [default: when the terminal "
               f"has fewer than {COMPACT_HEIGHT} lines]")

@@ -17,6 +17,7 @@ from alhambra_ai.errors import BadInput
 from alhambra_ai.options import parse_options
 from alhambra_ai.record import RecordError, load_record
 from alhambra_ai.report import write_viewer
+from alhambra_ai.screen import terminal_is_interactive
 from alhambra_ai.text import screen_size
 from alhambra_ai.tournament import runner
 from alhambra_ai.tournament.config import (
@@ -118,7 +119,7 @@ Examples:
               "(README 'Security model').")
 @click.option("--width", type=click.IntRange(min=40), metavar="COLUMNS",
               help="Fit the tables to this many columns (at least 40; laid out for 80 or more). "
-              "[default: the terminal's]")
+              "[default: the terminal's; 80 into a pipe or file]")
 @click.option("--options", "options", default=None,
               help=OPTIONS_HELP + " Overrides the file's [options] ('none' switches them off).")
 @click.option("--game", "game", type=GAME_CHOICE, default=None, help=GAME_HELP)
@@ -190,14 +191,20 @@ def submit_command(bot_file, ladder_dir, jobs, progress, game):
 
 @click.command("replay")
 @click.argument("record", type=click.Path(dir_okay=False))
-@click.option("--step", is_flag=True, help="Show the table after each move and wait for Enter (q quits).")
+@click.option("--step", is_flag=True,
+              help="Stop after each move. In a terminal: one screen redrawn for each move (Enter or Right: "
+              "next, b or Left: back, a number: go to that move, city N, table, scores, help, q: quit); "
+              "into a pipe, or with --plain: the table printed after each move, Enter for the next (q "
+              "quits).")
+@click.option("--plain", is_flag=True, default=False,
+              help="With --step: the line mode even in a terminal (for screen readers and logs).")
 @click.option("--width", type=click.IntRange(min=40), metavar="COLUMNS",
               help="Draw for this many columns (at least 40; laid out for 80 or more). "
-              "[default: the terminal's]")
+              "[default: the terminal's; 80 into a pipe or file]")
 @click.option("--html", "html_file", type=click.Path(dir_okay=False), metavar="FILE",
               help="Write the game viewer (one HTML page: the table drawn, step with the arrow keys or "
               "buttons) to FILE instead of printing the game.")
-def replay_command(record, step, width, html_file):
+def replay_command(record, step, plain, width, html_file):
     """Step through a game RECORD in text: a tournament's OUT/games/ID.json or any saved game record."""
     try:
         try:
@@ -208,7 +215,17 @@ def replay_command(record, step, width, html_file):
             write_viewer(loaded, html_file)
             click.echo(f"game viewer written to {html_file}")
             return
-        replay(loaded, sys.stdout, step=step, width=screen_size(width, tty=sys.stdout.isatty())[0])
+        if step and not plain and terminal_is_interactive():
+            from alhambra_ai.screen import Screen
+            from alhambra_ai.spectate import run as spectate
+
+            at, interrupted = spectate(loaded, Screen())
+            click.echo(f"Left the replay at move {at} of {len(loaded['actions'])}.")
+            if interrupted:
+                sys.exit(130)               # Ctrl-C: the status a shell expects
+            return
+        replay(loaded, sys.stdout, step=step, width=screen_size(width, tty=sys.stdout.isatty())[0],
+               prompt=sys.stdin.isatty() and sys.stdout.isatty())
     except BrokenPipeError:
         raise  # the reader stopped: the command group ends quietly
     except OSError as e:

@@ -224,6 +224,31 @@ function tileRow(tiles, parent, label, pieces) {
   return svg;
 }
 
+// The bazaars waiting beside the market (rules.md §9.3): each tile with its price under it in two short
+// lines ("price 8", "florin (y)"); each column is as wide as its widest label, so labels never run into
+// each other whatever their length.
+function bazaarRow(tiles, market, parent) {
+  el("div", {class: "note"}, parent,
+     "bazaars waiting: each costs what the tile in the market slot of its currency costs");
+  const svg = el("svg:svg", {height: CELL + 38, class: "tiles bazaars"}, parent);
+  let x = 3;
+  tiles.forEach(t => {
+    const slot = CURRENCY_NAMES.indexOf(DATA.tiles[t].currency), under = market[slot];
+    const lines = [under === null || under === undefined ? "no price" : `price ${DATA.tiles[under].cost}`,
+                   `${CURRENCY_NAMES[slot]} (${"ygbo"[slot]})`];
+    const texts = lines.map((line, k) => el("svg:text", {y: CELL + 18 + 13 * k, "font-size": 11, fill: "#444",
+                                                         "text-anchor": "middle", class: k ? "currency" : "price"},
+                                              svg, line));
+    const measured = texts.map(e => { try { return e.getComputedTextLength(); } catch (_) { return 0; } });
+    const wide = Math.max(CELL, ...measured.map((w, k) => w || lines[k].length * 7));
+    drawTile(svg, x + (wide - CELL) / 2, 3, t, wallBits(DATA.tiles[t].walls), {"data-tile": t});
+    texts.forEach(e => e.setAttribute("x", x + wide / 2));
+    x += wide + 14;
+  });
+  svg.setAttribute("width", x);
+  return svg;
+}
+
 function wallBits(text) {
   let bits = 0;
   for (const [ch, bit] of [["N", 1], ["E", 2], ["S", 4], ["W", 8]]) if (text.includes(ch)) bits |= bit;
@@ -247,18 +272,7 @@ function renderBase(f) {
     }
   });
   const m = f.modules || {};
-  if (m.bazaars_waiting && m.bazaars_waiting.length) {   // beside the market: priced by its currency's slot
-    const row = tileRow(m.bazaars_waiting, market,
-                        "bazaars waiting, price under each (the cost of the tile in the slot of its currency)");
-    row.setAttribute("height", CELL + 20);
-    row.classList.add("bazaars");
-    m.bazaars_waiting.forEach((t, i) => {
-      const slot = CURRENCY_NAMES.indexOf(DATA.tiles[t].currency), under = f.market[slot];
-      el("svg:text", {x: 3 + i * (CELL + 6) + CELL / 2, y: CELL + 18, "font-size": 11, fill: "#444",
-                      "text-anchor": "middle", class: "price"}, row,
-         under === null || under === undefined ? "none" : `${DATA.tiles[under].cost} ${"ygbo"[slot]}`);
-    });
-  }
+  if (m.bazaars_waiting && m.bazaars_waiting.length) bazaarRow(m.bazaars_waiting, f.market, market);
   const display = document.getElementById("display");
   display.replaceChildren();
   el("div", {class: "note"}, display, "money display");

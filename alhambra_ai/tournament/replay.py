@@ -26,11 +26,12 @@ def final_scores(state, names: list[str]) -> str:
     return text + (f", Dirk {state.dirk_score}" if state.dirk_score is not None else "")
 
 
-def replay(record: dict, out: TextIO, step: bool = False, wait: Callable[[], str] = input,
-           width: int = WIDTH) -> None:
+def replay(record: dict, out: TextIO, step: bool = False, wait: Callable[[str], str] = input,
+           width: int = WIDTH, prompt: bool = False) -> None:
     """Print the game move by move, then the final table and scores; with ``step``, show the table after
-    each move and wait for Enter (``q`` quits). Lines fit ``width`` columns. Raises RecordError for a move
-    that does not replay or final scores that differ from the record's."""
+    each move and wait for Enter (``q`` quits), saying so at each pause when ``prompt`` (a person at a
+    terminal; not into a pipe). Lines fit ``width`` columns. Raises RecordError for a move that does not
+    replay or final scores that differ from the record's."""
     names = list(record.get("seats") or [f"seat {k + 1}" for k in range(record["num_players"])])
     forfeits = record.get("forfeits", [])
     stand_in = {f["seat"]: f.get("move", 0) for f in forfeits}
@@ -59,7 +60,8 @@ def replay(record: dict, out: TextIO, step: bool = False, wait: Callable[[], str
         if step:
             print(spectator_table(state, names, width), file=out)
             out.flush()
-            if wait().strip().lower() in ("q", "quit"):
+            pause = f"[move {i + 1}/{len(record['actions'])}: Enter next, q quit] " if prompt else ""
+            if wait(pause).strip().lower() in ("q", "quit"):
                 return
     print(spectator_table(state, names, width), file=out)
     say(final_scores(state, names))

@@ -34,10 +34,9 @@ _MOVES: tuple[tuple[str, str, str], ...] = (
 )
 _TERMINAL: tuple[tuple[str, str, str], ...] = (
     ("", "moves [word]", "the legal moves, numbered; type a number to play one"),
-    ("", "hint", "what the strongest bot would play"),
     ("", "table | city N", "the whole table | seat N's city and its reserve"),
     ("", "scores | log [N|all]", "points so far | the last events"),
-    ("", "help | quit", "this text | leave the game"),
+    ("", "hint | help | quit", "the strongest bot's move | this text | leave the game"),
 )
 COMMANDS: tuple[tuple[str, str, str], ...] = (
     *_MOVES, *((m.name, c.example, c.help) for m in MODULES for c in m.commands), *_TERMINAL)
@@ -47,7 +46,7 @@ def help_text(options: dict, num_players: int) -> str:
     """The commands of this game: the base game's, its modules', Dirk's with 2 players.
 
     >>> len(help_text({}, 3).splitlines()), "dirk 17" in help_text({}, 2), "wall 5" in help_text({}, 2)
-    (14, True, False)
+    (13, True, False)
     >>> from alhambra_ai.options import MODULES
     >>> max(map(len, help_text(dict.fromkeys(MODULES, True), 2).splitlines())) <= 80
     True

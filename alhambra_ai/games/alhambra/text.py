@@ -27,7 +27,7 @@ from alhambra_ai.text import (
     card_paint,
     city_block,
     city_title,
-    clip,
+    clip_event,
     count,
     fit_blocks,
     fit_city,
@@ -288,7 +288,7 @@ def _screen_body(obs: dict, you: int, names, width: int, room: int, events: list
         shown = events[-(room - 1):] if room > 1 else []
         lines = [x for e in shown for x in wrap(e.strip(), side, indent="  ")]   # whole while they fit
         if len(lines) > room - 1 or max((visible_len(x) for x in lines), default=0) > side:
-            lines = [clip(e.strip(), side) for e in shown]
+            lines = [clip_event(e.strip(), side) for e in shown]
         blocks.append([title, *lines] if len(events) <= room - 1 else
                       [f"Since your last move ({len(events) - len(shown)} earlier: log):", *lines])
         out = fit_blocks(blocks, width)
@@ -297,7 +297,7 @@ def _screen_body(obs: dict, you: int, names, width: int, room: int, events: list
         return out[:room]
     # A narrow screen: the last events full width above the city.
     n_ev = min(len(events), max(1, room // 4), 4)
-    ev = [title] + [clip(e.strip(), width) for e in events[-n_ev:]] if n_ev or not events else [title]
+    ev = [title] + [clip_event(e.strip(), width) for e in events[-n_ev:]] if n_ev or not events else [title]
     city = fit_city(obs, you, names, you, width, room - len(ev), unicode, color)
     return (ev + city)[:room]
 
@@ -323,8 +323,13 @@ def render_scoring(breakdown: Mapping | Sequence[Mapping], names: Sequence[str] 
         w = max([len(title)] + [len(r[0]) for r in rows]) + 2
         # the modules' columns (camps, bazaars, falcons, residents) appear in games with those modules only
         extra = [(k, h) for k, h in SCORE_COLUMNS if any(k in d for _n, d in rows)]
-        out.append(title.ljust(w) + "".join(f"{ABBREV[t]:>4}" for t in TYPE_NAMES) + "  wall"
+        columns = ("".join(f"{ABBREV[t]:>4}" for t in TYPE_NAMES) + "  wall"
                    + "".join(f"{h:>5}" for _k, h in extra) + "  round")
+        if w + len(columns) > MIN_WIDTH:      # (a long title with every module: the title on its own line)
+            w = max(len(r[0]) for r in rows) + 2
+            out.append(title)
+            title = ""
+        out.append(title.ljust(w) + columns)
         for name, d in rows:
             maj = d.get("majorities") or [0] * 6
             cells = "".join(f"{(str(p) if p else '.'):>4}" for p in maj)

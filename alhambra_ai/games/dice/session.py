@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from alhambra_ai.games.dice.text import dice_words, landing, moves_text, prompt_words, render
 from alhambra_ai.session import InputError, TerminalGame
-from alhambra_ai.text import LEGEND_ASCII, LEGEND_UNICODE, city_block, clip, seat_name, wrap
+from alhambra_ai.text import LEGEND_ASCII, LEGEND_UNICODE, city_block, clip, clip_event, seat_name, wrap
 
 HELP = """\
 Commands (the dice are numbered 1-8 as on the board's 'rolled dice:' line):
@@ -61,7 +61,7 @@ class DiceTerminalGame(TerminalGame):
         room = height - len(board) - 1
         events = [x for e in self.events() for x in wrap(e, width, indent="  ")]    # whole while they fit
         if len(events) > room:
-            events = [clip(e, width) for e in self.events()]
+            events = [clip_event(e, width) for e in self.events()]
         if events and room > 0:
             board += [""] * (room > len(events)) + events[-room:]
         return [clip(line, width) for line in board][:height]
@@ -70,8 +70,7 @@ class DiceTerminalGame(TerminalGame):
         return prompt_words(self.state.observation(self.human))
 
     def show_moves(self, filters: list[str]) -> None:
-        width = self.screen.size()[0] if self.screen is not None else self.width
-        self.show(moves_text(self.state, filters, width))
+        self.show(lambda width: moves_text(self.state, filters, width))
 
     def turn_key(self) -> tuple:
         return (self.state.round, self.state.turn)
@@ -125,9 +124,9 @@ class DiceTerminalGame(TerminalGame):
             raise InputError("The dice game has no cities: type table to see the board.")
         seat = self.city_seat(args)
         obs = s.observation(self.human)
-        width = self.screen.size()[0] if self.screen is not None else self.width
-        block = city_block(obs, seat, self.names, self.human, self.unicode, self.color, width)
-        self.show("\n".join([*block, LEGEND_UNICODE if self.unicode else LEGEND_ASCII]))
+        legend = LEGEND_UNICODE if self.unicode else LEGEND_ASCII
+        self.show(lambda width: "\n".join([*city_block(obs, seat, self.names, self.human, self.unicode,
+                                                        self.color, width), legend]))
 
     def report_scoring(self, round_: int | None = None) -> None:
         new = [e for e in self.state.score_breakdown() if e["round"] not in self.reported

@@ -17,8 +17,8 @@ PACKAGE = Path(alhambra_ai.__file__).parent
 # The files every module passes through: the base game's generic files, the shared text and viewer helpers,
 # the env. They loop over the modules (games/alhambra/modules) and hold no module's name or vocabulary.
 GENERIC = [PACKAGE / "games" / "alhambra" / f"{name}.py" for name in ("session", "words", "text", "spaces",
-                                                                        "viewer")]
-GENERIC += [PACKAGE / "text.py", PACKAGE / "session.py", PACKAGE / "viewer.py"]
+                                                                        "viewer", "spectate")]
+GENERIC += [PACKAGE / name for name in ("text.py", "session.py", "viewer.py", "spectate.py", "screen.py")]
 GENERIC += sorted((PACKAGE / "env").glob("*.py"))
 # A module's name, or a word only a module gives meaning to (its pieces, its fields' stems). Not words of the
 # base game: the tile kinds "camp" and "bazaar" are the core's tile table's (every game's city planes, colours

@@ -131,7 +131,7 @@ def _obs(n=3, seat=0, cities=None, dirk=None):
 
 
 def test_table_shows_what_the_seat_sees():
-    text = render_table(_obs(), 0, names=["you", "mcts", "greedy"])
+    text = render_table(_obs(), 0, names=["you", "mcts", "greedy"], width=100)   # (the money line whole)
     assert "seat 2 (mcts) to act" in text
     assert "1 florin (y)" in text and "gar33 [ESW] cost 6" in text
     assert "3 denar (b)" in text and "(empty)" in text
@@ -156,7 +156,7 @@ def test_table_dirk_and_second_round():
 
 
 @pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
-def test_table_lines_fit_100_columns(n):
+def test_table_lines_fit_the_default_80_columns(n):
     big = [[x, y, 33 if (x + y) % 2 else 40, 0]
            for x in range(-4, 4) for y in range(-3, 3) if (x, y) != (0, 0)]
     big.append([0, 0, 0, 0])
@@ -168,11 +168,11 @@ def test_table_lines_fit_100_columns(n):
         for color in (False, True):
             names = ["you"] + ["expectimax"] * (n - 1)
             text = render_table(obs, 0, names=names, unicode=unicode, color=color)
-            assert max(visible_len(line) for line in text.splitlines()) <= 100
+            assert max(visible_len(line) for line in text.splitlines()) <= 80       # the default width
 
 
 def test_small_cities_side_by_side_wide_ones_below():
-    lines = render_table(_obs(n=4), 0).splitlines()
+    lines = render_table(_obs(n=4), 0, width=100).splitlines()
     titles = [line for line in lines if "0 buildings, wall 0" in line]
     assert [t.count("buildings") for t in titles] == [3, 1]      # three small cities on one band, then one
     wide = [[x, 0, 33, 0] for x in range(1, 9)] + [[0, 0, 0, 0]]
@@ -185,7 +185,7 @@ def test_small_cities_side_by_side_wide_ones_below():
 def test_too_wide_city_is_announced_not_wrapped():
     line = [[x, 0, 33, 0] for x in range(1, 30)] + [[0, 0, 0, 0]]
     text = render_table(_obs(n=2, cities=[line, [[0, 0, 0, 0]]]), 0)
-    assert "columns wide, more than 100" in text
+    assert "columns wide, more than 80" in text       # (the default width: 80)
 
 
 def test_scoring_breakdown():
@@ -225,3 +225,26 @@ def test_table_of_a_state_is_the_table_of_its_observation():
         assert hand_by_currency(state.hand(seat)).split(" | ")[0] in text
         others = [f"seat {p + 1} {state.hand_size(p)}" for p in range(4) if p != seat]
         assert "Cards in other hands: " + ", ".join(others) in text
+
+
+def test_the_final_round_with_every_module_fits_80_columns():
+    """Issue 44: 'Scoring round 3 (final)' and four module columns made an 83-column line that folded."""
+    row = {"majorities": [1, 17, 6, 19, 16, 6], "wall": 8, "camps": 7, "bazaars": 8, "falcons": 6,
+           "residents": 0, "total": 94}
+    text = render_scoring({"round": 3, "seats": [row, row, row]}, names=["you", "greedy", "mcts"], you=0)
+    lines = text.splitlines()
+    assert lines[0] == "Scoring round 3 (final)" and max(map(len, lines)) <= 80, text
+    assert lines[1].split()[-5:] == ["camp", "bzr", "flc", "res", "round"] and lines[2].startswith("you ")
+
+
+def test_the_summed_scores_with_every_module_and_long_names_fit_80_columns():
+    from alhambra_ai.games.alhambra.modules import SCORE_COLUMNS
+    from alhambra_ai.text import render_totals
+
+    row = {"majorities": [1, 17, 6, 19, 16, 6], "wall": 8, "camps": 7, "bazaars": 8, "falcons": 6,
+           "residents": 0, "total": 94}
+    text = render_totals([{"seats": [row] * 4}] * 3, [90, 80, 70, 60], [1, 2, 3, 4],
+                         ["you", "expectimax", "expectimax", "expectimax"], 0, columns=SCORE_COLUMNS)
+    assert max(map(len, text.splitlines())) <= 80 and "2. s2 expectimax " in text, text
+    short = render_totals([{"seats": [row] * 2}], [9, 8], [1, 2], ["you", "mcts"], 0, columns=SCORE_COLUMNS)
+    assert "2. seat 2 (mcts) " in short                  # (the long form while it fits)

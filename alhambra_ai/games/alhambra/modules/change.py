@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from alhambra_ai._core import CURRENCY_LETTERS
 from alhambra_ai.games.alhambra.modules.parts import Command, Module
-from alhambra_ai.text import seat_name, short_seat
+from alhambra_ai.text import count, seat_name, short_seat
 
 if TYPE_CHECKING:
     from alhambra_ai.env.parts import Field, View
@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
 def overpaid(over: int) -> str:
     """What paying ``over`` points too much brings: a coin per 2 points, while the bag has coins."""
-    return f"{over} over, up to {over // 2} coins back"
+    return f"{over} over, up to {count(over // 2, 'coin')} back"
 
 
 def table_lines(obs: Mapping[str, Any], names: Sequence[str] | None, you: int | None) -> list[str]:

@@ -17,7 +17,7 @@ rulebook's order. The generic files of the base game loop over the modules in pl
 Every part is optional: a module without commands has none (the Camps are only tiles).
 
 >>> Command("wall 5 17", "wall card 5 on your tile 17").line()
-'  wall 5 17            wall card 5 on your tile 17'
+'  wall 5 17             wall card 5 on your tile 17'
 """
 
 from __future__ import annotations
@@ -88,7 +88,7 @@ class Command:
 
     def line(self) -> str:
         """The line as ``help`` shows it."""
-        return f"  {self.example:<21}{self.help}"
+        return f"  {self.example:<22}{self.help}"
 
 
 @dataclass(frozen=True)

@@ -146,7 +146,7 @@ MODULE = Module(
     verbs=("resident", "exchange", "disc", "figures", "done"),
     phases={"resident": "your disc was lifted: resident / exchange, or done",
             "disc": "put your disc on a cell: disc x,y",
-            "figures": "your disc's 3 figures (secret): figures <type> <type> <type>"},
+            "figures": "3 secret figures: figures <3 types>"},
     describe={"resident": _resident, "exchange": _exchange, "disc": _disc, "figures": _figures},
     hand_lines=hand_lines, screen_words=screen_words, score_column=("residents", "res"),
     attributes={"figures": FIGURES, "figure_index": FIGURE_INDEX},
