@@ -13,8 +13,8 @@ import textwrap
 from collections.abc import Sequence
 from typing import Any
 
-from alhambra_ai._core import CURRENCY_LETTERS, CURRENCY_NAMES
-from alhambra_ai.games.alhambra.text import _scoring_line, module_words, short_seat
+from alhambra_ai._core import CURRENCY_LETTERS
+from alhambra_ai.games.alhambra.text import _scoring_line, market_lines, module_words, short_seat
 from alhambra_ai.games.alhambra.words import describe
 from alhambra_ai.text import (
     as_observation,
@@ -85,18 +85,7 @@ def screen(state: Any, names: Sequence[str], width: int = 80, height: int = 23, 
     if obs.get("phase") == "over":
         nxt = "type scores for the breakdown"
     head = wrap(f"{turn} | {nxt}", width)
-    slots = []
-    for i, tile in enumerate(obs.get("market") or [None] * 4):
-        shown = tile_long(tile, color, cost=True) if tile is not None else "(empty)"
-        slots.append(f"{i + 1} {CURRENCY_NAMES[i]} ({CURRENCY_LETTERS[i]}) {shown}")
-    half = max(visible_len(x) for x in slots[0::2]) + 3
-    for k, first in enumerate(("Market ", "       ")):
-        pair = slots[2 * k:2 * k + 2]
-        line = first + pair[0] + " " * (half - visible_len(pair[0])) + (pair[1] if len(pair) > 1 else "")
-        head += [line] if visible_len(line) <= width else [first + pair[0], "       " + pair[1]]
-    display = " ".join(card_paint(c, color) if c else "--" for c in obs.get("display") or []) or "(empty)"
-    head += wrap(f"Money display: {display} | draw pile {obs.get('draw_pile_size', 0)}, "
-                 f"tile bag {obs.get('bag_size', 0)}", width)
+    head += market_lines(obs, width, color)
     scores = obs.get("scores") or [0] * n
     label_w = max(len(short_seat(p, names, None)) for p in range(n)) + 2
     for p in range(n):      # a line per seat: to act (>), name, score, hand

@@ -193,6 +193,30 @@ def module_hand_lines(obs: Mapping, names: Sequence[str] | None = None, you: int
     return [line for m in in_play(obs.get("options")) for line in m.hand_lines(obs, names, you)]
 
 
+def market_lines(obs: Mapping[str, Any], width: int, color: bool = False) -> list[str]:
+    """The market with prices, two slots a line (one where two do not fit ``width``), and the money display
+    with the draw pile and the bag: what a decision is chosen from, on the player's and the spectator's
+    screens.
+
+    >>> from alhambra_ai import new_game
+    >>> [line[:22] for line in market_lines(new_game(2, 1).observation(0), 80)]
+    ['Market 1 florin (y) ga', '       3 denar (b) cha', 'Money display: b4 o6 o']
+    """
+    slots = []
+    for i, tile in enumerate(obs.get("market") or [None] * 4):
+        shown = tile_long(tile, color, cost=True) if tile is not None else "(empty)"
+        slots.append(f"{i + 1} {CURRENCY_NAMES[i]} ({CURRENCY_LETTERS[i]}) {shown}")
+    half = max(visible_len(x) for x in slots[0::2]) + 3
+    lines: list[str] = []
+    for k, first in enumerate(("Market ", "       ")):
+        pair = slots[2 * k:2 * k + 2]
+        line = first + pair[0] + " " * (half - visible_len(pair[0])) + (pair[1] if len(pair) > 1 else "")
+        lines += [line] if visible_len(line) <= width else [first + pair[0], "       " + pair[1]]
+    display = " ".join(card_paint(c, color) if c else "--" for c in obs.get("display") or []) or "(empty)"
+    return lines + wrap(f"Money display: {display} | draw pile {obs.get('draw_pile_size', 0)}, "
+                        f"tile bag {obs.get('bag_size', 0)}", width)
+
+
 def render_screen(obs_like: Any, seat: int, names: Sequence[str] | None = None, width: int = 80,
                   height: int = 24, events: Sequence[str] = (), unicode: bool = False,
                   color: bool = False) -> list[str]:
@@ -219,19 +243,7 @@ def render_screen(obs_like: Any, seat: int, names: Sequence[str] | None = None, 
         turn += f": {short_seat(cur, names, you)} to act"
     nxt = _scoring_line(obs).replace(", its card lies at draw-pile position", ", card at pile")
     head += wrap(f"{turn} | {nxt}", width)
-    market = obs.get("market") or [None] * 4
-    slots = []
-    for i, tile in enumerate(market):
-        shown = tile_long(tile, color, cost=True) if tile is not None else "(empty)"
-        slots.append(f"{i + 1} {CURRENCY_NAMES[i]} ({CURRENCY_LETTERS[i]}) {shown}")
-    half = max(visible_len(x) for x in slots[0::2]) + 3
-    for k, first in enumerate(("Market ", "       ")):
-        pair = slots[2 * k:2 * k + 2]
-        line = first + pair[0] + " " * (half - visible_len(pair[0])) + (pair[1] if len(pair) > 1 else "")
-        head += [line] if visible_len(line) <= width else [first + pair[0], "       " + pair[1]]
-    display = " ".join(card_paint(c, color) if c else "--" for c in obs.get("display") or []) or "(empty)"
-    head += wrap(f"Money display: {display} | draw pile {obs.get('draw_pile_size', 0)}, "
-                 f"tile bag {obs.get('bag_size', 0)}", width)
+    head += market_lines(obs, width, color)
     hand = obs.get("hand") or []
     cards = wrap(f"Your hand ({count(len(hand), 'card')}): " + hand_by_currency(hand, color), width)
     if len(cards) > 2:      # a hoard: cards and sum per currency ('table' lists every card)

@@ -11,21 +11,17 @@ from collections.abc import Sequence
 from typing import Any
 
 from alhambra_ai.games.dice.text import (
-    LEFT,
     _column_table,
-    _dirk_tiles,
-    _markers_left,
     _obs,
     _scoring_words,
-    _seat_rows,
     _seat_table,
-    _table_row,
+    alcazaba_seats,
     dice_words,
     doing,
     label,
     landing,
 )
-from alhambra_ai.text import city_title, clip, fit_blocks, fit_city, winner_words, wrap
+from alhambra_ai.text import clip, fit_blocks, fit_city, winner_words, wrap
 
 
 def sentence(state: Any, code: int, who: str) -> str:
@@ -43,15 +39,7 @@ def sentence(state: Any, code: int, who: str) -> str:
 
 def _seats_beside_city(obs: dict, names: Sequence[str], focus: int, width: int, room: int) -> list[str]:
     """Alcazaba: the seats (score, markers left, wall) beside ``focus``'s city in narrow cells."""
-    rows, lab, scores, w = _seat_rows(obs, names, None)
-    left = _table_row([("seat", w), ("score", 5), ("markers left", 14), ("wall", 0)], LEFT)
-    for k, row in enumerate(rows):
-        wall = "" if row == "dirk" else city_title(obs, row, None, None).rpartition("wall ")[2]
-        left += _table_row([(lab[k], w), (f"{scores[k]:>5}", 5), (_markers_left(obs, k, row), 14),
-                            (f"{wall:>4}", 0)], LEFT)
-    if "dirk" in rows:
-        left += wrap(f"Dirk's tiles: {_dirk_tiles(obs)}", LEFT, indent="  ")
-    left += wrap("* start player; city N: a whole city", LEFT)
+    left = alcazaba_seats(obs, names, None, "city N: a whole city")
     used = max(len(x) for x in left)                         # (long names widen the seats' column)
     city = fit_city(obs, focus, None, None, width - used - 3, max(room, len(left)), margins=(0,))
     blocks = [left, city]

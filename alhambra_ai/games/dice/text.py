@@ -266,9 +266,9 @@ def _seat_table(obs: dict, names, you: int | None, width: int) -> list[str]:
 LEFT = 38       # the compact Alcazaba screen: the seats' column beside the own city
 
 
-def _alcazaba_compact(obs: dict, names, you: int, width: int, unicode: bool, color: bool) -> list[str]:
-    """The seats (score, markers left, longest wall; Dirk's tiles) beside ``you``'s city drawn in narrow
-    cells with its reserve: side by side while they fit, so that a 24-line screen holds the board."""
+def alcazaba_seats(obs: dict, names: Sequence[str] | None, you: int | None, key: str) -> list[str]:
+    """Alcazaba's seats in a column LEFT wide (score, markers left, longest wall; Dirk's tiles) with the
+    line of keys ``key``, for a city to stand beside: the player's screen and the spectator's."""
     rows, lab, scores, w = _seat_rows(obs, names, you)
     left = _table_row([("seat", w), ("score", 5), ("markers left", 14), ("wall", 0)], LEFT)
     for k, row in enumerate(rows):
@@ -277,7 +277,13 @@ def _alcazaba_compact(obs: dict, names, you: int, width: int, unicode: bool, col
                             (f"{wall:>4}", 0)], LEFT)
     if "dirk" in rows:
         left += wrap(f"Dirk's tiles: {_dirk_tiles(obs)}", LEFT, indent="  ")
-    left += wrap("* start player; city N: seat N's city", LEFT)
+    return left + wrap(f"* start player; {key}", LEFT)
+
+
+def _alcazaba_compact(obs: dict, names, you: int, width: int, unicode: bool, color: bool) -> list[str]:
+    """The seats (score, markers left, longest wall; Dirk's tiles) beside ``you``'s city drawn in narrow
+    cells with its reserve: side by side while they fit, so that a 24-line screen holds the board."""
+    left = alcazaba_seats(obs, names, you, "city N: seat N's city")
     seat_names = [("you" if p == you else "") for p in range(obs["num_players"])]
     city = city_block(obs, you, seat_names, you, unicode, color, width - LEFT - 3, widest=5, margin=0)
     out = fit_blocks([left, city], width)
