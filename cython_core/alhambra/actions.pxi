@@ -701,6 +701,7 @@ include "modules/sample.pxi"
 cdef str _action_text(GameState* s, int code):
     """Text form of a structurally valid code; raises ValueError when it cannot be rendered here."""
     cdef int kind = code & 15, m, i, v, k, pay
+    cdef ModuleHooks* owner
     if code < 0:
         raise ValueError(f"not an action code: {code}")
     if kind == A_TAKE:
@@ -718,47 +719,28 @@ cdef str _action_text(GameState* s, int code):
         if code >> 27:
             raise ValueError(f"not an action code: {code}")
         k = (code >> 4) & 3
-        pay = code >> 6
-        parts = []
-        for v in range(9, 0, -1):
-            parts.extend([CURRENCY_LETTERS[k] + str(v)] * pay_count(pay, v))
-        parts += _coin_texts(k, code_coins(code, 6))
+        parts = _payment_words(k, code, 6)
         return f"buy {k + 1} " + " ".join(parts) if parts else f"buy {k + 1}"
-    if kind == A_EXT and (code >> 4) & 15 == SUB_WALL:
-        if code >> 18 or ((code >> 11) & 127) > LAST_TILE:
-            raise ValueError(f"not an action code: {code}")
-        t = (code >> 11) & 127
-        return f"wall {((code >> 8) & 7) + 1} " + ("fountain" if t == FOUNTAIN else str(t))
-    if kind == A_PASS or kind == A_WAKE or kind == A_DONE:
+    if kind == A_PASS or kind == A_DONE:
         if code != kind:
             raise ValueError(f"not an action code: {code}")
         return KIND_NAMES[kind]
-    if kind == A_BAZAAR:
-        if code >> 28:
-            raise ValueError(f"not an action code: {code}")
-        k = BAZAAR_CUR[BAZAAR_FIRST + ((code >> 4) & 7)]
-        pay = (code >> 7) & 0x3FFFF
-        parts = []
-        for v in range(9, 0, -1):
-            parts.extend([CURRENCY_LETTERS[k] + str(v)] * pay_count(pay, v))
-        parts += _coin_texts(k, code_coins(code, 7))
-        return " ".join([f"bazaar {BAZAAR_FIRST + ((code >> 4) & 7)}"] + parts)
-    if kind == A_FALCON:
-        if code >> 30 or ((code >> 4) & 15) >= NFALCONS or ((code >> 8) & 63) >= NCARD_KINDS:
-            raise ValueError(f"not an action code: {code}")
-        x, y = _unpack_cell((code >> 14) & 0xFFFF)
-        return f"falcon {((code >> 4) & 15) + 1} {card_text((code >> 8) & 63)} {x},{y}"
-    if kind == A_THIEF:
-        if code >> 6:
-            raise ValueError(f"not an action code: {code}")
-        if s.display[(code >> 4) & 3] == NO_CARD:
-            raise ValueError(f"thief: display position {((code >> 4) & 3) + 1} is empty")
-        return "thief " + card_text(s.display[(code >> 4) & 3])
-    if kind == A_EXT and (code >> 4) & 15 in (SUB_RESIDENT, SUB_EXCHANGE, SUB_DISC, SUB_FIGURES):
-        return residents_text(code)
+    owner = code_owner(code)            # a module's code: its text (modules/table.pxi)
+    if owner != NULL and owner.text != NULL:
+        return owner.text(s, code)
     if A_PLACE <= kind <= A_SWAP:
         return city_action_text(code)
     raise ValueError(f"not an action code: {code}")
+
+
+cdef list _payment_words(int k, int code, int shift):
+    """The words of a payment in currency k (the card field at `shift`, the coins above it, as
+    _parse_payment reads them): its cards, the highest first, then its coins."""
+    cdef int pay = (code >> shift) & 0x3FFFF, v
+    parts = []
+    for v in range(9, 0, -1):
+        parts.extend([CURRENCY_LETTERS[k] + str(v)] * pay_count(pay, v))
+    return parts + _coin_texts(k, code_coins(code, shift))
 
 
 def _parse_tile(str text):
@@ -807,31 +789,13 @@ cdef int _parse_action(GameState* s, str text) except -1:
     if not words:
         raise ValueError("empty action text")
     verb, args = words[0], words[1:]
-    if verb in ("pass", "wake", "done"):
+    if verb in ("pass", "done"):
         if args:
             raise ValueError(f"{verb} takes no arguments")
-        return {"pass": A_PASS, "wake": A_WAKE, "done": A_DONE}[verb]
-    if verb == "bazaar":
-        if len(args) < 2:
-            raise ValueError(f"bazaar: name the bazaar tile and the cards, e.g. 'bazaar {BAZAAR_FIRST} y4 y3'")
-        t = _parse_tile(args[0])
-        if not BAZAAR_FIRST <= t <= LAST_TILE:
-            raise ValueError(f"bazaar: tile {t} is not a bazaar ({BAZAAR_FIRST}-{LAST_TILE})")
-        return A_BAZAAR | ((t - BAZAAR_FIRST) << 4) | _parse_payment("bazaar", f"bazaar {t}", BAZAAR_CUR[t], args[1:], 7)
-    if verb == "falcon":
-        if len(args) != 3:
-            raise ValueError("falcon: name the falcon (1-15), the card paid and the corner, e.g. 'falcon 3 g4 0,1'")
-        try:
-            f = int(args[0])
-        except ValueError:
-            raise ValueError(f"falcon: bad falcon {args[0]!r} (falcons are 1-{NFALCONS})") from None
-        if not 1 <= f <= NFALCONS:
-            raise ValueError(f"falcon: no falcon {f} (falcons are 1-{NFALCONS})")
-        c = parse_card(args[1])
-        x, y = _parse_cell(args[2])
-        return A_FALCON | ((f - 1) << 4) | (c << 8) | (city_pack(x, y) << 14)
-    if verb in ("thief", "resident", "exchange", "disc", "figures"):
-        return _parse_residents_thief(s, verb, args)
+        return A_PASS if verb == "pass" else A_DONE
+    m = _VERB_OWNER.get(verb, -1)       # a module's verb: its parse (modules/table.pxi)
+    if m >= 0:
+        return MODULES_TABLE[m].parse(s, verb, args)
     if verb == "take":
         if not args:
             raise ValueError("take: name the cards, e.g. 'take y3 b2'")
@@ -855,23 +819,11 @@ cdef int _parse_action(GameState* s, str text) except -1:
         if len(args) < 2:
             raise ValueError("buy: name the cards paid, e.g. 'buy 2 g4 g3' (with coins: 'buy 2 g4 gc')")
         return A_BUY | (k << 4) | _parse_payment("buy", f"slot {k + 1}", k, args[1:], 6)
-    if verb == "wall":
-        if len(args) != 2:
-            raise ValueError("wall: name the wall card (1-8) and your tile, e.g. 'wall 5 17' or 'wall 5 fountain'")
-        try:
-            w = int(args[0])
-        except ValueError:
-            raise ValueError(f"wall: bad wall card {args[0]!r} (wall cards are 1-{NWALL_CARDS})") from None
-        if not 1 <= w <= NWALL_CARDS:
-            raise ValueError(f"wall: no wall card {w} (wall cards are 1-{NWALL_CARDS})")
-        t = FOUNTAIN if args[1] in ("fountain", "0") else _parse_tile(args[1])
-        return wall_code(w - 1, t)
     if verb in ("remove", "place", "build", "swap"):
         over = s.phase == PH_OVER or s.current == NO_SEAT
         return city_action_parse(verb, args, NULL if over else s.cities.city[s.current], "remove: the game is over",
                                  _tile_id)
-    raise ValueError(f"unknown action {words[0]!r} (take, buy, place, build, remove, swap, pass, "
-                     "bazaar, wake, done, falcon, wall, thief, resident, exchange, disc, figures)")
+    raise ValueError(f"unknown action {words[0]!r} ({_VERBS_KNOWN})")
 
 
 cdef str _explain(GameState* s, int code, int err):

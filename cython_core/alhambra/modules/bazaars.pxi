@@ -98,3 +98,23 @@ cdef double bazaars_prior(GameState* s, int a) noexcept nogil:
 cdef double bazaars_tile_worth(GameState* s, int seat, int t) noexcept nogil:
     """A bazaar not yet in the city: what it could add where it may go."""
     return MOD_BAZAAR if not s.scored & 4 else 0.0
+
+
+# ---------------------------------------------------------------- its text forms (Python level; table.pxi)
+
+cdef str bazaars_text(GameState* s, int code):
+    """"bazaar 55 y4 y3" (rules.md §9.3): the tile, then the cards (and Change's coins) paid."""
+    if code >> 28:
+        raise ValueError(f"not an action code: {code}")
+    parts = _payment_words(BAZAAR_CUR[BAZAAR_FIRST + ((code >> 4) & 7)], code, 7)
+    return " ".join([f"bazaar {BAZAAR_FIRST + ((code >> 4) & 7)}"] + parts)
+
+
+cdef int bazaars_parse(GameState* s, str verb, list args) except -1:
+    cdef int t
+    if len(args) < 2:
+        raise ValueError(f"bazaar: name the bazaar tile and the cards, e.g. 'bazaar {BAZAAR_FIRST} y4 y3'")
+    t = _parse_tile(args[0])
+    if not BAZAAR_FIRST <= t <= LAST_TILE:
+        raise ValueError(f"bazaar: tile {t} is not a bazaar ({BAZAAR_FIRST}-{LAST_TILE})")
+    return A_BAZAAR | ((t - BAZAAR_FIRST) << 4) | _parse_payment("bazaar", f"bazaar {t}", BAZAAR_CUR[t], args[1:], 7)

@@ -339,3 +339,28 @@ cdef double falcons_prior(GameState* s, int a) noexcept nogil:
     pts = falcon_points(s, s.current, 0)
     s.falcon_owner[f] = NO_SEAT
     return (pts - falcon_points(s, s.current, 0)) * rounds_left(s) * 0.5 - 0.4 * card_value((a >> 8) & 63)
+
+
+# ---------------------------------------------------------------- its text forms (Python level; table.pxi)
+
+cdef str falcons_text(GameState* s, int code):
+    """"falcon 3 g4 0,1" (rules.md §9.4): the falcon, the card paid, the corner."""
+    if code >> 30 or ((code >> 4) & 15) >= NFALCONS or ((code >> 8) & 63) >= NCARD_KINDS:
+        raise ValueError(f"not an action code: {code}")
+    x, y = _unpack_cell((code >> 14) & 0xFFFF)
+    return f"falcon {((code >> 4) & 15) + 1} {card_text((code >> 8) & 63)} {x},{y}"
+
+
+cdef int falcons_parse(GameState* s, str verb, list args) except -1:
+    cdef int x, y
+    if len(args) != 3:
+        raise ValueError("falcon: name the falcon (1-15), the card paid and the corner, e.g. 'falcon 3 g4 0,1'")
+    try:
+        f = int(args[0])
+    except ValueError:
+        raise ValueError(f"falcon: bad falcon {args[0]!r} (falcons are 1-{NFALCONS})") from None
+    if not 1 <= f <= NFALCONS:
+        raise ValueError(f"falcon: no falcon {f} (falcons are 1-{NFALCONS})")
+    c = parse_card(args[1])
+    x, y = _parse_cell(args[2])
+    return A_FALCON | ((f - 1) << 4) | (c << 8) | (city_pack(x, y) << 14)

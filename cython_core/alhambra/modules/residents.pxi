@@ -545,3 +545,62 @@ cdef void disc_resample(GameState* s, int seat, Rng* r) noexcept nogil:
             for j in range(s.disc_hidden[p]):
                 s.disc[p][pool[i]] += 1
                 i += 1
+
+
+# ---------------------------------------------------------------- its text forms (Python level; table.pxi)
+
+def residents_text(int code):
+    """Text of a residents' code: "resident 17", "exchange seraglio tower", "disc 1,-2",
+    "figures pavilion seraglio tower" (the types in the order of TYPE_NAMES)."""
+    cdef int sub = (code >> 4) & 15
+    if sub == SUB_RESIDENT:
+        if code >> 16 or not 1 <= (code >> 8) <= LAST_TILE:
+            raise ValueError(f"not an action code: {code}")
+        return f"resident {code >> 8}"
+    if sub == SUB_EXCHANGE:
+        if code >> 14 or ((code >> 8) & 7) >= NTYPES or ((code >> 11) & 7) >= NTYPES:
+            raise ValueError(f"not an action code: {code}")
+        return f"exchange {TYPE_NAMES[(code >> 8) & 7]} {TYPE_NAMES[(code >> 11) & 7]}"
+    if sub == SUB_FIGURES:
+        if code >> 14 or bin((code >> 8) & 63).count("1") != 3:
+            raise ValueError(f"not an action code: {code}")
+        return "figures " + " ".join(TYPE_NAMES[t] for t in range(NTYPES) if (code >> (8 + t)) & 1)
+    if code >> 24:
+        raise ValueError(f"not an action code: {code}")
+    x, y = _unpack_cell((code >> 8) & 0xFFFF)
+    return f"disc {x},{y}"
+
+
+def _figure_type_arg(str verb, str word):
+    if word not in TYPE_NAMES:
+        raise ValueError(f"{verb}: no building type {word!r} ({', '.join(TYPE_NAMES)})")
+    return TYPE_NAMES.index(word)
+
+
+cdef str residents_code_text(GameState* s, int code):
+    return residents_text(code)
+
+
+cdef int residents_parse(GameState* s, str verb, list args) except -1:
+    """Text -> code for "resident 17", "exchange seraglio tower", "disc 1,-2", "figures a b c"."""
+    cdef int c
+    if verb == "resident":
+        if len(args) != 1:
+            raise ValueError("resident: name the building that lifted the disc, e.g. 'resident 17'")
+        return A_EXT | (SUB_RESIDENT << 4) | (_parse_tile(args[0]) << 8)
+    if verb == "exchange":
+        if len(args) != 2:
+            raise ValueError("exchange: name the type given and the type taken, e.g. 'exchange seraglio tower'")
+        return A_EXT | (SUB_EXCHANGE << 4) | ((_figure_type_arg(verb, args[0]) | (_figure_type_arg(verb, args[1]) << 3)) << 8)
+    if verb == "figures":
+        if len(args) != 3 or len(set(args)) != 3:
+            raise ValueError("figures: name 3 different building types for your disc, e.g. "
+                             "'figures garden seraglio tower'")
+        c = 0
+        for w in args:
+            c |= 1 << _figure_type_arg(verb, w)
+        return A_EXT | (SUB_FIGURES << 4) | (c << 8)
+    if len(args) != 1:
+        raise ValueError("disc: name the cell, e.g. 'disc 1,-2'")
+    x, y = _parse_cell(args[0])
+    return A_EXT | (SUB_DISC << 4) | (city_pack(x, y) << 8)

@@ -33,6 +33,8 @@ ctypedef bint (*placed_fn)(GameState*, int, int, int, int) noexcept nogil
 ctypedef void (*removed_fn)(GameState*, int, int, int, int) noexcept nogil
 ctypedef int (*legal_fn)(GameState*, GenCache*, int*) noexcept nogil
 ctypedef void (*log_fn)(GameState*, int, uint8_t*, EventLog*) noexcept nogil
+ctypedef str (*text_fn)(GameState*, int)
+ctypedef int (*parse_fn)(GameState*, str, list) except -1
 
 
 cdef struct ModuleHooks:
@@ -46,6 +48,11 @@ cdef struct ModuleHooks:
     int tile_kind               # the TILE_KIND of the tiles it brings (0: none)
     int column                  # its score_breakdown column (BD_*), -1: none
     bint window                 # it acts in the interrupt window (modules/window.pxi asks it)
+    # text forms (Python level: action_to_text, parse_action)
+    const char* verbs           # the first words of its action texts, space separated (NULL: none)
+    int verbs_at                # their place in the verbs an unknown verb's message lists (_VERBS_KNOWN)
+    text_fn text                # the text of a code it owns (ValueError when it cannot be rendered)
+    parse_fn parse              # the code of a text whose first word is one of its verbs (args: the others)
     # setup_game
     setup_fn setup              # before the tiles are shuffled: its tiles into the bag, its supplies
     piles_fn piles              # its cards into the draw pile: before the piles are laid (k = -1), then after
@@ -79,6 +86,7 @@ cdef ModuleHooks MODULES_TABLE[NMODULES]
 MODULES_TABLE[:] = [
     ModuleHooks(bit=OPT_CAMPS, name=b"camps", kinds=0, subs=0, phases=0, closed=0, tile_kind=KIND_CAMP,
                 column=BD_CAMPS, window=0,
+                verbs=NULL, verbs_at=0, text=NULL, parse=NULL,
                 setup=camps_setup, piles=NULL, setup_end=NULL,
                 check=NULL, apply=NULL, follows=NULL, turn_end=NULL, gen_phase=NULL, gen_legal=gen_legal_camps,
                 placed=NULL, removed=NULL, log_before=NULL, log_after=NULL,
@@ -87,6 +95,7 @@ MODULES_TABLE[:] = [
 
     ModuleHooks(bit=OPT_BAZAARS, name=b"bazaars", kinds=1 << A_BAZAAR, subs=0, phases=0, closed=0,
                 tile_kind=KIND_BAZAAR, column=BD_BAZAARS, window=0,
+                verbs=b"bazaar", verbs_at=1, text=bazaars_text, parse=bazaars_parse,
                 setup=bazaars_setup, piles=NULL, setup_end=NULL,
                 check=bazaars_check, apply=bazaars_apply, follows=NULL, turn_end=NULL, gen_phase=NULL,
                 gen_legal=NULL,
@@ -96,6 +105,7 @@ MODULES_TABLE[:] = [
 
     ModuleHooks(bit=OPT_FALCONS, name=b"falcons", kinds=1 << A_FALCON, subs=0, phases=1 << PH_FALCONS, closed=0,
                 tile_kind=0, column=BD_FALCONS, window=0,
+                verbs=b"falcon", verbs_at=4, text=falcons_text, parse=falcons_parse,
                 setup=NULL, piles=NULL, setup_end=NULL,
                 check=falcons_check, apply=falcons_apply, follows=NULL, turn_end=NULL, gen_phase=falcons_gen_phase,
                 gen_legal=NULL,
@@ -105,6 +115,7 @@ MODULES_TABLE[:] = [
 
     ModuleHooks(bit=OPT_VIZIER, name=b"vizier", kinds=1 << A_WAKE, subs=0, phases=0, closed=0, tile_kind=0,
                 column=-1, window=1,
+                verbs=b"wake", verbs_at=2, text=vizier_text, parse=vizier_parse,
                 setup=vizier_setup, piles=NULL, setup_end=NULL,
                 check=vizier_check, apply=vizier_apply, follows=NULL, turn_end=NULL, gen_phase=vizier_gen_phase,
                 gen_legal=NULL,
@@ -114,6 +125,7 @@ MODULES_TABLE[:] = [
 
     ModuleHooks(bit=OPT_CHANGE, name=b"change", kinds=0, subs=0, phases=0, closed=0, tile_kind=0, column=-1,
                 window=0,
+                verbs=NULL, verbs_at=0, text=NULL, parse=NULL,
                 setup=change_setup, piles=NULL, setup_end=NULL,
                 check=NULL, apply=NULL, follows=NULL, turn_end=NULL, gen_phase=NULL, gen_legal=NULL,
                 placed=NULL, removed=NULL, log_before=change_log_before, log_after=change_log_after,
@@ -122,6 +134,7 @@ MODULES_TABLE[:] = [
 
     ModuleHooks(bit=OPT_THIEF, name=b"thief", kinds=1 << A_THIEF, subs=0, phases=0, closed=0, tile_kind=0,
                 column=-1, window=1,
+                verbs=b"thief", verbs_at=6, text=thief_text, parse=thief_parse,
                 setup=NULL, piles=NULL, setup_end=thief_setup,
                 check=thief_check, apply=thief_apply, follows=thief_follows, turn_end=NULL,
                 gen_phase=thief_gen_phase, gen_legal=NULL,
@@ -131,6 +144,7 @@ MODULES_TABLE[:] = [
 
     ModuleHooks(bit=OPT_WALLS, name=b"walls", kinds=0, subs=1 << SUB_WALL, phases=0, closed=0, tile_kind=0,
                 column=-1, window=0,
+                verbs=b"wall", verbs_at=5, text=walls_text, parse=walls_parse,
                 setup=NULL, piles=walls_piles, setup_end=NULL,
                 check=walls_check, apply=walls_apply, follows=NULL, turn_end=NULL, gen_phase=NULL, gen_legal=NULL,
                 placed=NULL, removed=NULL, log_before=NULL, log_after=NULL,
@@ -139,6 +153,8 @@ MODULES_TABLE[:] = [
 
     ModuleHooks(bit=OPT_RESIDENTS, name=b"residents", kinds=0, subs=RESIDENTS_SUBS, phases=RESIDENTS_PHASES,
                 closed=(1 << PH_DISC) | (1 << PH_FIGURES), tile_kind=0, column=BD_RESIDENTS, window=0,
+                verbs=b"resident exchange disc figures", verbs_at=7, text=residents_code_text,
+                parse=residents_parse,
                 setup=NULL, piles=NULL, setup_end=residents_setup,
                 check=residents_check, apply=residents_apply, follows=residents_follows,
                 turn_end=residents_turn_end, gen_phase=residents_gen_phase, gen_legal=NULL,
@@ -221,6 +237,20 @@ cdef void _read_table() noexcept nogil:
         _add(&WITH_RESAMPLE, m, m.resample != NULL)
 
 _read_table()
+
+
+# parse_action's verbs: each module's, to its line (by index); and the list of every verb an unknown verb's
+# message gives: the base game's first, then the modules' in the order of their `verbs_at`, "done" (the
+# base game's, the window's and the falcons') at 3, as they were listed before the modules had a table
+cdef list _verb_list = [(0, "take, buy, place, build, remove, swap, pass"), (3, "done")]
+_VERB_OWNER = {}
+for _i in range(NMODULES):
+    if MODULES_TABLE[_i].verbs != NULL:
+        for _v in MODULES_TABLE[_i].verbs.decode().split():
+            _VERB_OWNER[_v] = _i
+        _verb_list.append((MODULES_TABLE[_i].verbs_at, ", ".join(MODULES_TABLE[_i].verbs.decode().split())))
+_VERBS_KNOWN = ", ".join(v for _, v in sorted(_verb_list, key=lambda e: e[0]))
+del _i, _v
 
 
 cdef list _by_bit():

@@ -213,3 +213,26 @@ cdef void thief_resample(GameState* s, int seat, Rng* r) noexcept nogil:
         s.thief_out[pool[i]] += 1
         i += 1
     # (each seat keeps its count of thieves: s.thief_holders stays right without a recount)
+
+
+# ---------------------------------------------------------------- its text forms (Python level; table.pxi)
+
+cdef str thief_text(GameState* s, int code):
+    """"thief y6": the display card taken."""
+    if code >> 6:
+        raise ValueError(f"not an action code: {code}")
+    if s.display[(code >> 4) & 3] == NO_CARD:
+        raise ValueError(f"thief: display position {((code >> 4) & 3) + 1} is empty")
+    return "thief " + card_text(s.display[(code >> 4) & 3])
+
+
+cdef int thief_parse(GameState* s, str verb, list args) except -1:
+    cdef int i, c
+    if len(args) != 1:
+        raise ValueError("thief: name the display card taken, e.g. 'thief y6'")
+    c = parse_card(args[0])
+    for i in range(4):
+        if s.display[i] == c:
+            return A_THIEF | (i << 4)
+    shown = " ".join(card_text(d) for d in s.display[:4] if d != NO_CARD) or "empty"
+    raise ValueError(f"thief: {card_text(c)} is not in the display ({shown})")

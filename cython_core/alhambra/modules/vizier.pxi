@@ -83,3 +83,18 @@ cdef void vizier_values(GameState* s, int i, int left, double p, double* out) no
 
 cdef double vizier_prior(GameState* s, int a) noexcept nogil:
     return MOD_VIZIER * (1.0 - game_progress(s)) - 1.0
+
+
+# ---------------------------------------------------------------- its text forms (Python level; table.pxi)
+
+cdef str vizier_text(GameState* s, int code):
+    """"wake" (rules.md §9.1)."""
+    if code != A_WAKE:
+        raise ValueError(f"not an action code: {code}")
+    return "wake"
+
+
+cdef int vizier_parse(GameState* s, str verb, list args) except -1:
+    if args:
+        raise ValueError(f"{verb} takes no arguments")
+    return A_WAKE

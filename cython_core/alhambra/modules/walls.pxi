@@ -264,3 +264,27 @@ cdef double walls_prior(GameState* s, int a) noexcept nogil:
     """A wall card action is worth the longer outer wall it makes in the rounds still to come."""
     cdef int k = wall_score_gain(s, a)
     return (k * rounds_left(s) if k > 0 else MOD_WALL_RESERVE) - 0.5
+
+
+# ---------------------------------------------------------------- its text forms (Python level; table.pxi)
+
+cdef str walls_text(GameState* s, int code):
+    """"wall 5 17" / "wall 5 fountain": the wall card and the tile it puts walls on."""
+    if code >> 18 or ((code >> 11) & 127) > LAST_TILE:
+        raise ValueError(f"not an action code: {code}")
+    t = (code >> 11) & 127
+    return f"wall {((code >> 8) & 7) + 1} " + ("fountain" if t == FOUNTAIN else str(t))
+
+
+cdef int walls_parse(GameState* s, str verb, list args) except -1:
+    cdef int t
+    if len(args) != 2:
+        raise ValueError("wall: name the wall card (1-8) and your tile, e.g. 'wall 5 17' or 'wall 5 fountain'")
+    try:
+        w = int(args[0])
+    except ValueError:
+        raise ValueError(f"wall: bad wall card {args[0]!r} (wall cards are 1-{NWALL_CARDS})") from None
+    if not 1 <= w <= NWALL_CARDS:
+        raise ValueError(f"wall: no wall card {w} (wall cards are 1-{NWALL_CARDS})")
+    t = FOUNTAIN if args[1] in ("fountain", "0") else _parse_tile(args[1])
+    return wall_code(w - 1, t)
