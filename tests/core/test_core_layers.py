@@ -31,13 +31,15 @@ def sources(family: str) -> list[Path]:
 
 @functools.cache
 def names_defined(family: str) -> frozenset[str]:
-    names = set()
-    for path in sources(family):
-        text = path.read_text(encoding="utf-8")
-        for m in DEFINITION.finditer(text):
-            names.add(next(g for g in m.groups() if g))
-        for block in ENUM_BLOCK.finditer(text):
-            names.update(ENUM_MEMBER.findall(block.group(1)))
+    return frozenset().union(*(defined_in(path) for path in sources(family)))
+
+
+def defined_in(path: Path) -> frozenset[str]:
+    """The names a source file defines (functions, classes, structs, enum members)."""
+    text = path.read_text(encoding="utf-8")
+    names = {next(g for g in m.groups() if g) for m in DEFINITION.finditer(text)}
+    for block in ENUM_BLOCK.finditer(text):
+        names.update(ENUM_MEMBER.findall(block.group(1)))
     return frozenset(names - {"int", "enum", "struct", "class", "inline"})
 
 
@@ -134,14 +136,7 @@ NOT_YET = {
 @functools.cache
 def module_names(module: str) -> frozenset[str]:
     """A module's option bit and what its own file defines."""
-    path = MODULE_DIR / f"{module}.pxi"
-    names = {f"OPT_{module.upper()}"}
-    text = path.read_text(encoding="utf-8")
-    for m in DEFINITION.finditer(text):
-        names.add(next(g for g in m.groups() if g))
-    for block in ENUM_BLOCK.finditer(text):
-        names.update(ENUM_MEMBER.findall(block.group(1)))
-    return frozenset(names - {"int", "enum", "struct", "class", "inline"})
+    return defined_in(MODULE_DIR / f"{module}.pxi") | {f"OPT_{module.upper()}"}
 
 
 def table_lines() -> dict[str, dict[str, str]]:

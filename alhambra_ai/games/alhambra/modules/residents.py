@@ -42,17 +42,21 @@ def _figures(state: Any, words: list[str], subject: str, verb: Callable[[str], s
     return f"{subject} {verb('choose')} 3 figures for the disc, in secret"
 
 
+def _disc_where(m: Mapping[str, Any], seat: int, at: str, unset: str) -> str:
+    """Where ``seat``'s disc is: its cell (``at`` formatted with x, y), ``unset`` before the set-up has put
+    it, or lifted."""
+    cell = m["discs"][seat]["cell"]
+    return at.format(*cell) if cell is not None else unset if m.get("setup_left") else "lifted"
+
+
 def hand_lines(obs: Mapping[str, Any], names: Sequence[str] | None, you: int | None) -> list[str]:
     """The seat's own disc, the residents, the figures in the supply."""
     m = obs.get("modules") or {}
-    discs = m.get("discs")
-    if discs is None:
+    if m.get("discs") is None:
         return []
     out = []
     if you is not None:
-        cell = discs[you]["cell"]
-        where = f"at {cell[0]},{cell[1]}" if cell is not None else \
-            "not set up yet" if m.get("setup_left") else "lifted"
+        where = _disc_where(m, you, "at {},{}", "not set up yet")
         out.append(f"Your disc ({where}): " + (", ".join(m.get("disc") or []) or "empty"))
     res = m.get("residents") or []
     out.append("Residents: " + ", ".join(
@@ -67,14 +71,11 @@ def hand_lines(obs: Mapping[str, Any], names: Sequence[str] | None, you: int | N
 def screen_words(obs: Mapping[str, Any], names: Sequence[str] | None, you: int | None) -> list[str]:
     """The seat's disc and the residents (few words)."""
     m = obs.get("modules") or {}
-    discs = m.get("discs")
-    if discs is None:
+    if m.get("discs") is None:
         return []
     out = []
     if you is not None:
-        cell = discs[you]["cell"]
-        where = f"{cell[0]},{cell[1]}" if cell is not None else \
-            "not set" if m.get("setup_left") else "lifted"
+        where = _disc_where(m, you, "{},{}", "not set")
         out.append(f"disc {where}: " + (" ".join(ABBREV.get(t, t[:3]) for t in m.get("disc") or [])
                                        or "empty"))
     res = [f"{short_seat(p, None, you)} " + " ".join(ABBREV[tile_info(t)[0]] for t in tiles)
