@@ -14,7 +14,13 @@ from collections.abc import Sequence
 from typing import Any
 
 from alhambra_ai._core import CURRENCY_LETTERS
-from alhambra_ai.games.alhambra.text import _scoring_line, market_lines, module_words, short_seat
+from alhambra_ai.games.alhambra.text import (
+    _scoring_line,
+    cities_beside,
+    market_lines,
+    module_words,
+    short_seat,
+)
 from alhambra_ai.games.alhambra.words import describe
 from alhambra_ai.text import (
     as_observation,
@@ -147,20 +153,10 @@ def body(obs: dict, focus: int, names: Sequence[str], width: int, room: int, eve
 
     city = fit_city(obs, focus, names, None, width - side_min - 3, city_room, unicode, color)
     if max(visible_len(x) for x in city) <= width - side_min - 3 and not city[-1].endswith("..."):
-        blocks = [city]
-        drawn = [focus]
-        used = max(visible_len(x) for x in city)
-        for p in others:       # a wide screen: the other cities too, while they fit
-            other = fit_city(obs, p, names, None, width - used - 3 - side_min - 3, city_room, unicode, color,
-                             margins=(0,))
-            w = max(visible_len(x) for x in other)
-            if used + 3 + w + 3 + side_min > width or other[-1].endswith("..."):
-                break
-            blocks.append(other)
-            drawn.append(p)
-            used += 3 + w
+        blocks, drawn, used = cities_beside(obs, city, others, names, None, width - side_min - 3, city_room,
+                                            unicode, color)
         side = width - used - 3
-        tail = rest_line(drawn)
+        tail = rest_line([focus, *drawn])
         space = room - len(tail)
         lines = side_lines(events, side, space - 1)
         blocks.append(["Last moves:", *lines] if events else ["(the start: no move yet)"])

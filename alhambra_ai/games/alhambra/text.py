@@ -275,6 +275,22 @@ def render_screen(obs_like: Any, seat: int, names: Sequence[str] | None = None, 
     return head + _screen_body(obs, you, names, width, room, list(events), unicode, color)
 
 
+def cities_beside(obs: dict, city: list[str], others: Sequence[int], names, you: int | None, width: int,
+                  room: int, unicode: bool, color: bool) -> tuple[list[list[str]], list[int], int]:
+    """``city`` (drawn) and, while they fit in ``width`` whole, the ``others``' cities beside it in narrow
+    cells: a wide screen's cities. Returns the blocks, the seats of the others drawn, and the width used."""
+    blocks, drawn, used = [city], [], max(visible_len(x) for x in city)
+    for p in others:
+        other = fit_city(obs, p, names, you, width - used - 3, room, unicode, color, margins=(0,))
+        w = max(visible_len(x) for x in other)
+        if used + 3 + w > width or other[-1].endswith("..."):
+            break
+        blocks.append(other)
+        drawn.append(p)
+        used += 3 + w
+    return blocks, drawn, used
+
+
 def _screen_body(obs: dict, you: int, names, width: int, room: int, events: list[str], unicode: bool,
                  color: bool) -> list[str]:
     """The seat's city beside the events (below them when the city leaves too little room), and, while they
@@ -285,17 +301,9 @@ def _screen_body(obs: dict, you: int, names, width: int, room: int, events: list
     side_min = 34
     city = fit_city(obs, you, names, you, width - side_min - 3, room, unicode, color)
     if max(visible_len(x) for x in city) <= width - side_min - 3 and not city[-1].endswith("..."):
-        blocks = [city]
-        used = max(visible_len(x) for x in city)
         others = [p for p in range(obs["num_players"]) if p != you]
-        for p in others:           # a wide screen: the other cities too, narrow, while they fit
-            other = fit_city(obs, p, names, you, width - used - 3 - side_min - 3, room, unicode, color,
-                             margins=(0,))
-            w = max(visible_len(x) for x in other)
-            if used + 3 + w + 3 + side_min > width or other[-1].endswith("..."):
-                break
-            blocks.append(other)
-            used += 3 + w
+        blocks, _drawn, used = cities_beside(obs, city, others, names, you, width - side_min - 3, room,
+                                             unicode, color)
         side = width - used - 3
         shown = events[-(room - 1):] if room > 1 else []
         lines = [x for e in shown for x in wrap(e.strip(), side, indent="  ")]   # whole while they fit
