@@ -149,24 +149,17 @@ def test_docstring_examples():
 def test_env_asks_the_registry_and_names_no_game():
     """Issue 42: alhambra_ai/env is generic. Its code (docstrings aside) holds no game's name: what differs
     between games is each game's registry parts `spaces` and `openspiel`, in the game's own package."""
-    import ast
     from pathlib import Path
+
+    from sources import string_constants
 
     import alhambra_ai.env as env_package
     from alhambra_ai import registry
 
     names = set(registry.names())
-    found = []
-    for path in sorted(Path(env_package.__file__).parent.glob("*.py")):
-        tree = ast.parse(path.read_text())
-        docstrings = {id(node.body[0].value) for node in ast.walk(tree)
-                      if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
-                      and node.body and isinstance(node.body[0], ast.Expr)
-                      and isinstance(node.body[0].value, ast.Constant)}
-        for node in ast.walk(tree):
-            if (isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings
-                    and node.value in names):
-                found.append(f"{path.name}:{node.lineno}: {node.value!r}")
+    files = sorted(Path(env_package.__file__).parent.glob("*.py"))
+    found = [f"{path.name}:{line}: {text!r}" for path in files for line, text in string_constants(path)
+             if text in names]
     assert found == []
     for name in registry.names():                    # every game has both parts
         game = registry.get(name)

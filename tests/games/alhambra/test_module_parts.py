@@ -1,12 +1,12 @@
 """The base game's modules on the Python side (alhambra_ai/games/alhambra/modules/, issue 42): one file per
 module declares its parts, and the generic files loop over the modules instead of naming them."""
 
-import ast
 import random
 import re
 from pathlib import Path
 
 import pytest
+from sources import string_constants
 
 import alhambra_ai
 from alhambra_ai import new_game
@@ -32,16 +32,6 @@ MODULE_WORDS = re.compile(r"(?<![a-z])(" + "|".join(NAMES) + r"|vizier|falcons?|
 ALLOWED = {"slot * payments + payment (payment table: (card field, coins))"}
 
 
-def string_constants(path):
-    """(line, text) of the string constants of a file's code, docstrings left out."""
-    tree = ast.parse(path.read_text())
-    docstrings = {id(node.body[0].value) for node in ast.walk(tree)
-                  if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
-                  and node.body and isinstance(node.body[0], ast.Expr)
-                  and isinstance(node.body[0].value, ast.Constant)}
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
-            yield node.lineno, node.value
 
 
 def test_the_generic_files_name_no_module():
