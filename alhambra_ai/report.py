@@ -54,6 +54,11 @@ def _static(name: str) -> str:
     return (Path(__file__).parent / "templates" / name).read_text(encoding="utf-8")
 
 
+def _scripts(names: str | Sequence[str]) -> str:
+    """The text of one script under templates/, or of several one after the other (a page's ``scripts``)."""
+    return _static(names) if isinstance(names, str) else "\n".join(_static(name) for name in names)
+
+
 # ----------------------------------------------------------------------------------------------------------
 # The game viewer
 
@@ -71,7 +76,7 @@ def viewer_html(record: dict, title: str | None = None, back: str | None = None)
     data = kind.hook("viewer")(record)
     title = title or f"{kind.title}, seed {record['seed']}: {', '.join(data['seats'])}"
     page = kind.hook("viewer_page")(data)
-    scripts = {key: _static(name) for key, name in page.pop("scripts", {}).items()}
+    scripts = {key: _scripts(names) for key, names in page.pop("scripts", {}).items()}
     return _env.get_template(page.pop("template")).render(
         title=title, back=back, data=_json_for_script(data), forfeits=data["forfeits"], seats=data["seats"],
         colours=TYPE_COLOURS, seat_colours=SEAT_COLOURS, script=_static("viewer.js"),

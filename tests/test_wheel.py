@@ -22,6 +22,7 @@ def test_the_wheel_plays_from_an_empty_folder(tmp_path):
     (wheel,) = wheels.glob("alhambra_ai-*.whl")
     names = zipfile.ZipFile(wheel).namelist()
     assert {f"alhambra_ai/bots/{b}.py" for b in ("random", "greedy", "expectimax", "mcts")} <= set(names)
+    assert "alhambra_ai/templates/modules/walls.js" in names     # the modules' viewer scripts
     assert not any(n.startswith(("tests/", "bots/")) or n.endswith((".c", ".pyx", ".pxi")) for n in names)
 
     venv = tmp_path / "venv"

@@ -1,6 +1,7 @@
 """The HTML viewer's frames of a base-game record (``alhambra-ai report`` and ``replay --html``).
 
-The page itself (``templates/viewer.html``, ``viewer.js``) is written by ``alhambra_ai.report``.
+The page itself (``templates/viewer.html``, ``viewer.js`` and the scripts of the modules in play,
+``templates/modules/``) is written by ``alhambra_ai.report``.
 
 >>> from alhambra_ai import new_game
 >>> from alhambra_ai.record import make_record
@@ -91,6 +92,7 @@ def viewer_data(record: dict) -> dict:
             breakdown = state.score_breakdown()
             frames[-1]["final"] = {
                 "ranking": list(state.ranking()), "types": list(TYPE_NAMES),  # the breakdown's column order
+                "columns": [key for key, _ in SCORE_COLUMNS],       # then the modules' (where some scored)
                 "breakdown": [summed_breakdown(breakdown, p, SCORE_COLUMNS)
                               for p in range(state.num_players)],
                 "dirk": summed_breakdown(breakdown, "dirk", SCORE_COLUMNS) if state.dirk_score is not None
@@ -121,9 +123,10 @@ def spectator_history(state: Any, obs: dict) -> list[str]:
 
 
 def page(data: dict) -> dict[str, Any]:
-    """What the page's template needs beside the frames: its name, the legend's tile types and module pieces
-    (each only in a game with its module)."""
+    """What the page's template needs beside the frames: its name, the legend's tile types and module pieces,
+    the scripts that draw the modules (each only in a game with its module; after ``viewer.js``)."""
     extra = sorted({t["type"] for t in data["tiles"].values()} & MODULE_TILES)
-    options = data.get("options") or {}
-    pieces = [{"key": key, "label": label} for m in in_play(options) for key, label in m.pieces]
-    return {"template": TEMPLATE, "types": [*TYPE_NAMES, "fountain", *extra], "pieces": pieces}
+    modules = in_play(data.get("options") or {})
+    pieces = [{"key": key, "label": label} for m in modules for key, label in m.pieces]
+    return {"template": TEMPLATE, "types": [*TYPE_NAMES, "fountain", *extra], "pieces": pieces,
+            "scripts": {"module_scripts": [m.script for m in modules if m.script]}}

@@ -30,8 +30,26 @@ MODULE_WORDS = re.compile(r"(?<![a-z])(" + "|".join(NAMES) + r"|vizier|falcons?|
                           re.IGNORECASE)
 # The buy code's payment has coin bits in every game (docs/env.md): the payment table's meaning says so.
 ALLOWED = {"slot * payments + payment (payment table: (card field, coins))"}
+# The viewer's script every page runs; each module's drawing is its own script (Module.script) registering
+# with viewer.js's MODULE_VIEWS.
+VIEWER_JS = PACKAGE / "templates" / "viewer.js"
+# The modules' frame fields and the record's tables they draw from: viewer.js reads none of them. Not
+# window_order: the interrupt window between turns is every window module's (Module.window), as the
+# terminal's prompt; a tile's printed walls (DATA.tiles[t].walls) are the base game's.
+MODULE_FIELDS = ({f for m in MODULES for f in m.public_fields} | {k for m in MODULES for k in m.tables}) - {
+    "window_order"}
+JS_TOKENS = re.compile(r"""("(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'|`(?:\\.|[^`\\])*`)|//[^\n]*|/\*.*?\*/""",
+                       re.DOTALL)
 
 
+def js_module_words(code: str) -> list[str]:
+    """The module names and words in a script's code (its comments left out; identifiers split at their
+    capitals, ``drawVizier`` reads "draw Vizier"), and the modules' fields it reads (``m.walls``,
+    ``m["lifted"]``; not a tile's ``].walls``)."""
+    code = JS_TOKENS.sub(lambda match: match.group(1) or "", code)
+    words = [match.group(0) for match in MODULE_WORDS.finditer(re.sub(r"([a-z])([A-Z])", r"\1 \2", code))]
+    reads = [a or b for a, b in re.findall(r"""(?<!\])\.(\w+)|\[["'](\w+)["']\]""", code)]  # .name, ["name"]
+    return words + [name for name in reads if name in MODULE_FIELDS]
 
 
 def test_the_generic_files_name_no_module():
@@ -40,6 +58,49 @@ def test_the_generic_files_name_no_module():
     found = [f"{path.relative_to(PACKAGE)}:{line}: {text!r}" for path in GENERIC
              for line, text in string_constants(path) if MODULE_WORDS.search(text) and text not in ALLOWED]
     assert found == []
+
+
+def test_the_viewer_script_names_no_module():
+    """The page's own script draws the tiles, the cities, the market and the hands; what a module shows is
+    its script's (templates/modules/), and viewer.js runs the views of the modules in play."""
+    assert js_module_words(VIEWER_JS.read_text()) == []
+
+
+def test_the_viewer_check_sees_a_module_name():
+    """The check above finds what viewer.js held before the modules drew themselves."""
+    for code in ('if (piece === "vizier") drawVizier(svg, true);', "const pieces = m.walls.pieces[seat];",
+                 "if (m.lifted) out.push(x);", "drawDisc(svg, cx, cy, seat, m.discs[seat]);",
+                 "for (const c of m.thieves_by_seat[seat]) thiefCard(c, row);", 'const x = m["supply"];',
+                 "drawWallCard(svg, 3, 3, 5, 16, {});", "if (m.bazaars_waiting.length) bazaarRow(x);",
+                 "// a comment\nfacts.push(`coins in the bag: ${bag}`);"):
+        assert js_module_words(code), code
+    for code in ("drawWalls(g, px, py, CELL, walls, added, 5);", "wallBits(DATA.tiles[t].walls)",
+                 "// vizier, falcons\nconst CELL = 46;", "if (m.window_order) x();",
+                 'const NS = "http://www.w3.org/2000/svg";'):
+        assert not js_module_words(code), code
+
+
+def test_each_module_draws_with_its_own_script():
+    """A module's script is in the package (and the wheel's ``templates/modules/*``), registers one view
+    under its name; every script there is a module's."""
+    scripts = {m.script for m in MODULES if m.script}
+    assert {f"modules/{p.name}" for p in (PACKAGE / "templates" / "modules").glob("*")} == scripts
+    for m in MODULES:
+        if m.script:
+            assert f'moduleView({{\n  name: "{m.name}",' in (PACKAGE / "templates" / m.script).read_text()
+    assert '"templates/modules/*"' in (PACKAGE.parent / "pyproject.toml").read_text()
+
+
+def test_the_page_inlines_the_scripts_of_the_modules_in_play():
+    from alhambra_ai.record import make_record
+    from alhambra_ai.report import viewer_html
+
+    for options in ({}, {"walls": True, "residents": True}):
+        html = viewer_html(make_record(new_game(2, seed=3, options=options), ["a", "b"]))
+        for m in MODULES:
+            drawn = f'moduleView({{\n  name: "{m.name}",' in html
+            assert drawn == bool(m.script and options.get(m.name)), m.name
+        assert html.index("const MODULE_VIEWS = []") < html.index("start(renderBase)")
 
 
 def test_the_check_sees_a_module_name():

@@ -63,4 +63,5 @@ MODULE = Module(
     tiles=TILES, action_blocks=action_blocks, action_index=action_index, fields=fields, encode=encode,
     public_fields=("bazaars_waiting",), frame_tiles=frame_tiles, tile_info=tile_info,
     tile_kinds=("bazaar",),
+    script="modules/bazaars.js",
 )

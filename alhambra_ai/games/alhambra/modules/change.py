@@ -70,4 +70,5 @@ MODULE = Module(
     pays_coins=True, fields=fields, encode=encode,
     public_fields=("coins", "coin_bag"),
     pieces=(("coin", "coin (value 1, its currency's colour)"),),
+    script="modules/change.js",
 )

@@ -63,4 +63,5 @@ MODULE = Module(
     encode=encode,
     public_fields=("falcons",), tables={"falcons": falcon_table},
     pieces=(("falcon", "falcon on a corner (its colour, number)"),),
+    script="modules/falcons.js",
 )

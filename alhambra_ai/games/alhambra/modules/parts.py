@@ -12,7 +12,7 @@ rulebook's order. The generic files of the base game loop over the modules in pl
 - the numeric views (``spaces.py``, ``alhambra_ai.env``): the tiles it adds, its action blocks and how its
   codes index into them, its observation fields and how the observation's ``modules`` fill them;
 - the HTML viewer (``viewer.py``): the observation fields a frame shows, what it adds to a frame and to the
-  tile table, the legend's pieces and tile types.
+  tile table, the legend's pieces and tile types, and the script that draws it (``templates/modules/``).
 
 Every part is optional: a module without commands has none (the Camps are only tiles).
 
@@ -154,3 +154,7 @@ class Module:
     pieces: tuple[tuple[str, str], ...] = ()
     #: the tile types it adds to the legend
     tile_kinds: tuple[str, ...] = ()
+    #: its drawing on the page: a script under ``templates/`` (``"modules/walls.js"``) that registers its view
+    #: (legend icons, what it shows beside the market, on the seats' headings, hands and cities, its facts)
+    #: with ``viewer.js``'s ``moduleView``; the page inlines the scripts of the modules in play
+    script: str = ""

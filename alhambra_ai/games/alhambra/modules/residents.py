@@ -156,4 +156,5 @@ MODULE = Module(
     public_fields=("supply", "residents", "discs", "lifted", "setup_left"),
     pieces=(("resident", "resident (white figure on its building)"),
             ("disc", "disc: figures seen arrive in colour, ? = still secret, struck = known gone")),
+    script="modules/residents.js",
 )

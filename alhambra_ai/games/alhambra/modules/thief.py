@@ -90,4 +90,5 @@ MODULE = Module(
     action_blocks=action_blocks, action_index=action_index, fields=fields, encode=encode,
     public_fields=("thief_counts", "thieves_played"), follow=follow,
     pieces=(("thief", "thief card (dark back: held, secret; face up: played)"),),
+    script="modules/thief.js",
 )

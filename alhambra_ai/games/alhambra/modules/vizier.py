@@ -54,4 +54,5 @@ MODULE = Module(
     action_blocks=action_blocks, action_index=action_index, fields=fields, encode=encode,
     public_fields=("vizier_awake", "window_order"),
     pieces=(("vizier", "vizier (gold: awake, grey: asleep)"),),
+    script="modules/vizier.js",
 )

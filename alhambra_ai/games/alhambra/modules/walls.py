@@ -99,4 +99,5 @@ MODULE = Module(
     action_blocks=action_blocks, action_index=action_index, fields=fields, encode=encode,
     public_fields=("walls",), tables={"wall_cards": wall_card_table},
     pieces=(("wall-card", "wall card face up; the walls it added to a tile (striped)"),),
+    script="modules/walls.js",
 )
