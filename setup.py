@@ -1,7 +1,13 @@
 """Build the Cython core (cython_core/) into the alhambra_ai._core extension."""
 
+import runpy
+from pathlib import Path
+
 from Cython.Build import cythonize
 from setuptools import Extension, setup
+
+# the modules' hooks as direct calls, written from their table (a build output: see the script's docstring)
+runpy.run_path(str(Path(__file__).parent / "cython_core/alhambra/modules/dispatch.py"), run_name="__main__")
 
 extensions = [
     Extension(

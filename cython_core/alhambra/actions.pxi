@@ -668,9 +668,9 @@ cdef int _apply_logged(GameState* s, int code, EventLog* log) noexcept nogil:
     """apply_effect with the public events the modules log of it (the change drawn)."""
     cdef uint8_t saved[NMODULES * 16]
     cdef int seat = s.current, follows
-    module_log(s, seat, saved, NULL, 0)
+    module_log_before(s, seat, saved, NULL)
     follows = apply_effect(s, code)
-    module_log(s, seat, saved, log, 1)
+    module_log_after(s, seat, saved, log)
     return follows
 
 
@@ -689,7 +689,7 @@ cdef void apply_action(GameState* s, int code, EventLog* log) noexcept nogil:
         s.win_k += 1
         window_advance(s)
     elif follows >= THIEF_USED:
-        module_follows(s, follows, log)         # modules/moves.pxi
+        module_follows(s, follows, log)         # modules/table.pxi (dispatch)
 
 
 include "modules/moves.pxi"

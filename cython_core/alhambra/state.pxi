@@ -408,9 +408,7 @@ cdef void setup_game(GameState* s, int n, uint64_t seed, uint32_t options, Event
     s.bag_n = NBUILDINGS
     for i in range(NFALCONS):
         s.falcon_owner[i] = NO_SEAT         # (the struct's empty value: no seat 0)
-    for i in range(WITH_SETUP.n):           # the modules' tiles into the bag, their supplies (modules/table.pxi)
-        if options & WITH_SETUP.m[i].bit:
-            WITH_SETUP.m[i].setup(s)
+    module_setup(s)                         # the modules' tiles into the bag, their supplies (modules/table.pxi)
     rng_shuffle_u8(&s.rng, s.bag, s.bag_n)
     refill_market(s, log)
     if options & OPT_DIRK:
@@ -456,9 +454,7 @@ cdef void setup_game(GameState* s, int n, uint64_t seed, uint32_t options, Event
     for k in range(5):
         sizes[k] = base + (1 if k < extra else 0)
     pos = 0
-    for i in range(WITH_PILES.n):           # the modules' cards for the piles (modules/table.pxi)
-        if options & WITH_PILES.m[i].bit:
-            pos = WITH_PILES.m[i].piles(s, -1, 0, pos, scratch + 16 * i)
+    pos = module_piles(s, -1, 0, pos, scratch)     # the modules' cards for the piles (modules/table.pxi)
     for k in range(5):
         start = pos
         for i in range(sizes[k]):
@@ -471,18 +467,14 @@ cdef void setup_game(GameState* s, int n, uint64_t seed, uint32_t options, Event
             memmove(&s.draw[start + i + 1], &s.draw[start + i], sizes[k] - i)
             s.draw[start + i] = SCORING_CARD_1 if k == 1 else SCORING_CARD_2
             pos += 1
-        for i in range(WITH_PILES.n):
-            if options & WITH_PILES.m[i].bit:
-                pos = WITH_PILES.m[i].piles(s, k, start, pos, scratch + 16 * i)
+        pos = module_piles(s, k, start, pos, scratch)
         if k == 1 or k == 3:
             s.sc_lo[k // 2] = <uint8_t>start
             s.sc_hi[k // 2] = <uint8_t>pos
     s.draw_pos = 0
     s.draw_len = <uint8_t>pos
     s.phase = PH_ACTION
-    for i in range(WITH_SETUP_END.n):       # the modules' own chance, after the base game's
-        if options & WITH_SETUP_END.m[i].bit:
-            WITH_SETUP_END.m[i].setup_end(s)
+    module_setup_end(s)                     # the modules' own chance, after the base game's
 
 
 cdef void state_release(GameState* s) noexcept nogil:

@@ -3,6 +3,7 @@ game) and dice/ (the dice games) know only themselves and shared/, and registry.
 game."""
 
 import functools
+import importlib.util
 import io
 import re
 import tokenize
@@ -26,7 +27,7 @@ ENUM_MEMBER = re.compile(r"^\s+([A-Z]\w*)\s*(?:=|$|#)", re.M)
 
 
 def sources(family: str) -> list[Path]:
-    return sorted((CORE / family).rglob("*.pxi"))
+    return sorted(p for p in (CORE / family).rglob("*.pxi") if p != DISPATCH)
 
 
 @functools.cache
@@ -89,6 +90,7 @@ def test_registry_is_included_last():
 
 MODULE_DIR = CORE / "alhambra" / "modules"
 TABLE = MODULE_DIR / "table.pxi"
+DISPATCH = MODULE_DIR / "dispatch.pxi"      # the build writes it from the table (dispatch.py): not a source
 MODULES = ("vizier", "camps", "bazaars", "falcons", "change", "thief", "walls", "residents")
 OPTION_BIT = re.compile(r"^\s+OPT_\w+ = 1 << \d+.*$", re.M)      # state.pxi: where the bits are defined
 
@@ -184,6 +186,34 @@ def test_a_modules_hooks_are_in_its_own_file():
     for name, line in table_lines().items():
         given = {line[f] for f in hooks if line[f] != "NULL"}
         assert given and given <= module_names(name), (name, sorted(given - module_names(name)))
+
+
+def _dispatch():
+    spec = importlib.util.spec_from_file_location("dispatch", MODULE_DIR / "dispatch.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.compute
+def test_the_hooks_every_module_answers_are_direct_calls_written_from_the_table():
+    """dispatch.py writes, from the table, a direct call of each hook a line names, gated by its bit; the
+    generic files never call those hooks through the table's pointers; a build's dispatch.pxi is the one the
+    table gives (else the core was built from another table: rebuild)."""
+    dispatch = _dispatch()
+    text = dispatch.generate(TABLE.read_text(encoding="utf-8"))
+    assert set(dispatch.HOOKS) <= set(hook_fields())
+    for name, line in table_lines().items():
+        for hook in dispatch.HOOKS:
+            call = re.search(rf"if s\.options & (\w+)\b.*\n?.*\b{line[hook]}\(", text)
+            assert (line[hook] != "NULL") == (call is not None), (name, hook)
+            assert call is None or call.group(1) == line["bit"], (name, hook)
+    for path in sources("alhambra"):
+        code = path.read_text(encoding="utf-8")
+        assert not [h for h in dispatch.HOOKS if re.search(rf"\.{h}\(s\b", code)], path     # m.placed(s, ...
+    if DISPATCH.exists():
+        assert DISPATCH.read_text(encoding="utf-8") == text
 
 
 @pytest.mark.compute

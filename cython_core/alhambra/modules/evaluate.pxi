@@ -20,12 +20,10 @@ cdef double module_tile_worth(GameState* s, int seat, int t) noexcept nogil:
 cdef void module_values(GameState* s, double* out) noexcept nogil:
     """Add the modules' expected points per seat to out (eval_values' projection of the base game), per seat in
     the table's order (a sum of doubles: the order is part of the result)."""
-    cdef int i, j, k, n = s.num_players, left = rounds_left(s)
+    cdef int i, k, n = s.num_players, left = rounds_left(s)
     cdef double p = game_progress(s)
     for i in range(n):
-        for j in range(WITH_VALUES.n):
-            if s.options & WITH_VALUES.m[j].bit:
-                WITH_VALUES.m[j].values(s, i, left, p, out)
+        module_values_of(s, i, left, p, out)
     if s.phase == PH_PLACE or s.phase == PH_FINAL:
         for k in range(s.npending):
             if TILE_TYPE[s.pending[k]] >= NTYPES:

@@ -1,6 +1,7 @@
 # The Thief's and the Residents' information (rules.md §8, §9.6, §9.8): what a seat sees of them and how
 # positions carry them (included by observe.pxi); determinize samples what a seat cannot see through each
-# module's resample hook (thief.pxi, residents.pxi), module_resample at the end of this file.
+# module's resample hook (thief.pxi, residents.pxi), called in the table's order by module_resample
+# (modules/dispatch.py).
 #
 # Public: how many thief cards each seat holds, the thieves played (per currency), the supply, the residents,
 # where each disc lies, and per disc the figures everyone saw arrive from the supply ("seen"), how many of the
@@ -254,14 +255,3 @@ def _fill_hidden(count, seats):
         if rest is not None:
             return [list(combo)] + rest
     return None
-
-
-# ---------------------------------------------------------------- determinization (C)
-
-cdef void module_resample(GameState* s, int seat, Rng* r) noexcept nogil:
-    """Deal anew what ``seat`` cannot see of the modules on (their resample hooks, in the table's order: the
-    other seats' thief cards, then the hidden disc figures)."""
-    cdef int i
-    for i in range(WITH_RESAMPLE.n):
-        if s.options & WITH_RESAMPLE.m[i].bit:
-            WITH_RESAMPLE.m[i].resample(s, seat, r)

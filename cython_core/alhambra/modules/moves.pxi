@@ -1,6 +1,7 @@
 # The modules' actions in the turn flow (rules.md §9.0-9.8): what gen_legal adds, what check_action and
 # apply_effect hand over for the kinds A_BAZAAR .. A_EXT and for the modules' phases, and what follows; each
-# through the hooks of modules/table.pxi but gen_action_modules (included by actions.pxi).
+# through the hooks of modules/table.pxi (dispatch.pxi: its direct calls) but gen_action_modules (included by
+# actions.pxi).
 
 
 cdef inline bint tile_in_game(GameState* s, int t) noexcept nogil:
@@ -38,13 +39,10 @@ cdef int gen_module_phase(GameState* s, int* out, BuyMemo* memo) noexcept nogil:
     """The legal actions of the modules' phases: each module's part (gen_phase, in the table's order), then
     "done" unless the phase is closed (the modules' phases follow PH_OVER). memo: NULL, or the seat's BuyMemo
     of a GenCache (the vizier's exact payments)."""
-    cdef int n = 0, i
-    cdef HookList* l = &PHASE_GEN[s.phase]
+    cdef int n
     if s.phase <= PH_OVER:
         return 0
-    for i in range(l.n):
-        if s.options & l.m[i].bit:
-            n += l.m[i].gen_phase(s, out + n, memo)
+    n = module_gen_phase(s, out, memo)
     if (CLOSED_PHASES >> s.phase) & 1:
         return n
     out[n] = A_DONE
@@ -90,27 +88,6 @@ cdef int apply_module_action(GameState* s, int code) noexcept nogil:
     return m.apply(s, code)
 
 
-cdef void module_follows(GameState* s, int follows, EventLog* log) noexcept nogil:
-    """What follows the modules' actions (apply_action's part for THIEF_USED ..): the first module that
-    knows the answer."""
-    cdef int i
-    for i in range(WITH_FOLLOWS.n):
-        if s.options & WITH_FOLLOWS.m[i].bit and WITH_FOLLOWS.m[i].follows(s, follows, log):
-            return
-
-
-cdef void module_log(GameState* s, int seat, uint8_t* saved, EventLog* log, bint after) noexcept nogil:
-    """apply_action with an EventLog: each module remembers what it needs before the effect (16 bytes
-    of saved per line) and logs its public events after it."""
-    cdef int i
-    for i in range(WITH_LOG.n):
-        if s.options & WITH_LOG.m[i].bit:
-            if after:
-                WITH_LOG.m[i].log_after(s, seat, saved + 16 * i, log)
-            else:
-                WITH_LOG.m[i].log_before(s, seat, saved + 16 * i, log)
-
-
 cdef int module_gen_legal(GameState* s, GenCache* gc, int* out) noexcept nogil:
     """gen_legal_cached for a game with a module that lists every legal action itself (camps)."""
     cdef int i
@@ -118,29 +95,3 @@ cdef int module_gen_legal(GameState* s, GenCache* gc, int* out) noexcept nogil:
         if s.options & MODULES_TABLE[i].bit and MODULES_TABLE[i].gen_legal != NULL:
             return MODULES_TABLE[i].gen_legal(s, gc, out)
     return 0
-
-
-cdef bint module_turn_end(GameState* s) noexcept nogil:
-    """The turn (or a vizier's placement) is about to end: 1 when a module's phase asks first."""
-    cdef int i
-    for i in range(WITH_TURN_END.n):
-        if s.options & WITH_TURN_END.m[i].bit and WITH_TURN_END.m[i].turn_end(s):
-            return 1
-    return 0
-
-
-cdef bint module_placed(GameState* s, int seat, int x, int y, int t) noexcept nogil:
-    """Tile t was placed / built at (x, y) of the seat's city: 1 when a module's phase starts there."""
-    cdef int i
-    for i in range(WITH_PLACED.n):
-        if s.options & WITH_PLACED.m[i].bit and WITH_PLACED.m[i].placed(s, seat, x, y, t):
-            return 1
-    return 0
-
-
-cdef void module_removed(GameState* s, int seat, int x, int y, int t) noexcept nogil:
-    """Tile t left (x, y) of the seat's city (removed, swapped out)."""
-    cdef int i
-    for i in range(WITH_REMOVED.n):
-        if s.options & WITH_REMOVED.m[i].bit:
-            WITH_REMOVED.m[i].removed(s, seat, x, y, t)

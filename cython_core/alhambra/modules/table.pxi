@@ -1,8 +1,9 @@
 # The modules of the base game (rules.md §9.0-9.8): one line each, with its option bit, its name and the hooks
 # it declares (NULL where it has none). The shared parts (setup_game, scoring, action check / apply / what
 # follows, the modules' phases, the census, evaluation, determinization) loop over this table for the
-# modules whose bit is on, and name no module (tests/core/test_core_layers.py checks it). Every line names
-# every field (NULL where the module has none): a field a struct literal leaves out is not zeroed.
+# modules whose bit is on, and name no module (tests/core/test_core_layers.py checks it); the hooks every
+# module on answers in turn are called directly, written from this table at build time (dispatch.py). Every
+# line names every field (NULL where the module has none): a field a struct literal leaves out is not zeroed.
 #
 # The order of the lines is the order of their effects wherever several modules act: the tiles the setup adds
 # to the bag (camps before bazaars), the actions of a shared phase (the window's: vizier before thief), the
@@ -179,30 +180,16 @@ cdef uint32_t TURN_END_BITS = 0
 cdef uint32_t WINDOW_BITS = 0         # the modules the interrupt window asks (finish_turn opens it)
 
 
-cdef struct HookList:                 # the modules declaring one hook, in table order: the loops of the hot
-    int n                             # paths visit these only (a scan of every line cost a few % of a random
-    ModuleHooks* m[NMODULES]          # game with every module)
-
-cdef HookList PHASE_GEN[16]           # per phase: the modules listing actions there (gen_phase)
-cdef HookList WITH_SETUP, WITH_PILES, WITH_SETUP_END, WITH_FOLLOWS, WITH_TURN_END, WITH_PLACED, WITH_REMOVED
-cdef HookList WITH_LOG, WITH_VALUES, WITH_RESAMPLE
-
-
-cdef inline void _add(HookList* l, ModuleHooks* m, bint has) noexcept nogil:
-    if has:
-        l.m[l.n] = m
-        l.n += 1
+cdef uint32_t GEN_PHASES[NMODULES]   # per line: the phases whose actions its gen_phase lists (its own; the
+                                      # window's, if it acts there)
 
 
 cdef void _read_table() noexcept nogil:
     global CLOSED_PHASES, LEGAL_BITS, PLACED_BITS, REMOVED_BITS, LOG_BITS, TURN_END_BITS, WINDOW_BITS
     cdef int i, k
     cdef ModuleHooks* m
-    WITH_SETUP.n = WITH_PILES.n = WITH_SETUP_END.n = WITH_FOLLOWS.n = WITH_TURN_END.n = WITH_PLACED.n = 0
-    WITH_REMOVED.n = WITH_LOG.n = WITH_VALUES.n = WITH_RESAMPLE.n = 0
     for k in range(16):
         KIND_OWNER[k] = SUB_OWNER[k] = PHASE_OWNER[k] = NULL
-        PHASE_GEN[k].n = 0
     for k in range(256):
         TILE_KIND_BIT[k] = 0
     for i in range(NMODULES):
@@ -223,18 +210,9 @@ cdef void _read_table() noexcept nogil:
         LOG_BITS |= m.bit if m.log_before != NULL else 0
         TURN_END_BITS |= m.bit if m.turn_end != NULL else 0
         WINDOW_BITS |= m.bit if m.window else 0
-        for k in range(16):                 # the window's phase lists its users' actions
-            _add(&PHASE_GEN[k], m, m.gen_phase != NULL and ((m.phases >> k) & 1 or (k == PH_INTERRUPT and m.window)))
-        _add(&WITH_SETUP, m, m.setup != NULL)
-        _add(&WITH_PILES, m, m.piles != NULL)
-        _add(&WITH_SETUP_END, m, m.setup_end != NULL)
-        _add(&WITH_FOLLOWS, m, m.follows != NULL)
-        _add(&WITH_TURN_END, m, m.turn_end != NULL)
-        _add(&WITH_PLACED, m, m.placed != NULL)
-        _add(&WITH_REMOVED, m, m.removed != NULL)
-        _add(&WITH_LOG, m, m.log_before != NULL)
-        _add(&WITH_VALUES, m, m.values != NULL)
-        _add(&WITH_RESAMPLE, m, m.resample != NULL)
+        GEN_PHASES[i] = 0
+        if m.gen_phase != NULL:
+            GEN_PHASES[i] = m.phases | ((1 << PH_INTERRUPT) if m.window else 0)
 
 _read_table()
 
@@ -270,3 +248,8 @@ cdef inline ModuleHooks* code_owner(int code) noexcept nogil:
     if (code & 15) == A_EXT:
         return SUB_OWNER[(code >> 4) & 15]
     return KIND_OWNER[code & 15]
+
+
+# the hooks every module on answers in turn (setup, piles, what follows, placed / removed tiles, the logs, the
+# phases' actions, values, resampling): direct calls written from this table at build time (dispatch.py)
+include "dispatch.pxi"
