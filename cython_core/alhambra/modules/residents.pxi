@@ -758,6 +758,8 @@ cdef object residents_canonical(object m, uint32_t bits, bint shown, int step, o
     count = {t: NFIGURES - m["supply"][i] for i, t in enumerate(TYPE_NAMES)}
     for p in range(n):
         for tile in m["residents"][p]:
+            if isinstance(tile, bool) or not isinstance(tile, int) or not 1 <= tile <= NBUILDINGS:
+                raise PositionError(f"modules.residents[{p}]: {tile!r} is no building")   # (TILE_TYPE: C)
             count[TYPE_NAMES[TILE_TYPE[tile]]] -= 1
     for w in own:
         count[w] -= 1
