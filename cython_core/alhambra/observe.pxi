@@ -86,196 +86,41 @@ def observation_of(State st, seat):
 
 
 cdef object _modules_seen(State st, int seat):
-    """The modules' public table (rules.md §9): viziers, bazaars beside the market, falcons, the interrupt
-    window's order, and how many camps / bazaars the bag still holds (its composition is public, its order
-    is not); the Thief's and the Residents' part (modules/hidden.pxi) with the secrets of ``seat`` (-1: of
-    every seat, for a position). None in a game without modules."""
+    """The modules' table (rules.md §9), None in a game without modules: the interrupt window's order
+    (modules/window.pxi), then each module's keys (its `seen` hook, modules/table.pxi; in the table's order) with
+    the secrets of ``seat`` (-1: of every seat, for a position)."""
     cdef GameState* s = &st.st
-    cdef int n = s.num_players, i, t
+    cdef ModuleHooks* m
+    cdef int i
     if not s.options & MODULE_BITS:
         return None
-    bag_camps = bag_bazaars = 0
-    for i in range(s.bag_n):
-        t = s.bag[i]
-        bag_camps += TILE_KIND[t] == KIND_CAMP
-        bag_bazaars += TILE_KIND[t] == KIND_BAZAAR
-    return {
-        "vizier_awake": [st.vizier_awake(i) for i in range(n)] if s.options & OPT_VIZIER else None,
-        "window_order": st.window_order(),
-        "bazaars_waiting": st.bazaars_waiting(),
-        "falcons": [[f, seat, x, y] for seat in range(n) for f, (x, y) in st.falcons(seat)]
-        if s.options & OPT_FALCONS else None,
-        "bag_camps": bag_camps,
-        "bag_bazaars": bag_bazaars,
-        **_change_walls_seen(st),
-        **(thief_residents_seen(st, seat) if s.options & (OPT_THIEF | OPT_RESIDENTS) else {}),
-    }
-
-
-cdef dict _change_walls_seen(State st):
-    """Change and Walls (rules.md §9.5, §9.7), all public: coins per seat and in the bag; wall cards face up
-    and used; the pieces wall cards put on each seat's tiles (``[tile, "NE"]``, 0 = the fountain); and per
-    setup pile 2..5 that still holds unseen wall cards ``[first, last, count]`` (draw-pile indexes, 0 = top):
-    which cards they are is hidden, how many lie in which pile is not (everyone saw where each one came
-    out)."""
-    cdef GameState* s = &st.st
-    cdef int n = s.num_players, i, p, lo, hi, cnt
     out = {}
-    if s.options & OPT_CHANGE:
-        out["coins"] = [st.coins(i) for i in range(n)]
-        out["coin_bag"] = st.coins()
-    if s.options & OPT_WALLS:
-        piles = []
-        for p in range(4):
-            lo = max(s.wall_lo[p], s.draw_pos)
-            hi = s.wall_hi[p]
-            cnt = sum(1 for i in range(lo, hi) if s.draw[i] >= WALL_CARD_FIRST)
-            piles.append([lo - s.draw_pos, hi - 1 - s.draw_pos, cnt] if cnt else None)
-        out["walls"] = {"face_up": sorted(st.wall_cards()), "used": st.wall_cards_used(),
-                        "pieces": [[[t, w] for t, w in st.card_walls(i).items()] for i in range(n)],
-                        "piles": piles}
+    window_seen(s, out)
+    for i in range(NMODULES):
+        m = &MODULES_TABLE[i]
+        if m.seen != NULL and s.options & m.json_with:
+            m.seen(s, st, seat, out)
     return out
 
 
-cdef _change_walls_put(GameState* s, object m, uint32_t bits, int n, dict in_pile):
-    """Read the Change / Walls parts of "modules" (the inverse of _change_walls_seen) and check them against
-    the cities and the draw pile (in_pile: draw-pile code -> index)."""
-    cdef int i, k, t, x, y, sides, lo, hi, cnt
-    for name, bit in (("coins", OPT_CHANGE), ("coin_bag", OPT_CHANGE), ("walls", OPT_WALLS)):
-        if not bits & bit and m.get(name) is not None:
-            raise PositionError(f"modules.{name} must be null (or absent) without its module")
-    walls_in_pile = sorted(c - WALL_CARD_FIRST + 1 for c in in_pile if c >= WALL_CARD_FIRST)
-    if bits & OPT_CHANGE:
-        coins = _as_list(m.get("coins"), "modules.coins", n)
-        bag = _as_list(m.get("coin_bag"), "modules.coin_bag", NCUR)
-        for k in range(NCUR):
-            s.coin_bag[k] = _as_int(bag[k], "modules.coin_bag", 0, NCOINS)
-        for i in range(n):
-            row = _as_list(coins[i], f"modules.coins[{i}]", NCUR)
-            for k in range(NCUR):
-                s.coins[i][k] = _as_int(row[k], f"modules.coins[{i}]", 0, NCOINS)
-        for k in range(NCUR):
-            if s.coin_bag[k] + sum(s.coins[i][k] for i in range(n)) != NCOINS:
-                raise PositionError(f"modules.coins: the {CURRENCY_NAMES[k]} coins held and in the bag must "
-                                    f"add up to {NCOINS}")
-    if not bits & OPT_WALLS:
-        if walls_in_pile:
-            raise PositionError("draw_pile: wall cards only with the Walls module")
-        return
-    w = m.get("walls")
-    if not isinstance(w, dict) or set(w) != {"face_up", "used", "pieces", "piles"}:
-        raise PositionError("modules.walls: an object with face_up, used, pieces, piles")
-    up = _as_list(w["face_up"], "modules.walls.face_up")
-    used = _as_list(w["used"], "modules.walls.used")
-    for c in up + used:
-        _as_int(c, "modules.walls card", 1, NWALL_CARDS)
-    if sorted(up + used + walls_in_pile) != list(range(1, NWALL_CARDS + 1)):
-        raise PositionError("modules.walls: each wall card 1-8 must be once in the draw pile, face up or used")
-    for c in up:
-        s.wall_up |= 1 << (c - 1)
-    for c in used:
-        s.wall_used |= 1 << (c - 1)
-    pieces = _as_list(w["pieces"], "modules.walls.pieces", n)
-    for i in range(n):
-        for e in _as_list(pieces[i], f"modules.walls.pieces[{i}]"):
-            if not isinstance(e, list) or len(e) != 2 or not isinstance(e[1], str):
-                raise PositionError(f"modules.walls.pieces[{i}]: each entry is [tile, sides], not {e!r}")
-            t = _as_int(e[0], f"modules.walls.pieces[{i}] tile", 0, LAST_TILE)
-            try:
-                sides = walls_from_text(e[1])
-            except ValueError as err:
-                raise PositionError(f"modules.walls.pieces[{i}]: {err}") from None
-            if sides == 0 or sides not in [WALL_CARD_SIDES[k] for k in range(NWALL_CARDS)]:
-                raise PositionError(f"modules.walls.pieces[{i}]: {e[1]!r} is not what a wall card adds")
-            if t == FOUNTAIN:
-                s.fountain_walls[i] = sides
-            elif s.card_walls[t] or not (mask_has(s.cities.reserve[i], t) or city_find(s.cities.city[i], t, &x, &y)):
-                raise PositionError(f"modules.walls.pieces[{i}]: tile {t} is not seat {i}'s (or given twice)")
-            else:
-                s.card_walls[t] = sides
-    for i in range(n):      # the cities show exactly the printed walls plus the pieces
-        for x, y, t, wl in city_wrap(s.cities.city[i]).cells():
-            expect = s.fountain_walls[i] if t == FOUNTAIN else tile_walls_now(s, t)
-            if wl != expect:
-                raise PositionError(f"seats[{i}].city: tile {t} at {x},{y} has walls {walls_to_text(wl)}, but its "
-                                    f"printed walls and wall pieces make {walls_to_text(expect)}")
-    piles = _as_list(w["piles"], "modules.walls.piles", 4)
-    seen = 0
-    for k in range(4):
-        if piles[k] is None:
-            continue
-        e = _as_list(piles[k], f"modules.walls.piles[{k}]", 3)
-        lo = _as_int(e[0], f"modules.walls.piles[{k}]", 0, MAX_DRAW - 1)
-        hi = _as_int(e[1], f"modules.walls.piles[{k}]", lo, MAX_DRAW - 1) + 1
-        cnt = sum(1 for c, j in in_pile.items() if c >= WALL_CARD_FIRST and lo <= j < hi)
-        if e[2] != cnt or lo < seen:
-            raise PositionError(f"modules.walls.piles[{k}]: {e[2]!r} wall cards said, {cnt} there "
-                                f"(piles are in draw order and do not overlap)")
-        s.wall_lo[k] = lo
-        s.wall_hi[k] = hi
-        seen = hi
-        walls_in_pile = walls_in_pile[cnt:]
-    if walls_in_pile:
-        raise PositionError("modules.walls.piles: a wall card in the draw pile lies outside every pile range")
-
-
-cdef _modules_put(GameState* s, object m, uint32_t bits, int n, put_tile):
-    """Read the "modules" part of a position or observation into s (the inverse of _modules_seen; the
-    bag counts are checked by the caller's tile census)."""
-    cdef int f, seat, x, y, types
-    for f in range(NFALCONS):
-        s.falcon_owner[f] = NO_SEAT
-    if not bits & MODULE_BITS:
+cdef _modules_put(GameState* s, object m, put_tile):
+    """Read the "modules" part of a position or observation into s (the inverse of _modules_seen): the
+    window's order, then each module's `put` hook in the table's order (every module's, on or off: it checks
+    that an off module's keys are null; the bag counts are checked by the caller's tile census)."""
+    cdef ModuleHooks* h
+    cdef int i
+    if not s.options & MODULE_BITS:
         if m is not None:
             raise PositionError("modules must be null (or absent) in a game without modules")
-        return
-    if not isinstance(m, dict):
+        m = {}
+    elif not isinstance(m, dict):
         raise PositionError("modules: an object with vizier_awake, window_order, bazaars_waiting, falcons")
-    awake = m.get("vizier_awake")
-    if bits & OPT_VIZIER:
-        awake = _as_list(awake, "modules.vizier_awake", n)
-        for i, a in enumerate(awake):
-            if not isinstance(a, bool):
-                raise PositionError("modules.vizier_awake: true or false per seat")
-            if a:
-                s.vizier_awake |= 1 << i
-    elif awake is not None:
-        raise PositionError("modules.vizier_awake must be null without the Vizier")
-    order = _as_list(m.get("window_order", []), "modules.window_order")
-    if order:
-        if len(order) != n or sorted(order) != list(range(n)) \
-                or any(order[k] != (order[0] + k) % n for k in range(n)):
-            raise PositionError("modules.window_order: the seats in table order from the one who is next")
-        s.in_window = 1
-        s.win_first = order[0]
-        s.win_k = (s.current - order[0]) % n if s.phase == PH_INTERRUPT else 0
-    elif s.phase == PH_INTERRUPT:
-        raise PositionError("modules.window_order: the interrupt phase needs the window's order")
-    for t in _as_list(m.get("bazaars_waiting", []), "modules.bazaars_waiting"):
-        if isinstance(t, bool) or not isinstance(t, int) or not BAZAAR_FIRST <= t <= LAST_TILE \
-                or not bits & OPT_BAZAARS:
-            raise PositionError(f"modules.bazaars_waiting: {t!r} is no bazaar of this game")
-        put_tile(t, "the bazaars beside the market")
-        s.bazaar_wait |= 1 << (t - BAZAAR_FIRST)
-    falcons = m.get("falcons")
-    if not bits & OPT_FALCONS:
-        if falcons is not None:
-            raise PositionError("modules.falcons must be null without the Falconers")
-        return
-    for e in _as_list(falcons, "modules.falcons"):
-        if not isinstance(e, list) or len(e) != 4 or any(isinstance(v, bool) or not isinstance(v, int) for v in e):
-            raise PositionError(f"modules.falcons: each entry is [falcon 1-15, seat, x, y], not {e!r}")
-        f, seat, x, y = e
-        if not 1 <= f <= NFALCONS or s.falcon_owner[f - 1] != NO_SEAT:
-            raise PositionError(f"modules.falcons: falcon {f} is unknown or given twice")
-        _seat_of(seat, n, "modules.falcons seat")
-        if not (-60 <= x <= 60 and -60 <= y <= 60):
-            raise PositionError(f"modules.falcons: corner {x},{y} is off the city")
-        types = corner_types(s.cities.city[seat], x, y)
-        if types < 0 or FALCON_TYPES[f - 1] & ~types or corner_taken(s, seat, city_pack(x, y)):
-            raise PositionError(f"modules.falcons: falcon {f} cannot sit on corner {x},{y} of seat {seat}")
-        s.falcon_owner[f - 1] = seat
-        s.falcon_cell[f - 1] = city_pack(x, y)
+    else:
+        window_put(s, m)
+    for i in range(NMODULES):
+        h = &MODULES_TABLE[i]
+        if h.put != NULL:
+            h.put(s, m, (s.options & h.json_with) != 0, put_tile)
 
 
 # ================================================================ card counting
@@ -934,11 +779,9 @@ def state_from_position(d):
     s.bag_n = len(bag)
     for i, t in enumerate(reversed(bag)):
         s.bag[i] = t
-    _modules_put(s, d.get("modules"), bits, n, put_tile)
-    if bits & (OPT_CHANGE | OPT_WALLS) or any(c >= WALL_CARD_FIRST for c in in_pile):
-        _change_walls_put(s, d.get("modules") or {}, bits, n, in_pile)
-    if bits & (OPT_THIEF | OPT_RESIDENTS):
-        thief_residents_put(s, d["modules"], bits, n)          # modules/hidden.pxi
+    for k in range(NFALCONS):
+        s.falcon_owner[k] = NO_SEAT         # (the struct's empty value: no seat 0)
+    _modules_put(s, d.get("modules"), put_tile)
     tiles = game_tiles(bits)
     lost = [t for t in tiles if t not in where]
     if lost:
@@ -1062,8 +905,9 @@ def position_from_observation(obs):
             raise PositionError("scoring_cards: each entry is {\"round\", \"drawn\", \"positions\"}")
     undrawn = [e for e in scards if not e["drawn"]]
     size = _as_int(obs["draw_pile_size"], "draw_pile_size", 0, MAX_DRAW)
-    wpiles, wcards = _unseen_wall_cards(obs.get("modules"), bits)
-    nwall = sum(e[2] for e in wpiles)
+    modules = obs.get("modules")
+    ranges = _canonical_step(modules, bits, CANON_PILE, None)   # (what, first, last, card texts)
+    nwall = sum(len(e[3]) for e in ranges)
     if len(pool) != size - len(undrawn) - nwall + sum(unknown):
         raise PositionError(f"observation: {len(pool)} cards unseen, but the draw pile holds "
                             f"{size - len(undrawn) - nwall} money cards and the hands {sum(unknown)} unknown ones")
@@ -1071,11 +915,11 @@ def position_from_observation(obs):
         for _ in range(unknown[p]):
             hands[p].append(pool.pop())
     pile = [None] * size
-    for lo, hi, cnt in wpiles:      # the unseen wall cards at the top of their piles (canonical order)
-        if hi >= size or cnt > hi - lo + 1:
-            raise PositionError("modules.walls.piles: a pile range does not fit the draw pile")
-        for i in range(lo, lo + cnt):
-            pile[i] = f"w{wcards.pop(0)}"
+    for what, lo, hi, texts in ranges:      # at the top of their ranges (canonical order)
+        if hi >= size or len(texts) > hi - lo + 1:
+            raise PositionError(f"{what}: a pile range does not fit the draw pile")
+        for i in range(lo, lo + len(texts)):
+            pile[i] = texts[i - lo]
     for e in undrawn:
         pos = _as_list(e["positions"], f"scoring_cards[{e['round'] - 1}].positions", 2)
         lo = _as_int(pos[0], "scoring card position", 0, size - 1)
@@ -1107,9 +951,7 @@ def position_from_observation(obs):
     see(_as_list(obs["pending"], "pending"), "the pending tiles")
     if obs["dirk_tiles"] is not None:
         see(_as_list(obs["dirk_tiles"], "dirk_tiles"), "Dirk's tiles")
-    modules = obs.get("modules")
-    if isinstance(modules, dict):
-        see(_as_list(modules.get("bazaars_waiting", []), "modules.bazaars_waiting"), "the bazaars beside the market")
+    _canonical_step(modules, bits, CANON_TILES, see)
     final = obs["final"]
     current = obs["current_player"]
     fin = None
@@ -1149,31 +991,41 @@ def position_from_observation(obs):
         "scoring_cards": scards, "discard": obs["discard"], "bag": bag, "dirk": dirk, "scored": done, "due": [],
         "score_breakdown": obs["score_breakdown"], "final": fin, "history": obs["history"],
         "record_history": True,
-        **({"modules": thief_residents_canonical(modules, n, me, phase) if bits & (OPT_THIEF | OPT_RESIDENTS)
-            else modules} if bits & MODULE_BITS else {}),
+        **({"modules": _modules_canonical(modules, bits, n, me, phase)} if bits & MODULE_BITS else {}),
     }
 
 
-cdef tuple _unseen_wall_cards(object modules, uint32_t bits):
-    """(piles [[first, last, count]], the unseen wall cards 1-8) of an observation's "modules"."""
-    if not bits & OPT_WALLS:
-        return [], []
-    w = modules.get("walls") if isinstance(modules, dict) else None
-    if not isinstance(w, dict):
-        raise PositionError("modules.walls: an object with face_up, used, pieces, piles")
-    seen = set(_as_list(w.get("face_up"), "modules.walls.face_up") + _as_list(w.get("used"), "modules.walls.used"))
-    piles = []
-    for e in _as_list(w.get("piles"), "modules.walls.piles", 4):
-        if e is not None:
-            e = _as_list(e, "modules.walls.piles entry", 3)
-            piles.append([_as_int(e[0], "modules.walls.piles", 0, MAX_DRAW - 1),
-                          _as_int(e[1], "modules.walls.piles", 0, MAX_DRAW - 1),
-                          _as_int(e[2], "modules.walls.piles", 0, NWALL_CARDS)])
-    unseen = [c for c in range(1, NWALL_CARDS + 1) if c not in seen]
-    if len(unseen) != sum(e[2] for e in piles):
-        raise PositionError(f"modules.walls: {len(unseen)} wall cards unseen, but the piles hold "
-                            f"{sum(e[2] for e in piles)}")
-    return piles, unseen
+cdef list _canonical_step(object m, uint32_t bits, int step, object arg):
+    """position_from_observation's CANON_PILE / CANON_TILES step: every module's canonical hook (on or off), in
+    the table's order; what they return, joined: the unseen cards in the draw pile."""
+    cdef ModuleHooks* h
+    cdef int i
+    out = []
+    for i in range(NMODULES):
+        h = &MODULES_TABLE[i]
+        if h.canonical != NULL:
+            out += h.canonical(m, bits, (bits & h.json_with) != 0, step, arg) or []
+    return out
+
+
+cdef object _modules_canonical(object m, uint32_t bits, int n, int me, str phase):
+    """The "modules" of position_from_observation: the observation's, with the secrets the `canonical` hooks
+    give at CANON_SECRETS (each returns its new object, a copy: _modules_copy, or None: unchanged)."""
+    cdef ModuleHooks* h
+    cdef int i
+    out = m
+    for i in range(NMODULES):
+        h = &MODULES_TABLE[i]
+        if h.canonical != NULL and bits & h.json_with:
+            r = h.canonical(m, bits, 1, CANON_SECRETS, (out, n, me, phase))
+            if r is not None:
+                out = r
+    return out
+
+
+def _modules_copy(dict m):
+    """(a "modules" that is no object fails here with the TypeError it always had)"""
+    return dict(m)
 
 
 def state_from_observation(obs):

@@ -48,6 +48,12 @@ def _from_setup(num_players, *, seed=0, options=None, current_player=0, turn=0, 
     self._hist = ["setup: from_setup"]
     self._hist_len = 1
     self.record_history = True
+    for i in range(NFALCONS):
+        s.falcon_owner[i] = NO_SEAT         # (the struct's empty value: no seat 0)
+    # the modules' keywords, each read by its module's from_setup hook (modules/table.pxi)
+    kw = {"vizier_asleep": vizier_asleep, "bazaars_waiting": bazaars_waiting, "falcons": falcons, "coins": coins,
+          "wall_cards": wall_cards, "wall_cards_used": wall_cards_used, "card_walls": card_walls,
+          "thieves": thieves, "discs": discs, "residents": residents}
 
     def per_seat(name, value):
         if value is None:
@@ -68,12 +74,12 @@ def _from_setup(num_players, *, seed=0, options=None, current_player=0, turn=0, 
     def take_tile(t, place):
         if isinstance(t, bool) or not isinstance(t, int) or t not in all_tiles:
             raise ValueError(f"{place}: no tile {t!r} in this game (tiles are 1-{NBUILDINGS}"
-                             + (", camps 55-62" if bits & OPT_CAMPS else "")
-                             + (", bazaars 63-70" if bits & OPT_BAZAARS else "") + ")")
+                             + "".join(text for bit, text in _tile_ranges() if bits & bit) + ")")
         if t in where:
             raise ValueError(f"tile {t} is both in {where[t]} and in {place}")
         where[t] = place
 
+    setup = {"per_seat": per_seat, "take_tile": take_tile, "pile": None, "pile_given": draw_pile is not None}
     # cities
     for i, spec in enumerate(per_seat("cities", cities)):
         if spec is None:
@@ -119,14 +125,7 @@ def _from_setup(num_players, *, seed=0, options=None, current_player=0, turn=0, 
             take_tile(t, "Dirk's tiles")
             mask_set(s.cities.dirk_tiles, t)
             type_count_add(&s.cities, DIRK, t, 1)
-    if bazaars_waiting:
-        if not bits & OPT_BAZAARS:
-            raise ValueError("bazaars_waiting: the Bazaars module is not on")
-        for t in bazaars_waiting:
-            take_tile(t, "the bazaars beside the market")
-            if TILE_KIND[t] != KIND_BAZAAR:
-                raise ValueError(f"bazaars_waiting: tile {t} is not a bazaar")
-            s.bazaar_wait |= 1 << (t - BAZAAR_FIRST)
+    _modules_from_setup(s, SETUP_TILES, kw, setup)
     if market is not None:
         market = list(market)
         if len(market) != NCUR:
@@ -201,11 +200,14 @@ def _from_setup(num_players, *, seed=0, options=None, current_player=0, turn=0, 
                 have.add(r)
                 pile.append(SCORING_CARD_1 + r - 1)
             elif isinstance(w, str) and len(w) == 2 and w[0] == "w" and w[1] in "12345678":
-                if not bits & OPT_WALLS or WALL_CARD_FIRST + int(w[1]) - 1 in pile:
+                # a wall card (whether the game has them: the modules' SETUP_PILE)
+                if WALL_CARD_FIRST + int(w[1]) - 1 in pile:
                     raise ValueError(f"draw_pile: wall card {w} is not (or not once more) in this game")
                 pile.append(WALL_CARD_FIRST + int(w[1]) - 1)
             else:
                 pile.extend(take_cards([w], "draw_pile"))
+        setup["pile"] = pile
+        _modules_from_setup(s, SETUP_PILE, kw, setup)
         if have != needed:
             raise ValueError(f"draw_pile: scoring card(s) {sorted(needed - have)} missing (write s1 / s2)")
         rest = [c for c in range(NCARD_KINDS) for _ in range(copies - count[c])]
@@ -228,10 +230,8 @@ def _from_setup(num_players, *, seed=0, options=None, current_player=0, turn=0, 
             pos = lo + rng_below(&s.rng, len(pile) - lo + 1)
             pile.insert(pos, SCORING_CARD_1 + r - 1)
             p1 = pos
-        if bits & OPT_WALLS:
-            for w in range(NWALL_CARDS):
-                if w + 1 not in wall_cards and w + 1 not in wall_cards_used:
-                    pile.insert(rng_below(&s.rng, len(pile) + 1), WALL_CARD_FIRST + w)
+        setup["pile"] = pile
+        _modules_from_setup(s, SETUP_PILE, kw, setup)      # (their cards into it)
     s.draw_len = len(pile)
     s.draw_pos = 0
     for i, c in enumerate(pile):
@@ -263,172 +263,30 @@ def _from_setup(num_players, *, seed=0, options=None, current_player=0, turn=0, 
         raise ValueError(f"turn: a count of turns, not {turn!r}")
     s.turn = turn
     s.phase = PH_ACTION
-    _setup_modules(s, bits, vizier_asleep, falcons)
-    _setup_change_walls(s, bits, coins, wall_cards, wall_cards_used, card_walls)
-    _setup_thief_residents(self, per_seat("thieves", thieves), per_seat("discs", discs),
-                           per_seat("residents", residents))
+    _modules_from_setup(s, SETUP_END, kw, setup)
     return self
 
 
-cdef _setup_change_walls(GameState* s, uint32_t bits, coins, wall_cards, wall_cards_used, card_walls):
-    """from_setup's Change and Walls parts (see _from_setup)."""
-    cdef int i, k, t, x = 0, y = 0, sides
-    if bits & OPT_CHANGE:
-        for k in range(NCUR):
-            s.coin_bag[k] = NCOINS
-    for i, texts in enumerate(coins or ()):
-        if not bits & OPT_CHANGE:
-            raise ValueError("coins: the Change module is not on")
-        if i >= s.num_players:
-            raise ValueError(f"coins: no seat {i}")
-        for w in texts or ():
-            k = _parse_coin(w) if isinstance(w, str) else -1
-            if k < 0:
-                raise ValueError(f"coins[{i}]: {w!r} is no coin (write the currency letter and c, e.g. gc)")
-            if s.coin_bag[k] == 0:
-                raise ValueError(f"coins: more than {NCOINS} {CURRENCY_NAMES[k]} coins")
-            s.coin_bag[k] -= 1
-            s.coins[i][k] += 1
-    if (wall_cards or wall_cards_used or card_walls) and not bits & OPT_WALLS:
-        raise ValueError("wall_cards / wall_cards_used / card_walls: the Walls module is not on")
-    in_pile = {s.draw[i] - WALL_CARD_FIRST + 1 for i in range(s.draw_len) if s.draw[i] >= WALL_CARD_FIRST}
-    for w in list(wall_cards) + list(wall_cards_used):
-        if isinstance(w, bool) or not isinstance(w, int) or not 1 <= w <= NWALL_CARDS or w in in_pile:
-            raise ValueError(f"wall_cards: {w!r} is no wall card 1-{NWALL_CARDS} (or given twice)")
-        in_pile.add(w)
-    if bits & OPT_WALLS and len(in_pile) != NWALL_CARDS:
-        raise ValueError("wall cards nowhere (in the draw pile, face up or used): "
-                         f"{sorted(set(range(1, NWALL_CARDS + 1)) - in_pile)}")
-    for w in wall_cards:
-        s.wall_up |= 1 << (w - 1)
-    for w in wall_cards_used:
-        s.wall_used |= 1 << (w - 1)
-    if bits & OPT_WALLS:
-        s.wall_lo[0] = 0
-        s.wall_hi[0] = s.draw_len
-    for t, text in dict(card_walls or {}).items():
-        sides = walls_from_text(text)
-        if isinstance(t, bool) or not isinstance(t, int) or not 1 <= t <= LAST_TILE or sides == 0:
-            raise ValueError(f"card_walls: {t!r}: {text!r} is no tile with wall pieces")
-        if sides & TILE_WALLS[t] or TILE_KIND[t] == KIND_CAMP:
-            raise ValueError(f"card_walls: tile {t} cannot take pieces on {text}")
-        owned = False
-        for i in range(s.num_players):
-            owned = owned or mask_has(s.cities.reserve[i], t) or city_find(s.cities.city[i], t, &x, &y)
-        if not owned:
-            raise ValueError(f"card_walls: tile {t} is in no city or reserve")
-        s.card_walls[t] = sides
-        for i in range(s.num_players):
-            if city_find(s.cities.city[i], t, &x, &y):
-                city_put(city_unshare(&s.cities.city[i]), x, y, t, tile_walls_now(s, t))
-                if city_wrap(s.cities.city[i]).is_valid() is not None:
-                    raise ValueError(f"card_walls: tile {t} with walls {text} breaks the city of seat {i}")
-
-
-cdef _setup_thief_residents(State self, list thieves, list discs, list residents):
-    """from_setup's part for the Thief and the Residents (modules/thief.pxi, residents.pxi)."""
-    cdef GameState* s = &self.st
-    cdef int p, k, t
-    if any(v is not None for v in thieves) and not s.options & OPT_THIEF:
-        raise ValueError("thieves: the Thief is not on in this game")
-    if any(v is not None for v in discs + residents) and not s.options & OPT_RESIDENTS:
-        raise ValueError("discs / residents: the Residents are not on in this game")
-    if s.options & OPT_THIEF:
-        thief_setup(s)
-        if any(v is not None for v in thieves):       # the given hands; the others dealt from the rest
-            left = [NTHIEVES] * NCUR
-            for p, hand in enumerate(thieves):
-                for w in hand or ():
-                    if not isinstance(w, str) or w not in CURRENCY_LETTERS or len(w) != 1:
-                        raise ValueError(f"thieves[{p}]: {w!r} is no currency letter (y, g, b, o)")
-                    k = CURRENCY_LETTERS.index(w)
-                    if left[k] == 0:
-                        raise ValueError(f"thieves: more than {NTHIEVES} thieves of {CURRENCY_NAMES[k]}")
-                    left[k] -= 1
-            pool = bytearray(k for k in range(NCUR) for _ in range(left[k]))
-            _shuffle_py(s, pool)
-            for p in range(s.num_players):
-                s.thief[p][0] = s.thief[p][1] = s.thief[p][2] = s.thief[p][3] = 0
-                hand = thieves[p]
-                if hand is None:
-                    hand = [CURRENCY_LETTERS[k] for k in pool[:THIEVES_DEALT[s.num_players]]]
-                    pool = pool[THIEVES_DEALT[s.num_players]:]
-                for w in hand:
-                    s.thief[p][CURRENCY_LETTERS.index(w)] += 1
-            for k in range(NCUR):
-                s.thief_out[k] = pool.count(k)
-            thief_recount(s)
-    if not s.options & OPT_RESIDENTS:
-        return
-    residents_deal(s)
-    for p, figures in enumerate(discs):
-        if figures is None:
-            continue
-        if len(set(figures)) != len(figures) or len(figures) > 3 or any(w not in TYPE_NAMES for w in figures):
-            raise ValueError(f"discs[{p}]: up to 3 distinct building types ({', '.join(TYPE_NAMES)})")
-        for t in range(NTYPES):
-            s.supply[t] += s.disc[p][t]
-            s.disc[p][t] = 0
-        for w in figures:
-            t = TYPE_NAMES.index(w)
-            if s.supply[t] == 0:
-                raise ValueError(f"discs: more than {NFIGURES} figures of {w}")
-            s.supply[t] -= 1
-            s.disc[p][t] = 1
-        s.disc_hidden[p] = len(figures)
-    for p, tiles in enumerate(residents):
-        for t in tiles or ():
-            if isinstance(t, bool) or not isinstance(t, int) or not 1 <= t <= NBUILDINGS \
-                    or not city_holds(s.cities.city[p], t):
-                raise ValueError(f"residents[{p}]: {t!r} is no building of that city")
-            if s.supply[TILE_TYPE[t]] == 0 or mask_has(s.residents[p], t):
-                raise ValueError(f"residents[{p}]: no figure of {TYPE_NAMES[TILE_TYPE[t]]} left for tile {t}")
-            s.supply[TILE_TYPE[t]] -= 1
-            mask_set(s.residents[p], t)
-
-
-cdef _setup_modules(GameState* s, uint32_t bits, vizier_asleep, falcons):
-    """from_setup's module parts: viziers (awake unless listed asleep) and falcons (checked like a buy)."""
-    cdef int f, seat, x, y, types
-    for f in range(NFALCONS):
-        s.falcon_owner[f] = NO_SEAT
-    if bits & OPT_VIZIER:
-        s.vizier_awake = <uint8_t>((1 << s.num_players) - 1)
-    for seat in vizier_asleep or ():
-        if not bits & OPT_VIZIER:
-            raise ValueError("vizier_asleep: the Vizier module is not on")
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < s.num_players:
-            raise ValueError(f"vizier_asleep: no seat {seat!r}")
-        s.vizier_awake &= ~(1 << seat)
-    if not falcons:
-        return
-    if not bits & OPT_FALCONS:
-        raise ValueError("falcons: the Falconers module is not on")
-    for key, value in dict(falcons).items():
-        if isinstance(key, bool) or not isinstance(key, int) or not 1 <= key <= NFALCONS:
-            raise ValueError(f"falcons: no falcon {key!r} (1-{NFALCONS})")
-        try:
-            seat, (x, y) = value
-        except (TypeError, ValueError):
-            raise ValueError(f"falcons[{key}]: write (seat, (x, y)), not {value!r}") from None
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < s.num_players:
-            raise ValueError(f"falcons[{key}]: no seat {seat!r}")
-        if not (-60 <= x <= 60 and -60 <= y <= 60):
-            raise ValueError(f"falcons[{key}]: corner {x},{y} is off the city")
-        types = corner_types(s.cities.city[seat], x, y)
-        if types < 0 or FALCON_TYPES[key - 1] & ~types:
-            raise ValueError(f"falcons[{key}]: falcon {key} cannot sit on corner {x},{y} of seat {seat}'s city")
-        if corner_taken(s, seat, city_pack(x, y)):
-            raise ValueError(f"falcons[{key}]: corner {x},{y} of seat {seat} holds another falcon")
-        s.falcon_owner[key - 1] = seat
-        s.falcon_cell[key - 1] = city_pack(x, y)
+cdef _modules_from_setup(GameState* s, int step, dict kw, dict setup):
+    """Each module's from_setup hook, in the table's order, on or off (off, it refuses its keywords)."""
+    cdef int i
+    for i in range(NMODULES):
+        if MODULES_TABLE[i].from_setup != NULL:
+            MODULES_TABLE[i].from_setup(s, step, kw, setup)
 
 
 def game_tiles(uint32_t bits):
-    """Every tile id of a game with these option bits: the buildings, then camps and bazaars if on."""
-    tiles = list(range(1, NBUILDINGS + 1))
-    if bits & OPT_CAMPS:
-        tiles += list(range(CAMP_FIRST, CAMP_FIRST + NCAMPS))
-    if bits & OPT_BAZAARS:
-        tiles += list(range(BAZAAR_FIRST, BAZAAR_FIRST + NBAZAARS))
-    return tiles
+    """Every tile id of a game with these option bits: the buildings, then the tiles of the modules on that
+    bring tiles (modules/table.pxi's tile_kind: camps, bazaars), by id."""
+    return [t for t in range(1, LAST_TILE + 1) if TILE_KIND[t] == KIND_BUILDING
+            or (TILE_KIND[t] != KIND_NONE and bits & TILE_KIND_BIT[TILE_KIND[t]])]
+
+
+cdef list _tile_ranges():
+    """(bit, ", camps 55-62") per module bringing tiles, in the table's order: from_setup's message."""
+    out = []
+    for i in range(NMODULES):
+        if MODULES_TABLE[i].tile_kind:
+            ids = [t for t in range(1, LAST_TILE + 1) if TILE_KIND[t] == MODULES_TABLE[i].tile_kind]
+            out.append((MODULES_TABLE[i].bit, f", {MODULES_TABLE[i].name.decode()} {min(ids)}-{max(ids)}"))
+    return out

@@ -118,3 +118,53 @@ cdef int bazaars_parse(GameState* s, str verb, list args) except -1:
     if not BAZAAR_FIRST <= t <= LAST_TILE:
         raise ValueError(f"bazaar: tile {t} is not a bazaar ({BAZAAR_FIRST}-{LAST_TILE})")
     return A_BAZAAR | ((t - BAZAAR_FIRST) << 4) | _parse_payment("bazaar", f"bazaar {t}", BAZAAR_CUR[t], args[1:], 7)
+
+
+# ---------------------------------------------------------------- JSON (its table line's seen, put, canonical
+# and from_setup: observe.pxi, setup_py.pxi)
+
+cdef int bazaars_seen(GameState* s, object st, int seat, dict out) except -1:
+    """"bazaars_waiting": the bazaars beside the market; "bag_bazaars": how many the bag holds ([] and 0 while
+    off)."""
+    cdef int i, k = 0
+    out["bazaars_waiting"] = st.bazaars_waiting()
+    for i in range(s.bag_n):
+        k += TILE_KIND[s.bag[i]] == KIND_BAZAAR
+    out["bag_bazaars"] = k
+    return 0
+
+
+cdef int bazaars_put(GameState* s, dict m, bint shown, object put_tile) except -1:
+    """The bazaars beside the market (the bag's count is the caller's tile census)."""
+    if not shown:
+        return 0
+    for t in _as_list(m.get("bazaars_waiting", []), "modules.bazaars_waiting"):
+        if isinstance(t, bool) or not isinstance(t, int) or not BAZAAR_FIRST <= t <= LAST_TILE \
+                or not s.options & OPT_BAZAARS:
+            raise PositionError(f"modules.bazaars_waiting: {t!r} is no bazaar of this game")
+        put_tile(t, "the bazaars beside the market")
+        s.bazaar_wait |= 1 << (t - BAZAAR_FIRST)
+    return 0
+
+
+cdef object bazaars_canonical(object m, uint32_t bits, bint shown, int step, object see):
+    """The waiting bazaars are tiles in sight (CANON_TILES)."""
+    if step == CANON_TILES and isinstance(m, dict):
+        see(_as_list(m.get("bazaars_waiting", []), "modules.bazaars_waiting"), "the bazaars beside the market")
+    return None
+
+
+cdef int bazaars_from_setup(GameState* s, int step, dict kw, dict setup) except -1:
+    """``bazaars_waiting``: bazaar tiles beside the market (SETUP_TILES: before the market and the bag)."""
+    bazaars_waiting = kw["bazaars_waiting"]
+    if step != SETUP_TILES or not bazaars_waiting:
+        return 0
+    if not s.options & OPT_BAZAARS:
+        raise ValueError("bazaars_waiting: the Bazaars module is not on")
+    take_tile = setup["take_tile"]
+    for t in bazaars_waiting:
+        take_tile(t, "the bazaars beside the market")
+        if TILE_KIND[t] != KIND_BAZAAR:
+            raise ValueError(f"bazaars_waiting: tile {t} is not a bazaar")
+        s.bazaar_wait |= 1 << (t - BAZAAR_FIRST)
+    return 0

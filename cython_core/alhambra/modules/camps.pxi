@@ -79,3 +79,14 @@ cdef int gen_legal_camps(GameState* s, GenCache* gc, int* out) noexcept nogil:
             n += gen_place_aside(t, dirk, out + n)
         return n
     return gen_module_phase(s, out, NULL if gc == NULL else gc.buy[s.current])
+
+
+# ---------------------------------------------------------------- JSON (its table line's seen: observe.pxi)
+
+cdef int camps_seen(GameState* s, object st, int seat, dict out) except -1:
+    """"bag_camps": how many camps the bag holds (its composition is public, its order is not; 0 while off)."""
+    cdef int i, k = 0
+    for i in range(s.bag_n):
+        k += TILE_KIND[s.bag[i]] == KIND_CAMP
+    out["bag_camps"] = k
+    return 0

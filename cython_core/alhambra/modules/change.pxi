@@ -196,3 +196,65 @@ cdef int change_census(GameState* s, char* why) noexcept nogil:
 cdef void change_values(GameState* s, int i, int left, double p, double* out) noexcept nogil:
     """Coins are money like cards."""
     out[i] += EV_MONEY * (1.0 - 0.6 * p) * (s.coins[i][0] + s.coins[i][1] + s.coins[i][2] + s.coins[i][3])
+
+
+# ---------------------------------------------------------------- JSON (its table line's seen, put and
+# from_setup: observe.pxi, setup_py.pxi). Its keys go with the Walls' (json_with): a position of a game with
+# either checks that the other's keys are null.
+
+cdef int change_seen(GameState* s, object st, int seat, dict out) except -1:
+    """"coins" per seat and "coin_bag" (all public; absent while off)."""
+    cdef int i
+    if s.options & OPT_CHANGE:
+        out["coins"] = [st.coins(i) for i in range(s.num_players)]
+        out["coin_bag"] = st.coins()
+    return 0
+
+
+cdef int change_put(GameState* s, dict m, bint shown, object put_tile) except -1:
+    """The coins held and in the bag: 6 per currency in all."""
+    cdef int i, k, n = s.num_players
+    if not shown:
+        return 0
+    if not s.options & OPT_CHANGE:
+        for name in ("coins", "coin_bag"):
+            if m.get(name) is not None:
+                raise PositionError(f"modules.{name} must be null (or absent) without its module")
+        return 0
+    coins = _as_list(m.get("coins"), "modules.coins", n)
+    bag = _as_list(m.get("coin_bag"), "modules.coin_bag", NCUR)
+    for k in range(NCUR):
+        s.coin_bag[k] = _as_int(bag[k], "modules.coin_bag", 0, NCOINS)
+    for i in range(n):
+        row = _as_list(coins[i], f"modules.coins[{i}]", NCUR)
+        for k in range(NCUR):
+            s.coins[i][k] = _as_int(row[k], f"modules.coins[{i}]", 0, NCOINS)
+    for k in range(NCUR):
+        if s.coin_bag[k] + sum(s.coins[i][k] for i in range(n)) != NCOINS:
+            raise PositionError(f"modules.coins: the {CURRENCY_NAMES[k]} coins held and in the bag must "
+                                f"add up to {NCOINS}")
+    return 0
+
+
+cdef int change_from_setup(GameState* s, int step, dict kw, dict setup) except -1:
+    """``coins``: per seat a list of coin texts (``["gc", "gc"]``); the rest are in the bag (SETUP_END)."""
+    cdef int i, k
+    if step != SETUP_END:
+        return 0
+    if s.options & OPT_CHANGE:
+        for k in range(NCUR):
+            s.coin_bag[k] = NCOINS
+    for i, texts in enumerate(kw["coins"] or ()):
+        if not s.options & OPT_CHANGE:
+            raise ValueError("coins: the Change module is not on")
+        if i >= s.num_players:
+            raise ValueError(f"coins: no seat {i}")
+        for w in texts or ():
+            k = _parse_coin(w) if isinstance(w, str) else -1
+            if k < 0:
+                raise ValueError(f"coins[{i}]: {w!r} is no coin (write the currency letter and c, e.g. gc)")
+            if s.coin_bag[k] == 0:
+                raise ValueError(f"coins: more than {NCOINS} {CURRENCY_NAMES[k]} coins")
+            s.coin_bag[k] -= 1
+            s.coins[i][k] += 1
+    return 0

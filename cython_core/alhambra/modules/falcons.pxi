@@ -364,3 +364,69 @@ cdef int falcons_parse(GameState* s, str verb, list args) except -1:
     c = parse_card(args[1])
     x, y = _parse_cell(args[2])
     return A_FALCON | ((f - 1) << 4) | (c << 8) | (city_pack(x, y) << 14)
+
+
+# ---------------------------------------------------------------- JSON (its table line's seen, put and
+# from_setup: observe.pxi, setup_py.pxi)
+
+cdef int falcons_seen(GameState* s, object st, int seat, dict out) except -1:
+    """"falcons": ``[falcon 1-15, seat, x, y]`` per falcon in a city, by seat then falcon (null while off)."""
+    out["falcons"] = [[f, p, x, y] for p in range(s.num_players) for f, (x, y) in st.falcons(p)] \
+        if s.options & OPT_FALCONS else None
+    return 0
+
+
+cdef int falcons_put(GameState* s, dict m, bint shown, object put_tile) except -1:
+    """The falcons in the cities, each on a corner it may sit on (the others are in the supply)."""
+    cdef int f, seat, x, y, types, n = s.num_players
+    if not shown:
+        return 0
+    falcons = m.get("falcons")
+    if not s.options & OPT_FALCONS:
+        if falcons is not None:
+            raise PositionError("modules.falcons must be null without the Falconers")
+        return 0
+    for e in _as_list(falcons, "modules.falcons"):
+        if not isinstance(e, list) or len(e) != 4 or any(isinstance(v, bool) or not isinstance(v, int) for v in e):
+            raise PositionError(f"modules.falcons: each entry is [falcon 1-15, seat, x, y], not {e!r}")
+        f, seat, x, y = e
+        if not 1 <= f <= NFALCONS or s.falcon_owner[f - 1] != NO_SEAT:
+            raise PositionError(f"modules.falcons: falcon {f} is unknown or given twice")
+        _seat_of(seat, n, "modules.falcons seat")
+        if not (-60 <= x <= 60 and -60 <= y <= 60):
+            raise PositionError(f"modules.falcons: corner {x},{y} is off the city")
+        types = corner_types(s.cities.city[seat], x, y)
+        if types < 0 or FALCON_TYPES[f - 1] & ~types or corner_taken(s, seat, city_pack(x, y)):
+            raise PositionError(f"modules.falcons: falcon {f} cannot sit on corner {x},{y} of seat {seat}")
+        s.falcon_owner[f - 1] = seat
+        s.falcon_cell[f - 1] = city_pack(x, y)
+    return 0
+
+
+cdef int falcons_from_setup(GameState* s, int step, dict kw, dict setup) except -1:
+    """``falcons``: ``{falcon 1..15: (seat, (x, y))}``, checked like a buy (SETUP_END)."""
+    cdef int seat, x, y, types
+    falcons = kw["falcons"]
+    if step != SETUP_END or not falcons:
+        return 0
+    if not s.options & OPT_FALCONS:
+        raise ValueError("falcons: the Falconers module is not on")
+    for key, value in dict(falcons).items():
+        if isinstance(key, bool) or not isinstance(key, int) or not 1 <= key <= NFALCONS:
+            raise ValueError(f"falcons: no falcon {key!r} (1-{NFALCONS})")
+        try:
+            seat, (x, y) = value
+        except (TypeError, ValueError):
+            raise ValueError(f"falcons[{key}]: write (seat, (x, y)), not {value!r}") from None
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < s.num_players:
+            raise ValueError(f"falcons[{key}]: no seat {seat!r}")
+        if not (-60 <= x <= 60 and -60 <= y <= 60):
+            raise ValueError(f"falcons[{key}]: corner {x},{y} is off the city")
+        types = corner_types(s.cities.city[seat], x, y)
+        if types < 0 or FALCON_TYPES[key - 1] & ~types:
+            raise ValueError(f"falcons[{key}]: falcon {key} cannot sit on corner {x},{y} of seat {seat}'s city")
+        if corner_taken(s, seat, city_pack(x, y)):
+            raise ValueError(f"falcons[{key}]: corner {x},{y} of seat {seat} holds another falcon")
+        s.falcon_owner[key - 1] = seat
+        s.falcon_cell[key - 1] = city_pack(x, y)
+    return 0

@@ -604,3 +604,232 @@ cdef int residents_parse(GameState* s, str verb, list args) except -1:
         raise ValueError("disc: name the cell, e.g. 'disc 1,-2'")
     x, y = _parse_cell(args[0])
     return A_EXT | (SUB_DISC << 4) | (city_pack(x, y) << 8)
+
+
+# ---------------------------------------------------------------- JSON (its table line's seen, put, canonical
+# and from_setup: observe.pxi, setup_py.pxi). Public: the supply, the residents, where each disc lies, and per
+# disc the figures everyone saw arrive from the supply ("seen"), how many of the secret first choice are still
+# on it ("hidden") and which types of that choice have left ("gone"). Secret: the hidden figures; a seat's
+# observation adds its own disc ("disc"), a position holds every disc's figures ("disc_figures"). Its keys go
+# with the Thief's (json_with): null while it is off and the Thief is on.
+
+import itertools
+
+
+cdef list _type_list(uint8_t* per_type):
+    cdef int t, i
+    return [TYPE_NAMES[t] for t in range(NTYPES) for i in range(per_type[t])]
+
+
+cdef _types_put(uint8_t* per_type, object v, str what):
+    for w in _as_list(v, what):
+        if w not in TYPE_NAMES:
+            raise PositionError(f"{what}: a figure is a building type ({', '.join(TYPE_NAMES)}), not {w!r}")
+        per_type[TYPE_NAMES.index(w)] += 1
+
+
+cdef int residents_seen(GameState* s, object st, int seat, dict out) except -1:
+    """Its keys of "modules": public facts, plus the disc of ``seat`` (an observation) or every disc's figures
+    (seat = -1: a position)."""
+    cdef int n = s.num_players, p, k
+    cdef bint res = s.options & OPT_RESIDENTS
+    out["supply"] = [s.supply[p] for p in range(NTYPES)] if res else None
+    out["residents"] = [st.residents(p) for p in range(n)] if res else None
+    out["discs"] = [{"cell": st.disc_cell(p), "seen": _type_list(s.disc_seen[p]), "hidden": s.disc_hidden[p],
+                     "gone": [TYPE_NAMES[k] for k in range(NTYPES) if (s.disc_gone[p] >> k) & 1]}
+                    for p in range(n)] if res else None
+    out["lifted"] = {"tile": s.res_tile, "resume": PHASE_NAMES[s.res_phase]} if s.phase == PH_RESIDENT else None
+    out["setup_left"] = s.setup_left if res else None
+    if seat >= 0:
+        out["disc"] = _type_list(s.disc[seat]) if res else None
+    else:
+        out["disc_figures"] = [_type_list(s.disc[p]) for p in range(n)] if res else None
+    return 0
+
+
+cdef int residents_put(GameState* s, dict m, bint shown, object put_tile) except -1:
+    """The supply, the residents, the discs with their figures (7 figures per type; each disc's public
+    knowledge fitting its figures), the lifted disc's tile."""
+    cdef int p, k, t, total, n = s.num_players
+    cdef uint8_t res_types[NTYPES]
+    if not shown:
+        return 0
+    for name in ("supply", "residents", "discs", "disc_figures"):
+        if (m.get(name) is not None) != bool(s.options & OPT_RESIDENTS):
+            raise PositionError(f"modules.{name} must be " + ("given" if s.options & OPT_RESIDENTS else "null") +
+                                " in this game")
+    if not s.options & OPT_RESIDENTS:
+        return 0
+    supply = _as_list(m["supply"], "modules.supply", NTYPES)
+    for t in range(NTYPES):
+        s.supply[t] = _as_int(supply[t], "modules.supply", 0, NFIGURES)
+        res_types[t] = 0
+    for p, tiles in enumerate(_as_list(m["residents"], "modules.residents", n)):
+        for t in _as_list(tiles, f"modules.residents[{p}]"):
+            if isinstance(t, bool) or not isinstance(t, int) or not 1 <= t <= NBUILDINGS \
+                    or not city_holds(s.cities.city[p], t) or mask_has(s.residents[p], t):
+                raise PositionError(f"modules.residents[{p}]: {t!r} is no building of that city (or twice)")
+            mask_set(s.residents[p], t)
+            res_types[TILE_TYPE[t]] += 1
+    s.setup_left = _as_int(m.get("setup_left") or 0, "modules.setup_left", 0, n)   # (older positions: 0)
+    if s.setup_left and (s.phase != PH_FIGURES and s.phase != PH_DISC or s.turn or
+                         s.current != (s.start_player + n - s.setup_left) % n):
+        raise PositionError("modules.setup_left: discs are set up at the start, in the phases \"figures\" and "
+                            "\"disc\", seat by seat from the start player on")
+    figures = _as_list(m["disc_figures"], "modules.disc_figures", n)
+    for p, d in enumerate(_as_list(m["discs"], "modules.discs", n)):
+        what = f"modules.discs[{p}]"
+        if not isinstance(d, dict) or set(d) != {"cell", "seen", "hidden", "gone"}:
+            raise PositionError(f"{what} must be {{\"cell\", \"seen\", \"hidden\", \"gone\"}}")
+        _types_put(s.disc[p], figures[p], f"modules.disc_figures[{p}]")
+        _types_put(s.disc_seen[p], d["seen"], what + ".seen")
+        s.disc_hidden[p] = _as_int(d["hidden"], what + ".hidden", 0, 3)
+        for w in _as_list(d["gone"], what + ".gone"):
+            if w not in TYPE_NAMES:
+                raise PositionError(f"{what}.gone: {w!r} is no building type")
+            s.disc_gone[p] |= 1 << TYPE_NAMES.index(w)
+        total = 0
+        for t in range(NTYPES):
+            k = s.disc[p][t] - s.disc_seen[p][t]
+            if k < 0 or k > 1 or (k and (s.disc_gone[p] >> t) & 1):
+                raise PositionError(f"{what}: the figures {figures[p]} do not fit what the table saw")
+            total += k
+            res_types[t] += s.disc[p][t]
+        if total != s.disc_hidden[p]:
+            raise PositionError(f"{what}: {total} figures of the first choice, but hidden says {s.disc_hidden[p]}")
+        cell = d["cell"]
+        if cell is None:
+            s.disc_cell[p] = 0
+        else:
+            cell = _as_list(cell, what + ".cell", 2)
+            x = _as_int(cell[0], what + ".cell", -120, 120)
+            y = _as_int(cell[1], what + ".cell", -120, 120)
+            if city_tile(s.cities.city[p], x, y) >= 0:
+                raise PositionError(f"{what}: the disc lies on a tile at {x},{y}")
+            s.disc_cell[p] = city_pack(x, y)
+    if figures_unrevealed(s):               # every seat still holds one of each type, on its disc or kept back
+        for k in range(n):                  # the seats from the start player on have chosen, the rest not yet
+            p = (s.start_player + k) % n
+            if s.disc_hidden[p] != (3 if k < n - s.setup_left + (s.phase == PH_DISC) else 0):
+                raise PositionError(f"modules.discs[{p}]: at setup the seats before the one to act (from the "
+                                    f"start player on) hold 3 hidden figures, the others none")
+        for t in range(NTYPES):
+            res_types[t] = n
+    for t in range(NTYPES):
+        if res_types[t] + s.supply[t] != NFIGURES:
+            raise PositionError(f"figures of type {TYPE_NAMES[t]}: {res_types[t] + s.supply[t]}, the game "
+                                f"has {NFIGURES}")
+    lifted = m.get("lifted")
+    if (lifted is not None) != (s.phase == PH_RESIDENT):
+        raise PositionError("modules.lifted: given exactly in the phase \"resident\"")
+    if lifted is not None:
+        if not isinstance(lifted, dict) or set(lifted) != {"tile", "resume"} \
+                or lifted["resume"] not in ("action", "place", "final"):
+            raise PositionError("modules.lifted must be {\"tile\": int, \"resume\": \"action\" | \"place\" | "
+                                "\"final\"}")
+        t = _as_tile(lifted["tile"], "modules.lifted.tile")
+        if not city_holds(s.cities.city[s.current], t):
+            raise PositionError(f"modules.lifted: tile {t} is not in the city of the seat to act")
+        s.res_tile = t
+        s.res_phase = PHASE_NAMES.index(lifted["resume"])
+    return 0
+
+
+cdef object residents_canonical(object m, uint32_t bits, bint shown, int step, object arg):
+    """CANON_SECRETS: the others' hidden figures, the first assignment (seats in order, types in order) that
+    fits the public facts (determinize reshuffles them). arg: (the new "modules", seat count, the observing
+    seat, phase); returns its copy."""
+    cdef int n, me
+    if step != CANON_SECRETS or not shown:
+        return None
+    out, n, me, phase = arg
+    out = _modules_copy(out)
+    out.pop("disc", None)
+    if m.get("discs") is None:
+        return out
+    discs = _as_list(m["discs"], "modules.discs", n)
+    own = list(_as_list(m.get("disc"), "modules.disc"))
+    left = m.get("setup_left")
+    if type(left) is int and (left > 1 or (left == 1 and phase == "figures")):
+        # setup: any 3 types for a seat that chose (nothing public ties them to the supply yet)
+        out["disc_figures"] = [own if p == me else (list(TYPE_NAMES[:3]) if discs[p]["hidden"] else [])
+                               for p in range(n)]
+        return out
+    count = {t: NFIGURES - m["supply"][i] for i, t in enumerate(TYPE_NAMES)}
+    for p in range(n):
+        for tile in m["residents"][p]:
+            if isinstance(tile, bool) or not isinstance(tile, int) or not 1 <= tile <= NBUILDINGS:
+                raise PositionError(f"modules.residents[{p}]: {tile!r} is no building")   # (TILE_TYPE: C)
+            count[TYPE_NAMES[TILE_TYPE[tile]]] -= 1
+    for w in own:
+        count[w] -= 1
+    for p in range(n):
+        if p != me:
+            for w in discs[p]["seen"]:
+                count[w] -= 1
+    others = [p for p in range(n) if p != me]
+    hidden = _fill_hidden(count, [(discs[p]["hidden"], set(discs[p]["gone"])) for p in others])
+    if hidden is None:
+        raise PositionError("modules.discs: no figures fit the supply, the residents and the discs")
+    figures = {me: own}
+    for p, h in zip(others, hidden):
+        figures[p] = sorted(list(discs[p]["seen"]) + h, key=TYPE_NAMES.index)
+    out["disc_figures"] = [figures[p] for p in range(n)]
+    return out
+
+
+def _fill_hidden(count, seats):
+    """Per seat (hidden count, gone types), distinct types not gone, using exactly the figures of ``count``."""
+    if not seats:
+        return [] if all(v == 0 for v in count.values()) else None
+    k, gone = seats[0]
+    for combo in itertools.combinations([t for t in TYPE_NAMES if t not in gone and count[t] > 0], k):
+        for t in combo:
+            count[t] -= 1
+        rest = _fill_hidden(count, seats[1:])
+        for t in combo:
+            count[t] += 1
+        if rest is not None:
+            return [list(combo)] + rest
+    return None
+
+
+cdef int residents_from_setup(GameState* s, int step, dict kw, dict setup) except -1:
+    """``discs``: per seat the figures on its disc, distinct building types (default: 3 dealt by the seed;
+    the disc lies beside the fountain); ``residents``: per seat buildings of its city that hold a resident.
+    SETUP_END."""
+    cdef int p, t
+    if step != SETUP_END:
+        return 0
+    discs = setup["per_seat"]("discs", kw["discs"])
+    residents = setup["per_seat"]("residents", kw["residents"])
+    if any(v is not None for v in discs + residents) and not s.options & OPT_RESIDENTS:
+        raise ValueError("discs / residents: the Residents are not on in this game")
+    if not s.options & OPT_RESIDENTS:
+        return 0
+    residents_deal(s)
+    for p, figures in enumerate(discs):
+        if figures is None:
+            continue
+        if len(set(figures)) != len(figures) or len(figures) > 3 or any(w not in TYPE_NAMES for w in figures):
+            raise ValueError(f"discs[{p}]: up to 3 distinct building types ({', '.join(TYPE_NAMES)})")
+        for t in range(NTYPES):
+            s.supply[t] += s.disc[p][t]
+            s.disc[p][t] = 0
+        for w in figures:
+            t = TYPE_NAMES.index(w)
+            if s.supply[t] == 0:
+                raise ValueError(f"discs: more than {NFIGURES} figures of {w}")
+            s.supply[t] -= 1
+            s.disc[p][t] = 1
+        s.disc_hidden[p] = len(figures)
+    for p, tiles in enumerate(residents):
+        for t in tiles or ():
+            if isinstance(t, bool) or not isinstance(t, int) or not 1 <= t <= NBUILDINGS \
+                    or not city_holds(s.cities.city[p], t):
+                raise ValueError(f"residents[{p}]: {t!r} is no building of that city")
+            if s.supply[TILE_TYPE[t]] == 0 or mask_has(s.residents[p], t):
+                raise ValueError(f"residents[{p}]: no figure of {TYPE_NAMES[TILE_TYPE[t]]} left for tile {t}")
+            s.supply[TILE_TYPE[t]] -= 1
+            mask_set(s.residents[p], t)
+    return 0

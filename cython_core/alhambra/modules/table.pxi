@@ -1,14 +1,17 @@
 # The modules of the base game (rules.md §9.0-9.8): one line each, with its option bit, its name and the hooks
 # it declares (NULL where it has none). The shared parts (setup_game, scoring, action check / apply / what
-# follows, the modules' phases, the census, evaluation, determinization) loop over this table for the
-# modules whose bit is on, and name no module (tests/core/test_core_layers.py checks it); the hooks every
-# module on answers in turn are called directly, written from this table at build time (dispatch.py). Every
-# line names every field (NULL where the module has none): a field a struct literal leaves out is not zeroed.
+# follows, the modules' phases, the census, evaluation, determinization; the observation's and the position's
+# "modules" object and State.from_setup's keywords: seen / put / canonical / from_setup) loop over this table
+# for the modules whose bit is on (the JSON hooks and the census also for those off), and name no module
+# (tests/core/test_core_layers.py checks it); the hooks every module on answers in turn are called directly,
+# written from this table at build time (dispatch.py). Every line names every field (NULL where the module
+# has none): a field a struct literal leaves out is not zeroed.
 #
 # The order of the lines is the order of their effects wherever several modules act: the tiles the setup adds
 # to the bag (camps before bazaars), the actions of a shared phase (the window's: vizier before thief), the
 # evaluation's sum (a double: its order is part of the result), the determinization's draws (thief before
-# residents). A new module's line goes last.
+# residents), the keys of the "modules" object (JSON objects are unordered: only the text's order) and the
+# order of their checks (which message a position with several faults gets). A new module's line goes last.
 #
 # The hot paths name their modules directly instead (docs/design.md "Adding a game, adding a module"):
 # gen_action_modules (modules/moves.pxi: the random player's draw in the action phase) and the random
@@ -36,6 +39,18 @@ ctypedef int (*legal_fn)(GameState*, GenCache*, int*) noexcept nogil
 ctypedef void (*log_fn)(GameState*, int, uint8_t*, EventLog*) noexcept nogil
 ctypedef str (*text_fn)(GameState*, int)
 ctypedef int (*parse_fn)(GameState*, str, list) except -1
+cdef enum:                    # the steps of the canonical and from_setup hooks
+    CANON_PILE = 0
+    CANON_TILES = 1
+    CANON_SECRETS = 2
+    SETUP_TILES = 0
+    SETUP_PILE = 1
+    SETUP_END = 2
+
+ctypedef int (*seen_fn)(GameState*, object, int, dict) except -1
+ctypedef int (*put_fn)(GameState*, dict, bint, object) except -1
+ctypedef object (*canonical_fn)(object, uint32_t, bint, int, object)
+ctypedef int (*from_setup_fn)(GameState*, int, dict, dict) except -1
 
 
 cdef struct ModuleHooks:
@@ -54,6 +69,27 @@ cdef struct ModuleHooks:
     int verbs_at                # their place in the verbs an unknown verb's message lists (_VERBS_KNOWN)
     text_fn text                # the text of a code it owns (ValueError when it cannot be rendered)
     parse_fn parse              # the code of a text whose first word is one of its verbs (args: the others)
+    # JSON (Python level): its keys of the "modules" object of observations and positions (observe.pxi writes
+    # the window's "window_order" first, modules/window.pxi, then the modules' keys in the table's order) and
+    # its State.from_setup keywords (setup_py.pxi)
+    uint32_t json_with          # the option bits with which its keys are there: its own, or more when it shares
+                                # them with another module (null or absent while it is off); MODULE_BITS: always
+    seen_fn seen                # writes its keys into the dict (the State st for its accessors; seat: whose
+                                # secrets, -1 for a position: every seat's); run when the game has a bit of
+                                # json_with, whether or not it is on (off: its keys' values then, or none)
+    put_fn put                  # reads and checks its keys of a position into s (PositionError); run in every
+                                # game, on or off (shown: the game has a bit of json_with, so its keys belong
+                                # there; off, they must be null); put_tile(t, place) claims a tile
+    canonical_fn canonical      # position_from_observation (the observation's "modules", option bits, shown,
+                                # step, arg), in every game, on or off, at CANON_PILE: its unseen draw-pile
+                                # cards, [(what, first, last, [texts])] laid from the top of each range;
+                                # CANON_TILES: the tiles it shows, arg = see(tiles, place); CANON_SECRETS (only
+                                # when shown): arg = (the new "modules" so far, n, seat, phase), returns its copy
+                                # with the others' secrets in a canonical order (None: unchanged)
+    from_setup_fn from_setup    # State.from_setup: its keywords (in the dict; the second dict: per_seat,
+                                # take_tile, pile, pile_given), on or off (off: it refuses them), at SETUP_TILES
+                                # (after the reserves), SETUP_PILE (the draw pile, given or made: its cards),
+                                # SETUP_END (after the turn)
     # setup_game
     setup_fn setup              # before the tiles are shuffled: its tiles into the bag, its supplies
     piles_fn piles              # its cards into the draw pile: before the piles are laid (k = -1), then after
@@ -88,6 +124,7 @@ MODULES_TABLE[:] = [
     ModuleHooks(bit=OPT_CAMPS, name=b"camps", kinds=0, subs=0, phases=0, closed=0, tile_kind=KIND_CAMP,
                 column=BD_CAMPS, window=0,
                 verbs=NULL, verbs_at=0, text=NULL, parse=NULL,
+                json_with=MODULE_BITS, seen=camps_seen, put=NULL, canonical=NULL, from_setup=NULL,
                 setup=camps_setup, piles=NULL, setup_end=NULL,
                 check=NULL, apply=NULL, follows=NULL, turn_end=NULL, gen_phase=NULL, gen_legal=gen_legal_camps,
                 placed=NULL, removed=NULL, log_before=NULL, log_after=NULL,
@@ -97,6 +134,8 @@ MODULES_TABLE[:] = [
     ModuleHooks(bit=OPT_BAZAARS, name=b"bazaars", kinds=1 << A_BAZAAR, subs=0, phases=0, closed=0,
                 tile_kind=KIND_BAZAAR, column=BD_BAZAARS, window=0,
                 verbs=b"bazaar", verbs_at=1, text=bazaars_text, parse=bazaars_parse,
+                json_with=MODULE_BITS, seen=bazaars_seen, put=bazaars_put, canonical=bazaars_canonical,
+                from_setup=bazaars_from_setup,
                 setup=bazaars_setup, piles=NULL, setup_end=NULL,
                 check=bazaars_check, apply=bazaars_apply, follows=NULL, turn_end=NULL, gen_phase=NULL,
                 gen_legal=NULL,
@@ -107,6 +146,8 @@ MODULES_TABLE[:] = [
     ModuleHooks(bit=OPT_FALCONS, name=b"falcons", kinds=1 << A_FALCON, subs=0, phases=1 << PH_FALCONS, closed=0,
                 tile_kind=0, column=BD_FALCONS, window=0,
                 verbs=b"falcon", verbs_at=4, text=falcons_text, parse=falcons_parse,
+                json_with=MODULE_BITS, seen=falcons_seen, put=falcons_put, canonical=NULL,
+                from_setup=falcons_from_setup,
                 setup=NULL, piles=NULL, setup_end=NULL,
                 check=falcons_check, apply=falcons_apply, follows=NULL, turn_end=NULL, gen_phase=falcons_gen_phase,
                 gen_legal=NULL,
@@ -117,6 +158,7 @@ MODULES_TABLE[:] = [
     ModuleHooks(bit=OPT_VIZIER, name=b"vizier", kinds=1 << A_WAKE, subs=0, phases=0, closed=0, tile_kind=0,
                 column=-1, window=1,
                 verbs=b"wake", verbs_at=2, text=vizier_text, parse=vizier_parse,
+                json_with=MODULE_BITS, seen=vizier_seen, put=vizier_put, canonical=NULL, from_setup=vizier_from_setup,
                 setup=vizier_setup, piles=NULL, setup_end=NULL,
                 check=vizier_check, apply=vizier_apply, follows=NULL, turn_end=NULL, gen_phase=vizier_gen_phase,
                 gen_legal=NULL,
@@ -127,6 +169,8 @@ MODULES_TABLE[:] = [
     ModuleHooks(bit=OPT_CHANGE, name=b"change", kinds=0, subs=0, phases=0, closed=0, tile_kind=0, column=-1,
                 window=0,
                 verbs=NULL, verbs_at=0, text=NULL, parse=NULL,
+                json_with=OPT_CHANGE | OPT_WALLS, seen=change_seen, put=change_put, canonical=NULL,
+                from_setup=change_from_setup,
                 setup=change_setup, piles=NULL, setup_end=NULL,
                 check=NULL, apply=NULL, follows=NULL, turn_end=NULL, gen_phase=NULL, gen_legal=NULL,
                 placed=NULL, removed=NULL, log_before=change_log_before, log_after=change_log_after,
@@ -136,6 +180,8 @@ MODULES_TABLE[:] = [
     ModuleHooks(bit=OPT_THIEF, name=b"thief", kinds=1 << A_THIEF, subs=0, phases=0, closed=0, tile_kind=0,
                 column=-1, window=1,
                 verbs=b"thief", verbs_at=6, text=thief_text, parse=thief_parse,
+                json_with=OPT_THIEF | OPT_RESIDENTS, seen=thief_seen, put=thief_put, canonical=thief_canonical,
+                from_setup=thief_from_setup,
                 setup=NULL, piles=NULL, setup_end=thief_setup,
                 check=thief_check, apply=thief_apply, follows=thief_follows, turn_end=NULL,
                 gen_phase=thief_gen_phase, gen_legal=NULL,
@@ -146,6 +192,8 @@ MODULES_TABLE[:] = [
     ModuleHooks(bit=OPT_WALLS, name=b"walls", kinds=0, subs=1 << SUB_WALL, phases=0, closed=0, tile_kind=0,
                 column=-1, window=0,
                 verbs=b"wall", verbs_at=5, text=walls_text, parse=walls_parse,
+                json_with=OPT_CHANGE | OPT_WALLS, seen=walls_seen, put=walls_put, canonical=walls_canonical,
+                from_setup=walls_from_setup,
                 setup=NULL, piles=walls_piles, setup_end=NULL,
                 check=walls_check, apply=walls_apply, follows=NULL, turn_end=NULL, gen_phase=NULL, gen_legal=NULL,
                 placed=NULL, removed=NULL, log_before=NULL, log_after=NULL,
@@ -156,6 +204,8 @@ MODULES_TABLE[:] = [
                 closed=(1 << PH_DISC) | (1 << PH_FIGURES), tile_kind=0, column=BD_RESIDENTS, window=0,
                 verbs=b"resident exchange disc figures", verbs_at=7, text=residents_code_text,
                 parse=residents_parse,
+                json_with=OPT_THIEF | OPT_RESIDENTS, seen=residents_seen, put=residents_put,
+                canonical=residents_canonical, from_setup=residents_from_setup,
                 setup=NULL, piles=NULL, setup_end=residents_setup,
                 check=residents_check, apply=residents_apply, follows=residents_follows,
                 turn_end=residents_turn_end, gen_phase=residents_gen_phase, gen_legal=NULL,

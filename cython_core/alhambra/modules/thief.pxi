@@ -236,3 +236,131 @@ cdef int thief_parse(GameState* s, str verb, list args) except -1:
             return A_THIEF | (i << 4)
     shown = " ".join(card_text(d) for d in s.display[:4] if d != NO_CARD) or "empty"
     raise ValueError(f"thief: {card_text(c)} is not in the display ({shown})")
+
+
+# ---------------------------------------------------------------- JSON (its table line's seen, put, canonical
+# and from_setup: observe.pxi, setup_py.pxi). Public: how many thief cards each seat holds, the thieves played
+# (per currency). Secret: the currencies of the thief cards in each hand and of those out of the game; a
+# seat's observation adds its own ("thieves"), a position holds every secret ("thief_hands", "thieves_out").
+# Its keys go with the Residents' (json_with): null while it is off and they are on.
+
+cdef list _letters(uint8_t* per_cur):
+    cdef int k, i
+    return [CURRENCY_LETTERS[k] for k in range(NCUR) for i in range(per_cur[k])]
+
+
+cdef _letters_put(uint8_t* per_cur, object v, str what):
+    for w in _as_list(v, what):
+        if not isinstance(w, str) or len(w) != 1 or w not in CURRENCY_LETTERS:
+            raise PositionError(f"{what}: a thief card is a currency letter (y, g, b, o), not {w!r}")
+        per_cur[CURRENCY_LETTERS.index(w)] += 1
+
+
+cdef int thief_seen(GameState* s, object st, int seat, dict out) except -1:
+    """Its keys of "modules": public facts, plus the secrets of ``seat`` (an observation) or of every seat
+    (seat = -1: a position)."""
+    cdef int n = s.num_players, p
+    cdef bint on = s.options & OPT_THIEF
+    out["thief_counts"] = [thief_count(s, p) for p in range(n)] if on else None
+    out["thieves_played"] = _letters(s.thief_used) if on else None
+    if seat >= 0:
+        out["thieves"] = _letters(s.thief[seat]) if on else None
+    else:
+        out["thief_hands"] = [_letters(s.thief[p]) for p in range(n)] if on else None
+        out["thieves_out"] = _letters(s.thief_out) if on else None
+    return 0
+
+
+cdef int thief_put(GameState* s, dict m, bint shown, object put_tile) except -1:
+    """The thief cards: 3 per currency in the hands, out of the game and played."""
+    cdef int p, k, total, n = s.num_players
+    if not shown:
+        return 0
+    for name in ("thief_hands", "thieves_out", "thieves_played"):
+        if (m.get(name) is not None) != bool(s.options & OPT_THIEF):
+            raise PositionError(f"modules.{name} must be " + ("given" if s.options & OPT_THIEF else "null") +
+                                " in this game")
+    if not s.options & OPT_THIEF:
+        return 0
+    for p, hand in enumerate(_as_list(m["thief_hands"], "modules.thief_hands", n)):
+        _letters_put(s.thief[p], hand, f"modules.thief_hands[{p}]")
+    _letters_put(s.thief_out, m["thieves_out"], "modules.thieves_out")
+    _letters_put(s.thief_used, m["thieves_played"], "modules.thieves_played")
+    for k in range(NCUR):
+        total = s.thief_out[k] + s.thief_used[k]
+        for p in range(n):
+            total += s.thief[p][k]
+        if total != NTHIEVES:
+            raise PositionError(f"thief cards of {CURRENCY_NAMES[k]}: {total}, the game has {NTHIEVES}")
+    thief_recount(s)
+    return 0
+
+
+cdef object thief_canonical(object m, uint32_t bits, bint shown, int step, object arg):
+    """CANON_SECRETS: the others' thieves by currency order, the rest out of the game (determinize reshuffles
+    them). arg: (the new "modules" so far, seat count, the observing seat, phase); returns its copy."""
+    cdef int n, me
+    if step != CANON_SECRETS or not shown:
+        return None
+    out, n, me, _ = arg
+    out = _modules_copy(out)
+    out.pop("thieves", None)
+    if m.get("thief_counts") is not None:
+        counts = _as_list(m["thief_counts"], "modules.thief_counts", n)
+        own = list(_as_list(m.get("thieves"), "modules.thieves"))
+        if len(own) != counts[me]:
+            raise PositionError("modules.thieves: the seat's own thieves do not match thief_counts")
+        left = {c: NTHIEVES for c in CURRENCY_LETTERS}
+        for w in own + list(_as_list(m["thieves_played"], "modules.thieves_played")):
+            if w not in left or left[w] == 0:
+                raise PositionError(f"modules: more thieves of {w!r} than the game has")
+            left[w] -= 1
+        pool = [c for c in CURRENCY_LETTERS for _ in range(left[c])]
+        hands = []
+        for p in range(n):
+            if p == me:
+                hands.append(own)
+            else:
+                hands.append(pool[:counts[p]])
+                pool = pool[counts[p]:]
+        out["thief_hands"] = hands
+        out["thieves_out"] = pool
+    return out
+
+
+cdef int thief_from_setup(GameState* s, int step, dict kw, dict setup) except -1:
+    """``thieves``: per seat its thief cards as currency letters (default: dealt by the seed; the rest are
+    out of the game). SETUP_END."""
+    cdef int p, k
+    if step != SETUP_END:
+        return 0
+    thieves = setup["per_seat"]("thieves", kw["thieves"])
+    if any(v is not None for v in thieves) and not s.options & OPT_THIEF:
+        raise ValueError("thieves: the Thief is not on in this game")
+    if not s.options & OPT_THIEF:
+        return 0
+    thief_setup(s)
+    if any(v is not None for v in thieves):       # the given hands; the others dealt from the rest
+        left = [NTHIEVES] * NCUR
+        for p, hand in enumerate(thieves):
+            for w in hand or ():
+                if not isinstance(w, str) or w not in CURRENCY_LETTERS or len(w) != 1:
+                    raise ValueError(f"thieves[{p}]: {w!r} is no currency letter (y, g, b, o)")
+                k = CURRENCY_LETTERS.index(w)
+                if left[k] == 0:
+                    raise ValueError(f"thieves: more than {NTHIEVES} thieves of {CURRENCY_NAMES[k]}")
+                left[k] -= 1
+        pool = bytearray(k for k in range(NCUR) for _ in range(left[k]))
+        _shuffle_py(s, pool)
+        for p in range(s.num_players):
+            s.thief[p][0] = s.thief[p][1] = s.thief[p][2] = s.thief[p][3] = 0
+            hand = thieves[p]
+            if hand is None:
+                hand = [CURRENCY_LETTERS[k] for k in pool[:THIEVES_DEALT[s.num_players]]]
+                pool = pool[THIEVES_DEALT[s.num_players]:]
+            for w in hand:
+                s.thief[p][CURRENCY_LETTERS.index(w)] += 1
+        for k in range(NCUR):
+            s.thief_out[k] = pool.count(k)
+        thief_recount(s)
+    return 0

@@ -98,3 +98,46 @@ cdef int vizier_parse(GameState* s, str verb, list args) except -1:
     if args:
         raise ValueError(f"{verb} takes no arguments")
     return A_WAKE
+
+
+# ---------------------------------------------------------------- JSON (its table line's seen, put and
+# from_setup: observe.pxi, setup_py.pxi)
+
+cdef int vizier_seen(GameState* s, object st, int seat, dict out) except -1:
+    """"vizier_awake": per seat (null while off)."""
+    cdef int i
+    out["vizier_awake"] = [bool((s.vizier_awake >> i) & 1) for i in range(s.num_players)] \
+        if s.options & OPT_VIZIER else None
+    return 0
+
+
+cdef int vizier_put(GameState* s, dict m, bint shown, object put_tile) except -1:
+    if not shown:
+        return 0
+    awake = m.get("vizier_awake")
+    if s.options & OPT_VIZIER:
+        awake = _as_list(awake, "modules.vizier_awake", s.num_players)
+        for i, a in enumerate(awake):
+            if not isinstance(a, bool):
+                raise PositionError("modules.vizier_awake: true or false per seat")
+            if a:
+                s.vizier_awake |= 1 << i
+    elif awake is not None:
+        raise PositionError("modules.vizier_awake must be null without the Vizier")
+    return 0
+
+
+cdef int vizier_from_setup(GameState* s, int step, dict kw, dict setup) except -1:
+    """``vizier_asleep``: seats (the other viziers are awake; SETUP_END)."""
+    cdef int seat
+    if step != SETUP_END:
+        return 0
+    if s.options & OPT_VIZIER:
+        s.vizier_awake = <uint8_t>((1 << s.num_players) - 1)
+    for seat in kw["vizier_asleep"] or ():
+        if not s.options & OPT_VIZIER:
+            raise ValueError("vizier_asleep: the Vizier module is not on")
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < s.num_players:
+            raise ValueError(f"vizier_asleep: no seat {seat!r}")
+        s.vizier_awake &= ~(1 << seat)
+    return 0

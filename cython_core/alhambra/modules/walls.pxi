@@ -288,3 +288,179 @@ cdef int walls_parse(GameState* s, str verb, list args) except -1:
         raise ValueError(f"wall: no wall card {w} (wall cards are 1-{NWALL_CARDS})")
     t = FOUNTAIN if args[1] in ("fountain", "0") else _parse_tile(args[1])
     return wall_code(w - 1, t)
+
+
+# ---------------------------------------------------------------- JSON (its table line's seen, put, canonical
+# and from_setup: observe.pxi, setup_py.pxi). Its key goes with the Change's (json_with).
+
+cdef int walls_seen(GameState* s, object st, int seat, dict out) except -1:
+    """"walls" (all public): the wall cards face up and used; the pieces wall cards put on each seat's tiles
+    (``[tile, "NE"]``, 0 = the fountain); and per setup pile 2..5 that still holds unseen wall cards
+    ``[first, last, count]`` (draw-pile indexes, 0 = top): which cards they are is hidden, how many lie in
+    which pile is not (everyone saw where each one came out). Absent while off."""
+    cdef int n = s.num_players, i, p, lo, hi, cnt
+    if not s.options & OPT_WALLS:
+        return 0
+    piles = []
+    for p in range(4):
+        lo = max(s.wall_lo[p], s.draw_pos)
+        hi = s.wall_hi[p]
+        cnt = sum(1 for i in range(lo, hi) if s.draw[i] >= WALL_CARD_FIRST)
+        piles.append([lo - s.draw_pos, hi - 1 - s.draw_pos, cnt] if cnt else None)
+    out["walls"] = {"face_up": sorted(st.wall_cards()), "used": st.wall_cards_used(),
+                    "pieces": [[[t, w] for t, w in st.card_walls(i).items()] for i in range(n)],
+                    "piles": piles}
+    return 0
+
+
+cdef int walls_put(GameState* s, dict m, bint shown, object put_tile) except -1:
+    """The wall cards (each once: in the draw pile, face up or used), the pieces on the seats' tiles (the
+    cities must show them) and the piles' ranges; off, no wall card may be in the draw pile."""
+    cdef int i, k, t, x, y, sides, lo, hi, cnt, n = s.num_players
+    in_pile = {s.draw[i]: i for i in range(s.draw_len) if s.draw[i] >= WALL_CARD_FIRST}    # code -> index
+    if shown and not s.options & OPT_WALLS and m.get("walls") is not None:
+        raise PositionError("modules.walls must be null (or absent) without its module")
+    walls_in_pile = sorted(c - WALL_CARD_FIRST + 1 for c in in_pile)
+    if not s.options & OPT_WALLS:
+        if walls_in_pile:
+            raise PositionError("draw_pile: wall cards only with the Walls module")
+        return 0
+    w = m.get("walls")
+    if not isinstance(w, dict) or set(w) != {"face_up", "used", "pieces", "piles"}:
+        raise PositionError("modules.walls: an object with face_up, used, pieces, piles")
+    up = _as_list(w["face_up"], "modules.walls.face_up")
+    used = _as_list(w["used"], "modules.walls.used")
+    for c in up + used:
+        _as_int(c, "modules.walls card", 1, NWALL_CARDS)
+    if sorted(up + used + walls_in_pile) != list(range(1, NWALL_CARDS + 1)):
+        raise PositionError("modules.walls: each wall card 1-8 must be once in the draw pile, face up or used")
+    for c in up:
+        s.wall_up |= 1 << (c - 1)
+    for c in used:
+        s.wall_used |= 1 << (c - 1)
+    pieces = _as_list(w["pieces"], "modules.walls.pieces", n)
+    for i in range(n):
+        for e in _as_list(pieces[i], f"modules.walls.pieces[{i}]"):
+            if not isinstance(e, list) or len(e) != 2 or not isinstance(e[1], str):
+                raise PositionError(f"modules.walls.pieces[{i}]: each entry is [tile, sides], not {e!r}")
+            t = _as_int(e[0], f"modules.walls.pieces[{i}] tile", 0, LAST_TILE)
+            try:
+                sides = walls_from_text(e[1])
+            except ValueError as err:
+                raise PositionError(f"modules.walls.pieces[{i}]: {err}") from None
+            if sides == 0 or sides not in [WALL_CARD_SIDES[k] for k in range(NWALL_CARDS)]:
+                raise PositionError(f"modules.walls.pieces[{i}]: {e[1]!r} is not what a wall card adds")
+            if t == FOUNTAIN:
+                s.fountain_walls[i] = sides
+            elif s.card_walls[t] or not (mask_has(s.cities.reserve[i], t) or city_find(s.cities.city[i], t, &x, &y)):
+                raise PositionError(f"modules.walls.pieces[{i}]: tile {t} is not seat {i}'s (or given twice)")
+            else:
+                s.card_walls[t] = sides
+    for i in range(n):      # the cities show exactly the printed walls plus the pieces
+        for x, y, t, wl in city_wrap(s.cities.city[i]).cells():
+            expect = s.fountain_walls[i] if t == FOUNTAIN else tile_walls_now(s, t)
+            if wl != expect:
+                raise PositionError(f"seats[{i}].city: tile {t} at {x},{y} has walls {walls_to_text(wl)}, but its "
+                                    f"printed walls and wall pieces make {walls_to_text(expect)}")
+    piles = _as_list(w["piles"], "modules.walls.piles", 4)
+    seen = 0
+    for k in range(4):
+        if piles[k] is None:
+            continue
+        e = _as_list(piles[k], f"modules.walls.piles[{k}]", 3)
+        lo = _as_int(e[0], f"modules.walls.piles[{k}]", 0, MAX_DRAW - 1)
+        hi = _as_int(e[1], f"modules.walls.piles[{k}]", lo, MAX_DRAW - 1) + 1
+        cnt = sum(1 for c, j in in_pile.items() if lo <= j < hi)
+        if e[2] != cnt or lo < seen:
+            raise PositionError(f"modules.walls.piles[{k}]: {e[2]!r} wall cards said, {cnt} there "
+                                f"(piles are in draw order and do not overlap)")
+        s.wall_lo[k] = lo
+        s.wall_hi[k] = hi
+        seen = hi
+        walls_in_pile = walls_in_pile[cnt:]
+    if walls_in_pile:
+        raise PositionError("modules.walls.piles: a wall card in the draw pile lies outside every pile range")
+    return 0
+
+
+cdef object walls_canonical(object modules, uint32_t bits, bint shown, int step, object arg):
+    """CANON_PILE: the unseen wall cards, each pile's at the top of its range (in card order)."""
+    if step != CANON_PILE or not bits & OPT_WALLS:
+        return None
+    w = modules.get("walls") if isinstance(modules, dict) else None
+    if not isinstance(w, dict):
+        raise PositionError("modules.walls: an object with face_up, used, pieces, piles")
+    seen = set(_as_list(w.get("face_up"), "modules.walls.face_up") + _as_list(w.get("used"), "modules.walls.used"))
+    piles = []
+    for e in _as_list(w.get("piles"), "modules.walls.piles", 4):
+        if e is not None:
+            e = _as_list(e, "modules.walls.piles entry", 3)
+            piles.append([_as_int(e[0], "modules.walls.piles", 0, MAX_DRAW - 1),
+                          _as_int(e[1], "modules.walls.piles", 0, MAX_DRAW - 1),
+                          _as_int(e[2], "modules.walls.piles", 0, NWALL_CARDS)])
+    unseen = [c for c in range(1, NWALL_CARDS + 1) if c not in seen]
+    if len(unseen) != sum(e[2] for e in piles):
+        raise PositionError(f"modules.walls: {len(unseen)} wall cards unseen, but the piles hold "
+                            f"{sum(e[2] for e in piles)}")
+    return [("modules.walls.piles", lo, hi, [f"w{unseen.pop(0)}" for _ in range(cnt)]) for lo, hi, cnt in piles]
+
+
+cdef int walls_from_setup(GameState* s, int step, dict kw, dict setup) except -1:
+    """SETUP_PILE: the draw pile given may hold wall cards only with the module on; made, the wall cards not
+    face up or used go into it, each at a random place (one pile range: the whole draw pile). SETUP_END:
+    ``wall_cards`` face up, ``wall_cards_used`` (numbers 1-8), ``card_walls`` ``{tile: "NE"}``: pieces on city
+    and reserve tiles."""
+    cdef int i, t, x = 0, y = 0, sides
+    cdef list pile
+    wall_cards = kw["wall_cards"]
+    wall_cards_used = kw["wall_cards_used"]
+    card_walls = kw["card_walls"]
+    if step == SETUP_PILE:
+        pile = setup["pile"]
+        if setup["pile_given"]:
+            for c in pile:
+                if c >= WALL_CARD_FIRST and not s.options & OPT_WALLS:
+                    raise ValueError(f"draw_pile: wall card w{c - WALL_CARD_FIRST + 1} is not (or not once more) "
+                                     f"in this game")
+        elif s.options & OPT_WALLS:
+            for w in range(NWALL_CARDS):
+                if w + 1 not in wall_cards and w + 1 not in wall_cards_used:
+                    pile.insert(rng_below(&s.rng, len(pile) + 1), WALL_CARD_FIRST + w)
+        return 0
+    if step != SETUP_END:
+        return 0
+    if (wall_cards or wall_cards_used or card_walls) and not s.options & OPT_WALLS:
+        raise ValueError("wall_cards / wall_cards_used / card_walls: the Walls module is not on")
+    in_pile = {s.draw[i] - WALL_CARD_FIRST + 1 for i in range(s.draw_len) if s.draw[i] >= WALL_CARD_FIRST}
+    for w in list(wall_cards) + list(wall_cards_used):
+        if isinstance(w, bool) or not isinstance(w, int) or not 1 <= w <= NWALL_CARDS or w in in_pile:
+            raise ValueError(f"wall_cards: {w!r} is no wall card 1-{NWALL_CARDS} (or given twice)")
+        in_pile.add(w)
+    if s.options & OPT_WALLS and len(in_pile) != NWALL_CARDS:
+        raise ValueError("wall cards nowhere (in the draw pile, face up or used): "
+                         f"{sorted(set(range(1, NWALL_CARDS + 1)) - in_pile)}")
+    for w in wall_cards:
+        s.wall_up |= 1 << (w - 1)
+    for w in wall_cards_used:
+        s.wall_used |= 1 << (w - 1)
+    if s.options & OPT_WALLS:
+        s.wall_lo[0] = 0
+        s.wall_hi[0] = s.draw_len
+    for t, text in dict(card_walls or {}).items():
+        sides = walls_from_text(text)
+        if isinstance(t, bool) or not isinstance(t, int) or not 1 <= t <= LAST_TILE or sides == 0:
+            raise ValueError(f"card_walls: {t!r}: {text!r} is no tile with wall pieces")
+        if sides & TILE_WALLS[t] or TILE_KIND[t] == KIND_CAMP:
+            raise ValueError(f"card_walls: tile {t} cannot take pieces on {text}")
+        owned = False
+        for i in range(s.num_players):
+            owned = owned or mask_has(s.cities.reserve[i], t) or city_find(s.cities.city[i], t, &x, &y)
+        if not owned:
+            raise ValueError(f"card_walls: tile {t} is in no city or reserve")
+        s.card_walls[t] = sides
+        for i in range(s.num_players):
+            if city_find(s.cities.city[i], t, &x, &y):
+                city_put(city_unshare(&s.cities.city[i]), x, y, t, tile_walls_now(s, t))
+                if city_wrap(s.cities.city[i]).is_valid() is not None:
+                    raise ValueError(f"card_walls: tile {t} with walls {text} breaks the city of seat {i}")
+    return 0

@@ -187,3 +187,32 @@ cdef inline int vizier_bought(GameState* s) noexcept nogil:
     s.vizier_awake &= ~(1 << s.current)
     s.phase = PH_PLACE
     return GOES_ON
+
+
+# ---------------------------------------------------------------- JSON (observe.pxi)
+# "window_order" is the window's own key, not a module's: the window is shared by its users (the vizier and
+# the thief), its state (in_window, win_first, win_k) is the turn flow's, and the key is there in every game
+# with modules, whichever is on. observe.pxi writes and reads it before the modules' keys.
+
+cdef int window_seen(GameState* s, dict out) except -1:
+    """"window_order": in the "interrupt" phase the seats in the window's order (the seat who is next first),
+    else []."""
+    cdef int n = s.num_players, k
+    out["window_order"] = [(s.win_first + k) % n for k in range(n)] if s.in_window else []
+    return 0
+
+
+cdef int window_put(GameState* s, dict m) except -1:
+    """Read "window_order" (after the phase and the current seat)."""
+    cdef int n = s.num_players
+    order = _as_list(m.get("window_order", []), "modules.window_order")
+    if order:
+        if len(order) != n or sorted(order) != list(range(n)) \
+                or any(order[k] != (order[0] + k) % n for k in range(n)):
+            raise PositionError("modules.window_order: the seats in table order from the one who is next")
+        s.in_window = 1
+        s.win_first = order[0]
+        s.win_k = (s.current - order[0]) % n if s.phase == PH_INTERRUPT else 0
+    elif s.phase == PH_INTERRUPT:
+        raise PositionError("modules.window_order: the interrupt phase needs the window's order")
+    return 0

@@ -189,6 +189,22 @@ def test_positions_refuse_inconsistent_secrets():
         state_from_json(bad)
 
 
+def test_observations_refuse_a_resident_on_no_building():
+    """determinize (position_from_observation) reads the residents' tile types from a C table: only buildings
+    get there."""
+    from alhambra_ai import PositionError, new_game
+
+    s = new_game(3, 1, TR)
+    while s.observation(0)["modules"]["setup_left"]:       # (past the setup: the figures are dealt)
+        s.apply(s.legal_actions()[0])
+    obs = s.observation(0)
+    for tile in (0, 55, 63, 70, 99, -1, 10 ** 6, True, "x", None):
+        bad = json.loads(json.dumps(obs))
+        bad["modules"]["residents"][1] = [tile]
+        with pytest.raises(PositionError, match=r"modules.residents\[1\]: .* is no building"):
+            determinize(bad, 0)
+
+
 def test_records_of_thief_and_residents_games_replay():
     from alhambra_ai import new_game
     from alhambra_ai.record import make_record, replay
