@@ -108,17 +108,12 @@ NOT_YET = {
     "alhambra/modules/bazaars.pxi": {"change": {"check_payment", "gen_exact_coins", "pay_with"}},
     "alhambra/modules/checks.pxi": {"camps": {"OPT_CAMPS"}},      # the random player's test hook (sample.pxi)
     "alhambra/modules/hidden.pxi": {"residents": {"OPT_RESIDENTS"}},     # history_seen: others' figures lines
-    "alhambra/modules/moves.pxi": {        # gen_action_modules (hot path)
-        "vizier": {"OPT_VIZIER"}, "bazaars": {"OPT_BAZAARS", "gen_bazaar_buys"},
-        "falcons": {"OPT_FALCONS", "gen_falcons"}, "walls": {"OPT_WALLS", "gen_walls_ptr"}},
     "alhambra/modules/sample.pxi": {       # the random player's counted falcon purchases (hot path)
         "falcons": {"FalconCorners", "_corner_bits", "card_kinds_held", "falcon_buys", "falcon_may_start",
                     "falcon_spots", "falcons_free"}},
     "alhambra/modules/vizier.pxi": {
         "bazaars": {"check_bazaar", "gen_bazaar_buys"}, "change": {"gen_exact_coins"}},
     "alhambra/modules/walls.pxi": {"residents": {"SUB_WALL"}},
-    "alhambra/modules/window.pxi": {       # the window asks its two users itself
-        "vizier": {"OPT_VIZIER"}, "thief": {"OPT_THIEF", "thief_seats"}},
     "alhambra/observe.pxi": {"residents": {"OPT_RESIDENTS"}},     # determinized_of's history (history_seen)
     "alhambra/search.pxi": {"change": {"OPT_CHANGE", "code_coins"}},     # the rollout policy's price of a buy
     "alhambra/state_py.pxi": {"bazaars": {"bazaar_price"}},
@@ -194,11 +189,14 @@ def test_the_hooks_every_module_answers_are_direct_calls_written_from_the_table(
     dispatch = _dispatch()
     text = dispatch.generate(TABLE.read_text(encoding="utf-8"))
     assert set(dispatch.HOOKS) <= set(hook_fields())
+    index = {name: i for i, name in enumerate(table_lines())}
     for name, line in table_lines().items():
         for hook in dispatch.HOOKS:
-            call = re.search(rf"if s\.options & (\w+)\b.*\n?.*\b{line[hook]}\(", text)
+            call = (re.search(rf"if (?:s\.options & (\w+)\b|\(seats\[(\d+)\]).*\n?.*\b{line[hook]}\(", text)
+                    or re.search(rf"\b{line[hook]}\(.*\) if s\.options & (\w+)\b", text))
             assert (line[hook] != "NULL") == (call is not None), (name, hook)
-            assert call is None or call.group(1) == line["bit"], (name, hook)
+            gate = call and (call.group(1) or int(call.group(2)))      # its bit, or its line's seats (window)
+            assert call is None or gate in (line["bit"], index[name]), (name, hook)
     for path in sources("alhambra"):
         code = path.read_text(encoding="utf-8")
         assert not [h for h in dispatch.HOOKS if re.search(rf"\.{h}\(s\b", code)], path     # m.placed(s, ...

@@ -28,6 +28,12 @@ cdef inline int gen_bazaar_buys(GameState* s, int seat, int* out, BuyMemo* memo)
     return n
 
 
+cdef inline int bazaars_gen_action(GameState* s, int* out, int n, int* counted_at, BuyMemo* memo,
+                                   GenCache* gc) noexcept nogil:
+    """The action phase: the buys of the bazaars waiting beside the market."""
+    return gen_bazaar_buys(s, s.current, out, memo)
+
+
 cdef int check_bazaar(GameState* s, int code) noexcept nogil:
     cdef int b = (code >> 4) & 7, t = BAZAAR_FIRST + ((code >> 4) & 7), r
     if code >> 28:

@@ -25,6 +25,11 @@ OUT = HERE / "dispatch.pxi"
 #   all   - every module on, in order
 #   first - every module on, in order, until one answers 1 (the function answers 1 then, else 0)
 #   sum   - the modules on whose phase it is (GEN_PHASES, table.pxi) add their actions to out
+#   list  - every module on adds its actions to out, in the order of the lines' action_at (the action phase's
+#           list is in that order, not the table's)
+#   seats - the window: each of its lines' seats (0 while it is off) into seats[line], their union returned
+#   asks  - the window, in the order of the lines' `window`: the first whose seats hold the seat and who says
+#           it can act answers 1; one saying no drops the seat from its seats (left: their union again)
 #   chain - every module on, in order, each getting the pile's end the one before it returned
 #   +     - the i-th line's 16 bytes of scratch (saved) as the last argument
 HOOKS = {
@@ -42,6 +47,12 @@ HOOKS = {
                    "s, seat, saved + 16 * {i}, log", "all"),
     "log_after": ("void module_log_after(GameState* s, int seat, uint8_t* saved, EventLog* log)",
                   "s, seat, saved + 16 * {i}, log", "all"),
+    "window_seats": ("uint32_t module_window_seats(GameState* s, uint32_t* seats)", "s", "seats"),
+    "window_asks": ("bint module_window_asks(GameState* s, int seat, uint32_t* seats, uint32_t* left)",
+                    "s, seat", "asks"),
+    "gen_action": ("int module_gen_action(GameState* s, int* out, int* counted_at, BuyMemo* memo, "
+                   "GenCache* gc)",
+                   "s, out + n, n, counted_at, memo, gc", "list"),
     "gen_phase": ("int module_gen_phase(GameState* s, int* out, BuyMemo* memo)", "s, out + n, memo", "sum"),
     "values": ("void module_values_of(GameState* s, int seat, int left, double p, double* out)",
                "s, seat, left, p, out", "all"),
@@ -67,10 +78,17 @@ def generate(text: str) -> str:
     for hook, (signature, args, shape) in HOOKS.items():
         ret = signature.split()[0]
         out.append(f"cdef inline {signature} noexcept nogil:")
-        if shape == "sum":
+        if shape in ("sum", "list"):
             out.append("    cdef int n = 0")
         body = []
-        for i, line in enumerate(lines):
+        order = list(enumerate(lines))
+        if shape == "list":
+            order.sort(key=lambda e: int(e[1]["action_at"]))
+        if shape in ("seats", "asks"):
+            order.sort(key=lambda e: int(e[1]["window"]))
+        if shape == "seats":
+            out += ["    cdef uint32_t every = 0"]
+        for i, line in order:
             fn = line.get(hook, "NULL")
             if fn == "NULL":
                 continue
@@ -85,12 +103,24 @@ def generate(text: str) -> str:
             elif shape == "sum":
                 body += [f"    if s.options & {bit} and (GEN_PHASES[{i}] >> s.phase) & 1:",
                          f"        n += {call}"]
+            elif shape == "list":
+                body += [f"    if s.options & {bit}:", f"        n += {call}"]
+            elif shape == "seats":
+                body += [f"    seats[{i}] = {call} if s.options & {bit} else 0", f"    every |= seats[{i}]"]
+            elif shape == "asks":
+                body += [f"    if (seats[{i}] >> seat) & 1:", f"        if {call}:", "            return 1",
+                         f"        seats[{i}] &= ~(<uint32_t>1 << seat)"]
         out += body
+        if shape == "asks":
+            used = [f"seats[{i}]" for i, line in order if line.get(hook, "NULL") != "NULL"]
+            out += [f"    left[0] = {' | '.join(used) or '0'}", "    return 0"]
         if shape == "first":
             out.append("    return 0")
+        elif shape == "seats":
+            out.append("    return every")
         elif shape == "chain":
             out.append("    return pos")
-        elif shape == "sum":
+        elif shape in ("sum", "list"):
             out.append("    return n")
         elif not body and ret == "void":
             out.append("    pass")

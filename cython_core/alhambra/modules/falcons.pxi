@@ -205,6 +205,16 @@ cdef inline int gen_falcons(GameState* s, int* out, int cap) noexcept nogil:
     return falcon_buys(s, out, cap, -1, NULL)
 
 
+cdef inline int falcons_gen_action(GameState* s, int* out, int n, int* counted_at, BuyMemo* memo,
+                                   GenCache* gc) noexcept nogil:
+    """The action phase: the falcons the seat can buy, or, for the random player who counts them
+    (modules/sample.pxi), where they would be."""
+    if counted_at != NULL:
+        counted_at[0] = n
+        return 0
+    return gen_falcons(s, out, MAX_LEGAL // 2 - n)
+
+
 cdef int check_falcon(GameState* s, int code) noexcept nogil:
     cdef int f = (code >> 4) & 15, card = (code >> 8) & 63, packed = (code >> 14) & 0xFFFF, types
     if code >> 30 or f >= NFALCONS or card >= NCARD_KINDS:

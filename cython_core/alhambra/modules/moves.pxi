@@ -1,7 +1,6 @@
 # The modules' actions in the turn flow (rules.md §9.0-9.8): what gen_legal adds, what check_action and
 # apply_effect hand over for the kinds A_BAZAAR .. A_EXT and for the modules' phases, and what follows; each
-# through the hooks of modules/table.pxi (dispatch.pxi: its direct calls) but gen_action_modules (included by
-# actions.pxi).
+# through the hooks of modules/table.pxi (dispatch.pxi: their direct calls; included by actions.pxi).
 
 
 cdef inline bint tile_in_game(GameState* s, int t) noexcept nogil:
@@ -13,26 +12,14 @@ cdef inline bint tile_in_game(GameState* s, int t) noexcept nogil:
 
 cdef inline int gen_action_modules(GameState* s, int* out, int* falcons_at, BuyMemo* memo,
                                    GenCache* gc) noexcept nogil:
-    """The modules' actions in the action phase, after take and buy: bazaars, wake, falcons, wall cards.
-    falcons_at: NULL, or where the random player (modules/sample.pxi), who counts the falcon purchases, is
-    told their position in the list instead of getting them listed. A new module's action kind listed here is
-    drawn by the random player with no further change. Inline: the random player asks it on every draw of the
+    """The modules' actions in the action phase, after take and buy: each module's gen_action in the order of
+    their action_at (bazaars, wake, falcons, wall cards). falcons_at: NULL, or where the random player
+    (modules/sample.pxi), who counts the falcon purchases, is told their position in the list instead of
+    getting them listed. A new module's action kind listed here is drawn by the random player with no
+    further change. Inline, with direct calls (dispatch.pxi): the random player asks it on every draw of the
     action phase, where its frame cost as much as the usual answers (the wall cards' loops stay out of line:
     gen_walls_ptr). gc: the GenCache whose seat views the wall cards read, or NULL."""
-    # direct calls, not the table: a hot path, and its order (bazaars, wake, falcons) is not the table's
-    cdef int n = 0
-    if s.options & OPT_BAZAARS:
-        n += gen_bazaar_buys(s, s.current, out + n, memo)
-    if s.options & OPT_VIZIER and not (s.vizier_awake >> s.current) & 1:
-        out[n] = A_WAKE
-        n += 1
-    if s.options & OPT_FALCONS and falcons_at != NULL:
-        falcons_at[0] = n
-    elif s.options & OPT_FALCONS:
-        n += gen_falcons(s, out + n, MAX_LEGAL // 2 - n)
-    if s.options & OPT_WALLS and s.wall_up:
-        n += gen_walls_ptr(s, out + n, gc)
-    return n
+    return module_gen_action(s, out, falcons_at, memo, gc)
 
 
 cdef int gen_module_phase(GameState* s, int* out, BuyMemo* memo) noexcept nogil:

@@ -13,9 +13,8 @@
 # residents), the keys of the "modules" object (JSON objects are unordered: only the text's order) and the
 # order of their checks (which message a position with several faults gets). A new module's line goes last.
 #
-# The hot paths name their modules directly instead (docs/design.md "Adding a game, adding a module"):
-# gen_action_modules (modules/moves.pxi: the random player's draw in the action phase) and the random
-# player's counted segments (modules/sample.pxi); the window (modules/window.pxi) asks its two users itself.
+# The random player's counted segments (modules/sample.pxi) name their modules directly instead: a hot path
+# (docs/design.md "Adding a game, adding a module").
 
 include "camps.pxi"
 include "vizier.pxi"
@@ -36,6 +35,9 @@ ctypedef int (*phase_fn)(GameState*, int*, BuyMemo*) noexcept nogil
 ctypedef bint (*placed_fn)(GameState*, int, int, int, int) noexcept nogil
 ctypedef void (*removed_fn)(GameState*, int, int, int, int) noexcept nogil
 ctypedef int (*legal_fn)(GameState*, GenCache*, int*) noexcept nogil
+ctypedef uint32_t (*seats_fn)(GameState*) noexcept nogil
+ctypedef bint (*asks_fn)(GameState*, int) noexcept nogil
+ctypedef int (*action_fn)(GameState*, int*, int, int*, BuyMemo*, GenCache*) noexcept nogil
 ctypedef void (*log_fn)(GameState*, int, uint8_t*, EventLog*) noexcept nogil
 ctypedef str (*text_fn)(GameState*, int)
 ctypedef int (*parse_fn)(GameState*, str, list) except -1
@@ -63,7 +65,8 @@ cdef struct ModuleHooks:
     uint32_t closed             # those of its phases that list no "done"
     int tile_kind               # the TILE_KIND of the tiles it brings (0: none)
     int column                  # its score_breakdown column (BD_*), -1: none
-    bint window                 # it acts in the interrupt window (modules/window.pxi asks it)
+    int window                  # its place among those the interrupt window asks about a seat (1 first; 0: it
+                                # does not act there): window_seats, window_asks, and its gen_phase there
     # text forms (Python level: action_to_text, parse_action)
     const char* verbs           # the first words of its action texts, space separated (NULL: none)
     int verbs_at                # their place in the verbs an unknown verb's message lists (_VERBS_KNOWN)
@@ -104,6 +107,13 @@ cdef struct ModuleHooks:
     turn_end_fn turn_end        # the turn (or a vizier's placement) is about to end: 1 when its phase asks first
     phase_fn gen_phase          # the legal actions of its part of the phase to act in (no "done")
     legal_fn gen_legal          # lists every legal action itself (gen_legal_cached hands over to it)
+    int action_at               # the place of its actions among the modules' ones of the action phase (1, 2, ..:
+                                # the list after take and buy; 0: none)
+    seats_fn window_seats       # the interrupt window: the seats (bits) it may let act, its cheap test ...
+    asks_fn window_asks         # ... and whether one of them can act now (0: it is not asked again this window)
+    action_fn gen_action        # its actions of the action phase (out, how many the list holds before them,
+                                # counted_at: NULL, or where the random player, who counts this module's
+                                # actions instead of listing them, is told their place; memo, gc: or NULL)
     placed_fn placed            # a tile was placed / built at (x, y): 1 when its phase starts there
     removed_fn removed          # a tile left the city at (x, y) (removed, swapped out)
     log_fn log_before           # apply_action with an EventLog: what to remember before the effect ...
@@ -127,6 +137,8 @@ MODULES_TABLE[:] = [
                 json_with=MODULE_BITS, seen=camps_seen, put=NULL, canonical=NULL, from_setup=NULL,
                 setup=camps_setup, piles=NULL, setup_end=NULL,
                 check=NULL, apply=NULL, follows=NULL, turn_end=NULL, gen_phase=NULL, gen_legal=gen_legal_camps,
+                window_seats=NULL, window_asks=NULL,
+                action_at=0, gen_action=NULL,
                 placed=NULL, removed=NULL, log_before=NULL, log_after=NULL,
                 points=camps_points, census=NULL,
                 values=camps_values, prior=NULL, tile_worth=camps_tile_worth, resample=NULL),
@@ -139,6 +151,8 @@ MODULES_TABLE[:] = [
                 setup=bazaars_setup, piles=NULL, setup_end=NULL,
                 check=bazaars_check, apply=bazaars_apply, follows=NULL, turn_end=NULL, gen_phase=NULL,
                 gen_legal=NULL,
+                window_seats=NULL, window_asks=NULL,
+                action_at=1, gen_action=bazaars_gen_action,
                 placed=NULL, removed=NULL, log_before=NULL, log_after=NULL,
                 points=bazaars_points, census=NULL,
                 values=bazaars_values, prior=bazaars_prior, tile_worth=bazaars_tile_worth, resample=NULL),
@@ -151,17 +165,21 @@ MODULES_TABLE[:] = [
                 setup=NULL, piles=NULL, setup_end=NULL,
                 check=falcons_check, apply=falcons_apply, follows=NULL, turn_end=NULL, gen_phase=falcons_gen_phase,
                 gen_legal=NULL,
+                window_seats=NULL, window_asks=NULL,
+                action_at=3, gen_action=falcons_gen_action,
                 placed=NULL, removed=falcons_removed, log_before=NULL, log_after=NULL,
                 points=falcon_points, census=falcons_census,
                 values=falcons_values, prior=falcons_prior, tile_worth=NULL, resample=NULL),
 
     ModuleHooks(bit=OPT_VIZIER, name=b"vizier", kinds=1 << A_WAKE, subs=0, phases=0, closed=0, tile_kind=0,
-                column=-1, window=1,
+                column=-1, window=2,
                 verbs=b"wake", verbs_at=2, text=vizier_text, parse=vizier_parse,
                 json_with=MODULE_BITS, seen=vizier_seen, put=vizier_put, canonical=NULL, from_setup=vizier_from_setup,
                 setup=vizier_setup, piles=NULL, setup_end=NULL,
                 check=vizier_check, apply=vizier_apply, follows=NULL, turn_end=NULL, gen_phase=vizier_gen_phase,
                 gen_legal=NULL,
+                window_seats=vizier_window_seats, window_asks=vizier_window_asks,
+                action_at=2, gen_action=vizier_gen_action,
                 placed=NULL, removed=NULL, log_before=NULL, log_after=NULL,
                 points=NULL, census=vizier_census,
                 values=vizier_values, prior=vizier_prior, tile_worth=NULL, resample=NULL),
@@ -173,6 +191,8 @@ MODULES_TABLE[:] = [
                 from_setup=change_from_setup,
                 setup=change_setup, piles=NULL, setup_end=NULL,
                 check=NULL, apply=NULL, follows=NULL, turn_end=NULL, gen_phase=NULL, gen_legal=NULL,
+                window_seats=NULL, window_asks=NULL,
+                action_at=0, gen_action=NULL,
                 placed=NULL, removed=NULL, log_before=change_log_before, log_after=change_log_after,
                 points=NULL, census=change_census,
                 values=change_values, prior=NULL, tile_worth=NULL, resample=NULL),
@@ -185,6 +205,8 @@ MODULES_TABLE[:] = [
                 setup=NULL, piles=NULL, setup_end=thief_setup,
                 check=thief_check, apply=thief_apply, follows=thief_follows, turn_end=NULL,
                 gen_phase=thief_gen_phase, gen_legal=NULL,
+                window_seats=thief_window_seats, window_asks=thief_window_asks,
+                action_at=0, gen_action=NULL,
                 placed=NULL, removed=NULL, log_before=NULL, log_after=NULL,
                 points=NULL, census=thief_census,
                 values=thief_values, prior=thief_prior, tile_worth=NULL, resample=thief_resample),
@@ -196,6 +218,8 @@ MODULES_TABLE[:] = [
                 from_setup=walls_from_setup,
                 setup=NULL, piles=walls_piles, setup_end=NULL,
                 check=walls_check, apply=walls_apply, follows=NULL, turn_end=NULL, gen_phase=NULL, gen_legal=NULL,
+                window_seats=NULL, window_asks=NULL,
+                action_at=4, gen_action=walls_gen_action,
                 placed=NULL, removed=NULL, log_before=NULL, log_after=NULL,
                 points=NULL, census=walls_census,
                 values=NULL, prior=walls_prior, tile_worth=NULL, resample=NULL),
@@ -209,6 +233,8 @@ MODULES_TABLE[:] = [
                 setup=NULL, piles=NULL, setup_end=residents_setup,
                 check=residents_check, apply=residents_apply, follows=residents_follows,
                 turn_end=residents_turn_end, gen_phase=residents_gen_phase, gen_legal=NULL,
+                window_seats=NULL, window_asks=NULL,
+                action_at=0, gen_action=NULL,
                 placed=residents_placed, removed=residents_removed, log_before=NULL, log_after=NULL,
                 points=residents_points, census=residents_census,
                 values=residents_values, prior=residents_prior, tile_worth=NULL, resample=disc_resample),

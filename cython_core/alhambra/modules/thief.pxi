@@ -63,6 +63,16 @@ cdef inline int thief_seats(GameState* s) noexcept nogil:
     return s.thief_holders & ~(1 << s.win_first)
 
 
+cdef inline uint32_t thief_window_seats(GameState* s) noexcept nogil:
+    """The window: the seats holding a thief (thief_seats)."""
+    return <uint32_t>thief_seats(s)
+
+
+cdef inline bint thief_window_asks(GameState* s, int seat) noexcept nogil:
+    """The window: a seat holding a thief can always use it."""
+    return 1
+
+
 cdef int gen_thief(GameState* s, int seat, int* out) noexcept nogil:
     """The seat's thief plays in the window: one per display position whose card's currency it holds a thief
     of (equal cards: the lowest position only)."""

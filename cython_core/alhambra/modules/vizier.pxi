@@ -54,6 +54,43 @@ cdef int vizier_apply(GameState* s, int code) noexcept nogil:
     return ACTIONS_OVER
 
 
+cdef inline uint32_t vizier_window_seats(GameState* s) noexcept nogil:
+    """The window: the seats whose vizier is awake, but those known unable to pay. A vizier that could pay
+    nothing stays known as such (s.viz_no) while the slots cost the same and its seat's money stays
+    (money_changed, state.pxi): most windows find nobody, and the exact-payment test is the dearest part.
+    The slots' costs are read again only when the market's tiles changed (s.viz_market)."""
+    cdef uint32_t market, viziers = s.vizier_awake
+    cdef uint64_t cost_lanes
+    if viziers:
+        market = four_bytes(s.market)
+        if market != s.viz_market:
+            s.viz_market = market
+            cost_lanes = _market_costs(s)
+            if cost_lanes != s.viz_costs:
+                s.viz_costs = cost_lanes
+                s.viz_no = 0
+        viziers &= ~s.viz_no
+    return viziers
+
+
+cdef inline bint vizier_window_asks(GameState* s, int seat) noexcept nogil:
+    """The window: the seat's vizier can pay some market slot or waiting bazaar exactly (else it is known
+    unable until the costs or its money change)."""
+    if vizier_can_buy(s, seat, s.viz_costs):
+        return 1
+    s.viz_no |= 1 << seat
+    return 0
+
+
+cdef inline int vizier_gen_action(GameState* s, int* out, int n, int* counted_at, BuyMemo* memo,
+                                  GenCache* gc) noexcept nogil:
+    """The action phase: wake the seat's vizier while it sleeps."""
+    if (s.vizier_awake >> s.current) & 1:
+        return 0
+    out[0] = A_WAKE
+    return 1
+
+
 cdef int vizier_gen_phase(GameState* s, int* out, BuyMemo* memo) noexcept nogil:
     if s.phase != PH_INTERRUPT:
         return 0

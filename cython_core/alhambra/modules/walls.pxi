@@ -150,6 +150,14 @@ cdef int (*gen_walls_ptr)(GameState*, int*, GenCache*) noexcept nogil
 gen_walls_ptr = gen_walls
 
 
+cdef inline int walls_gen_action(GameState* s, int* out, int n, int* counted_at, BuyMemo* memo,
+                                 GenCache* gc) noexcept nogil:
+    """The action phase: a face-up wall card onto a tile of the seat (gc: whose seat views it reads)."""
+    if not s.wall_up:
+        return 0
+    return gen_walls_ptr(s, out, gc)
+
+
 cdef void apply_wall(GameState* s, int code) noexcept nogil:
     """The card leaves the game; its pieces go on the tile for good (in the city: into its cell too)."""
     cdef int card = (code >> 8) & 7, t = (code >> 11) & 127, seat = s.current, x = 0, y = 0

@@ -5,9 +5,10 @@
 # usable decides (use one thing, or "done"); seats with nothing usable are skipped without a decision.
 # After any use the order restarts from its top. The window closes when the order runs out.
 #
-# What a seat may use is window_advance's business: the Vizier (buy one market tile or waiting bazaar,
-# paying exactly, and place it at once) and the Thief (modules/thief.pxi: take one display card). It asks
-# them itself, not through modules/table.pxi: it runs after every turn, with the vizier's cache.
+# What a seat may use is its modules' business (their table lines' window hooks, called directly:
+# dispatch.py): the Vizier (modules/vizier.pxi: buy one market tile or waiting bazaar, paying exactly, and
+# place it at once) and the Thief (modules/thief.pxi: take one display card). The exact payments' tests
+# below are the vizier's and the window's: it runs after every turn.
 # A vizier's tile is placed in PH_PLACE with in_window set; when it is placed the market is refilled (which
 # may end the game: the final distribution starts after the vizier's seat) and the order restarts.
 
@@ -115,40 +116,21 @@ cdef bint vizier_can_buy(GameState* s, int seat, uint64_t cost_lanes) noexcept n
 
 
 cdef void window_advance(GameState* s) noexcept nogil:
-    """Ask the next seat in the order that can act (its thieves, modules/thief.pxi, or its awake vizier able
-    to pay); close the window when none is left. A vizier that could pay nothing stays known as such
-    (s.viz_no) while the slots cost the same and its seat's money stays (money_changed, state.pxi): most
-    windows find nobody, and the exact-payment test is the dearest part. The slots' costs are read again
-    only when the market's tiles changed (s.viz_market)."""
+    """Ask the next seat in the order that can act; close the window when none is left. Each module acting
+    in the window (its table line's window_seats / window_asks, in the order of their `window`) names the
+    seats it may let act, all at once (its cheap test), then, seat by seat, whether one can act now (the
+    dear test: a vizier's exact payment); a seat it found unable is not asked about again in this window."""
     cdef int seat, n = s.num_players
-    cdef uint64_t cost_lanes
-    cdef uint32_t market
-    cdef int thieves = thief_seats(s) if s.options & OPT_THIEF else 0
-    cdef int viziers = s.vizier_awake if s.options & OPT_VIZIER else 0
-    if viziers:
-        market = four_bytes(s.market)
-        if market != s.viz_market:
-            s.viz_market = market
-            cost_lanes = _market_costs(s)
-            if cost_lanes != s.viz_costs:
-                s.viz_costs = cost_lanes
-                s.viz_no = 0
-        viziers &= ~s.viz_no
+    cdef uint32_t seats[NMODULES]         # (only the window's lines are written and read)
+    cdef uint32_t left = module_window_seats(s, seats)
     seat = s.win_first + s.win_k
     if seat >= n:
         seat -= n
-    while s.win_k < n and (thieves | viziers):
-        if (thieves >> seat) & 1:
+    while s.win_k < n and left:
+        if module_window_asks(s, seat, seats, &left):
             s.current = <uint8_t>seat
             s.phase = PH_INTERRUPT
             return
-        if (viziers >> seat) & 1:
-            if vizier_can_buy(s, seat, s.viz_costs):
-                s.current = <uint8_t>seat
-                s.phase = PH_INTERRUPT
-                return
-            s.viz_no |= 1 << seat
-            viziers &= ~(1 << seat)
         s.win_k += 1
         seat += 1
         if seat == n:
