@@ -648,18 +648,17 @@ cdef inline int apply_effect(GameState* s, int code) noexcept nogil:
         s.npending -= 1
         s.pending[i] = s.pending[s.npending]
         city_action_apply(&s.cities, seat, code, s.card_walls)
-        if kind == A_PLACE and s.options & PLACED_BITS and module_placed(s, seat, cell_x(code), cell_y(code), t):
+        if kind == A_PLACE and module_placed(s, seat, cell_x(code), cell_y(code), t):
             return MODULE_ASKS
         return TILE_PLACED
     elif kind == A_BUILD:
         t = city_action_apply(&s.cities, seat, code, s.card_walls)
-        if s.options & PLACED_BITS and module_placed(s, seat, cell_x(code), cell_y(code), t):
+        if module_placed(s, seat, cell_x(code), cell_y(code), t):
             s.actions_taken += 1
             return MODULE_ASKS
     elif kind == A_REMOVE or kind == A_SWAP:
         t = city_action_apply(&s.cities, seat, code, s.card_walls)     # the tile that left the city
-        if s.options & REMOVED_BITS:
-            module_removed(s, seat, cell_x(code), cell_y(code), t)
+        module_removed(s, seat, cell_x(code), cell_y(code), t)
     s.actions_taken += 1       # take, build, remove, swap, pass
     return ACTIONS_OVER
 

@@ -555,11 +555,7 @@ def state_from_position(d):
 
     self = State.__new__(State)
     s = &self.st
-    memset(s, 0, sizeof(GameState))
-    s.num_players = n
-    s.options = bits
-    for i in range(n):
-        s.cities.city[i] = city_new()      # replaced below; present so that dealloc is safe on any error
+    state_init(s, n, 0, bits)               # (its cities are replaced below: present, dealloc is safe)
     s.rng.s0, s.rng.s1, s.rng.s2, s.rng.s3 = words
     self._seed = seed
     self._options = opts
@@ -779,8 +775,6 @@ def state_from_position(d):
     s.bag_n = len(bag)
     for i, t in enumerate(reversed(bag)):
         s.bag[i] = t
-    for k in range(NFALCONS):
-        s.falcon_owner[k] = NO_SEAT         # (the struct's empty value: no seat 0)
     _modules_put(s, d.get("modules"), put_tile)
     tiles = game_tiles(bits)
     lost = [t for t in tiles if t not in where]

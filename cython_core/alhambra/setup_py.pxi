@@ -48,8 +48,6 @@ def _from_setup(num_players, *, seed=0, options=None, current_player=0, turn=0, 
     self._hist = ["setup: from_setup"]
     self._hist_len = 1
     self.record_history = True
-    for i in range(NFALCONS):
-        s.falcon_owner[i] = NO_SEAT         # (the struct's empty value: no seat 0)
     # the modules' keywords, each read by its module's from_setup hook (modules/table.pxi)
     kw = {"vizier_asleep": vizier_asleep, "bazaars_waiting": bazaars_waiting, "falcons": falcons, "coins": coins,
           "wall_cards": wall_cards, "wall_cards_used": wall_cards_used, "card_walls": card_walls,

@@ -344,7 +344,7 @@ cdef void finish_turn(GameState* s, EventLog* log) noexcept nogil:
     the next seat's turn or the end of the game (due round first, then the final distribution and round 3).
     A module's phase may come first (the Residents' "disc"; its action calls this again)."""
     cdef int r
-    if s.options & TURN_END_BITS and module_turn_end(s):
+    if module_turn_end(s):
         return
     refill_display(s, log)
     refill_market(s, log)
@@ -375,8 +375,9 @@ cdef inline void after_action(GameState* s, EventLog* log) noexcept nogil:
 # ---------------------------------------------------------------- setup
 
 cdef void state_init(GameState* s, int n, uint64_t seed, uint32_t options) noexcept nogil:
-    """An empty table for n seats: the rng seeded, fountain-only cities, no market tiles, display cards or
-    final distribution, everything else zero. setup_game deals from here; from_setup fills in its parts."""
+    """An empty table for n seats: the rng seeded, fountain-only cities, no market tiles, display cards,
+    final distribution or falcon owners, everything else zero. setup_game deals from here; from_setup and
+    state_from_position fill in their parts."""
     cdef int i, k
     memset(s, 0, sizeof(GameState))
     rng_seed(&s.rng, seed)
@@ -390,6 +391,8 @@ cdef void state_init(GameState* s, int n, uint64_t seed, uint32_t options) noexc
         s.final_tile[k] = NO_TILE
     for i in range(4):
         s.display[i] = NO_CARD
+    for i in range(NFALCONS):
+        s.falcon_owner[i] = NO_SEAT         # (the struct's empty value: no seat 0)
 
 
 cdef void setup_game(GameState* s, int n, uint64_t seed, uint32_t options, EventLog* log) noexcept nogil:
@@ -406,8 +409,6 @@ cdef void setup_game(GameState* s, int n, uint64_t seed, uint32_t options, Event
     for i in range(NBUILDINGS):
         s.bag[i] = <uint8_t>(i + 1)
     s.bag_n = NBUILDINGS
-    for i in range(NFALCONS):
-        s.falcon_owner[i] = NO_SEAT         # (the struct's empty value: no seat 0)
     module_setup(s)                         # the modules' tiles into the bag, their supplies (modules/table.pxi)
     rng_shuffle_u8(&s.rng, s.bag, s.bag_n)
     refill_market(s, log)

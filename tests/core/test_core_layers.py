@@ -126,16 +126,20 @@ def module_names(module: str) -> frozenset[str]:
     return defined_in(MODULE_DIR / f"{module}.pxi") | {f"OPT_{module.upper()}"}
 
 
+@functools.cache
+def _dispatch():
+    """modules/dispatch.py, which reads the table at build time (a script, not a package module)."""
+    spec = importlib.util.spec_from_file_location("dispatch", MODULE_DIR / "dispatch.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def table_lines() -> dict[str, dict[str, str]]:
-    """The table's lines by module name: field -> what the line gives it."""
-    text = TABLE.read_text(encoding="utf-8")
-    body = text[text.index("MODULES_TABLE[:] = ["):]
-    body = body[:body.index("\n]")]
-    lines = {}
-    for line in body.split("ModuleHooks(")[1:]:
-        fields = dict(re.findall(r"(\w+)=((?:\([^()]*\)|[^,()])+)", line))
-        lines[fields["name"].strip()[2:-1]] = {k: v.strip() for k, v in fields.items()}
-    return lines
+    """The table's lines by module name: field -> what the line gives it (dispatch.py's reading of them)."""
+    lines = _dispatch().table_lines(TABLE.read_text(encoding="utf-8"))
+    return {line["name"][2:-1]: line for line in lines}
 
 
 def hook_fields() -> dict[str, str]:
@@ -171,14 +175,6 @@ def test_a_modules_hooks_are_in_its_own_file():
     for name, line in table_lines().items():
         given = {line[f] for f in hooks if line[f] != "NULL"}
         assert given and given <= module_names(name), (name, sorted(given - module_names(name)))
-
-
-def _dispatch():
-    spec = importlib.util.spec_from_file_location("dispatch", MODULE_DIR / "dispatch.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 @pytest.mark.compute

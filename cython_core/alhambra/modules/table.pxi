@@ -248,11 +248,8 @@ cdef ModuleHooks* SUB_OWNER[16]       # per A_EXT sub-kind
 cdef ModuleHooks* PHASE_OWNER[16]     # per phase: the module owning it (NULL: the base game's, the window)
 cdef uint32_t TILE_KIND_BIT[256]      # per TILE_KIND: the bit of the module bringing such tiles (0: none)
 cdef uint32_t CLOSED_PHASES = 0       # phases whose lists end without "done"
-cdef uint32_t LEGAL_BITS = 0          # modules with a hook of each kind: a test of one word skips the loop
-cdef uint32_t PLACED_BITS = 0
-cdef uint32_t REMOVED_BITS = 0
-cdef uint32_t LOG_BITS = 0
-cdef uint32_t TURN_END_BITS = 0
+cdef uint32_t LEGAL_BITS = 0          # modules listing every legal action themselves, and those logging
+cdef uint32_t LOG_BITS = 0            # events: a test of one word skips the path out of line
 cdef uint32_t WINDOW_BITS = 0         # the modules the interrupt window asks (finish_turn opens it)
 
 
@@ -261,7 +258,7 @@ cdef uint32_t GEN_PHASES[NMODULES]   # per line: the phases whose actions its ge
 
 
 cdef void _read_table() noexcept nogil:
-    global CLOSED_PHASES, LEGAL_BITS, PLACED_BITS, REMOVED_BITS, LOG_BITS, TURN_END_BITS, WINDOW_BITS
+    global CLOSED_PHASES, LEGAL_BITS, LOG_BITS, WINDOW_BITS
     cdef int i, k
     cdef ModuleHooks* m
     for k in range(16):
@@ -281,10 +278,7 @@ cdef void _read_table() noexcept nogil:
             TILE_KIND_BIT[m.tile_kind] = m.bit
         CLOSED_PHASES |= m.closed
         LEGAL_BITS |= m.bit if m.gen_legal != NULL else 0
-        PLACED_BITS |= m.bit if m.placed != NULL else 0
-        REMOVED_BITS |= m.bit if m.removed != NULL else 0
         LOG_BITS |= m.bit if m.log_before != NULL else 0
-        TURN_END_BITS |= m.bit if m.turn_end != NULL else 0
         WINDOW_BITS |= m.bit if m.window else 0
         GEN_PHASES[i] = 0
         if m.gen_phase != NULL:

@@ -20,6 +20,63 @@ cdef int gen_vizier(GameState* s, int seat, int* out, BuyMemo* memo) noexcept no
     return n
 
 
+# ---------------------------------------------------------------- can a vizier pay (the window asks it)
+
+cdef inline bint exact_payable(GameState* s, int seat, int cur, int cost) noexcept nogil:
+    """The seat can pay exactly cost in currency cur: cards adding up to cost, or (Change) to cost less at most
+    the coins it holds (a subset sum over <= 27 cards). Inline: most calls end at the sum test."""
+    cdef int coins = s.coins[seat][cur]       # coins (Change) fill any of the last `coins` points
+    if coins > cost:
+        coins = cost
+    if not sums_may_pay(s, seat, cur, cost, coins):
+        return 0
+    return _cards_reach(s, seat, cur, cost, coins)
+
+
+cdef bint _cards_reach(GameState* s, int seat, int cur, int cost, int coins) noexcept nogil:
+    """Some subset of the seat's cards of cur adds up to cost - coins .. cost."""
+    return ((reach_mask(s, seat, cur) >> (cost - coins)) & ((<uint64_t>2 << coins) - 1)) != 0
+
+
+cdef enum:
+    LANE_TOPS = 0x8000800080008000ULL     # the top bit of each 16-bit lane
+
+
+cdef inline uint64_t _lanes16(uint32_t x) noexcept nogil:
+    """Four bytes -> four 16-bit lanes (byte k in lane k)."""
+    cdef uint64_t y = x
+    y = (y | (y << 16)) & 0x0000FFFF0000FFFFULL
+    return (y | (y << 8)) & 0x00FF00FF00FF00FFULL
+
+
+cdef inline uint64_t _market_costs(GameState* s) noexcept nogil:
+    """Each market slot's cost as 16-bit lanes (slot k in lane k), 255 for an empty slot (above
+    exact_payable's 63: never payable)."""
+    cdef int k
+    cdef uint64_t lanes = 0
+    for k in range(NCUR):
+        lanes |= <uint64_t>(255 if s.market[k] == NO_TILE else TILE_COST[s.market[k]]) << (16 * k)
+    return lanes
+
+
+cdef bint vizier_can_buy(GameState* s, int seat, uint64_t cost_lanes) noexcept nogil:
+    """The seat (its vizier awake) can pay some market slot exactly; cost_lanes: _market_costs (read once
+    per market, window_advance asks every seat after every turn). A bazaar costs what a market tile costs:
+    no other case can be payable."""
+    cdef uint64_t enough
+    cdef int k
+    # the slots whose cost the seat's cards and coins reach, all four at once (a byte holds at most 135 + 6:
+    # no carry); exact_payable decides those
+    enough = ((_lanes16(four_bytes(s.cur_sum[seat]) + four_bytes(s.coins[seat])) | LANE_TOPS) - cost_lanes)
+    enough &= LANE_TOPS
+    while enough:
+        k = __builtin_ctzll(enough) >> 4
+        enough &= enough - 1
+        if exact_payable(s, seat, k, (cost_lanes >> (16 * k)) & 0xFFFF):
+            return 1
+    return 0
+
+
 # ---------------------------------------------------------------- its hooks (modules/table.pxi)
 
 cdef void vizier_setup(GameState* s) noexcept nogil:

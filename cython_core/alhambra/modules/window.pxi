@@ -1,4 +1,4 @@
-# The interrupt window (rules.md §9.0) and the Vizier (§9.1).
+# The interrupt window (rules.md §9.0), and the exact payments it and the payments with coins share.
 #
 # After a turn is completely over, and before the next seat starts, the seats are asked in order: the seat
 # who is next first, then on around the table, the seat who just finished last. Each seat with something
@@ -7,32 +7,15 @@
 #
 # What a seat may use is its modules' business (their table lines' window hooks, called directly:
 # dispatch.py): the Vizier (modules/vizier.pxi: buy one market tile or waiting bazaar, paying exactly, and
-# place it at once) and the Thief (modules/thief.pxi: take one display card). The exact payments' tests
-# below are the vizier's and the window's: it runs after every turn.
+# place it at once) and the Thief (modules/thief.pxi: take one display card).
 # A vizier's tile is placed in PH_PLACE with in_window set; when it is placed the market is refilled (which
 # may end the game: the final distribution starts after the vizier's seat) and the order restarts.
-
-
-cdef inline bint exact_payable(GameState* s, int seat, int cur, int cost) noexcept nogil:
-    """The seat can pay exactly cost in currency cur: cards adding up to cost, or (Change) to cost less at most
-    the coins it holds (a subset sum over <= 27 cards). Inline: most calls end at the sum test."""
-    cdef int coins = s.coins[seat][cur]       # coins (Change) fill any of the last `coins` points
-    if coins > cost:
-        coins = cost
-    if not sums_may_pay(s, seat, cur, cost, coins):
-        return 0
-    return _cards_reach(s, seat, cur, cost, coins)
 
 
 cdef inline bint sums_may_pay(GameState* s, int seat, int cur, int cost, int coins) noexcept nogil:
     """The cost is payable at all (1..63) and the seat's cards of cur and `coins` coins add up to it at least
     (short of that no exact payment exists; with it, reach_mask decides)."""
     return 0 < cost <= 63 and s.cur_sum[seat][cur] + coins >= cost
-
-
-cdef bint _cards_reach(GameState* s, int seat, int cur, int cost, int coins) noexcept nogil:
-    """Some subset of the seat's cards of cur adds up to cost - coins .. cost."""
-    return ((reach_mask(s, seat, cur) >> (cost - coins)) & ((<uint64_t>2 << coins) - 1)) != 0
 
 
 cdef uint64_t reach_mask(GameState* s, int seat, int cur) noexcept nogil:
@@ -76,45 +59,6 @@ cdef int _exact_rec(int* cnt, int* rem, int v, int left, int pay, int base, int 
     return n
 
 
-cdef enum:
-    LANE_TOPS = 0x8000800080008000ULL     # the top bit of each 16-bit lane
-
-
-cdef inline uint64_t _lanes16(uint32_t x) noexcept nogil:
-    """Four bytes -> four 16-bit lanes (byte k in lane k)."""
-    cdef uint64_t y = x
-    y = (y | (y << 16)) & 0x0000FFFF0000FFFFULL
-    return (y | (y << 8)) & 0x00FF00FF00FF00FFULL
-
-
-cdef inline uint64_t _market_costs(GameState* s) noexcept nogil:
-    """Each market slot's cost as 16-bit lanes (slot k in lane k), 255 for an empty slot (above
-    exact_payable's 63: never payable)."""
-    cdef int k
-    cdef uint64_t lanes = 0
-    for k in range(NCUR):
-        lanes |= <uint64_t>(255 if s.market[k] == NO_TILE else TILE_COST[s.market[k]]) << (16 * k)
-    return lanes
-
-
-cdef bint vizier_can_buy(GameState* s, int seat, uint64_t cost_lanes) noexcept nogil:
-    """The seat (its vizier awake) can pay some market slot exactly; cost_lanes: _market_costs (read once
-    per market, window_advance asks every seat after every turn). A bazaar costs what a market tile costs:
-    no other case can be payable."""
-    cdef uint64_t enough
-    cdef int k
-    # the slots whose cost the seat's cards and coins reach, all four at once (a byte holds at most 135 + 6:
-    # no carry); exact_payable decides those
-    enough = ((_lanes16(four_bytes(s.cur_sum[seat]) + four_bytes(s.coins[seat])) | LANE_TOPS) - cost_lanes)
-    enough &= LANE_TOPS
-    while enough:
-        k = __builtin_ctzll(enough) >> 4
-        enough &= enough - 1
-        if exact_payable(s, seat, k, (cost_lanes >> (16 * k)) & 0xFFFF):
-            return 1
-    return 0
-
-
 cdef void window_advance(GameState* s) noexcept nogil:
     """Ask the next seat in the order that can act; close the window when none is left. Each module acting
     in the window (its table line's window_seats / window_asks, in the order of their `window`) names the
@@ -152,7 +96,7 @@ cdef void window_open(GameState* s, EventLog* log) noexcept nogil:
 cdef void window_after_use(GameState* s, EventLog* log) noexcept nogil:
     """A vizier's tile is placed: refill the market (it may end the game), then restart the order. (A disc the
     tile lifted goes back first: phase "disc", whose action calls this again.)"""
-    if s.options & TURN_END_BITS and module_turn_end(s):
+    if module_turn_end(s):
         return
     refill_market(s, log)
     if s.ended:
