@@ -215,8 +215,21 @@ cdef inline int falcons_gen_action(GameState* s, int* out, int n, int* counted_a
     return gen_falcons(s, out, MAX_LEGAL // 2 - n)
 
 
+cdef inline int falcon_corner_error(GameState* s, int f, int seat, int packed) noexcept nogil:
+    """Whether falcon f (0-based) may sit on the corner (packed: city_pack) of the seat's city: E_OK, or no such
+    corner, its buildings not the falcon's types, another falcon there (a buy, a position, from_setup)."""
+    cdef int types = corner_types(s.cities.city[seat], (packed & 255) - 128, (packed >> 8) - 128)
+    if types < 0:
+        return E_FALCON_CORNER
+    if FALCON_TYPES[f] & ~types:
+        return E_FALCON_TYPES
+    if corner_taken(s, seat, packed):
+        return E_FALCON_OCCUPIED
+    return E_OK
+
+
 cdef int check_falcon(GameState* s, int code) noexcept nogil:
-    cdef int f = (code >> 4) & 15, card = (code >> 8) & 63, packed = (code >> 14) & 0xFFFF, types
+    cdef int f = (code >> 4) & 15, card = (code >> 8) & 63, packed = (code >> 14) & 0xFFFF
     if code >> 30 or f >= NFALCONS or card >= NCARD_KINDS:
         return E_CODE
     if not (s.options & OPT_FALCONS):
@@ -227,14 +240,7 @@ cdef int check_falcon(GameState* s, int code) noexcept nogil:
         return E_FALCON_TAKEN
     if not s.hand[s.current][card]:
         return E_FALCON_CARD
-    types = corner_types(s.cities.city[s.current], (packed & 255) - 128, (packed >> 8) - 128)
-    if types < 0:
-        return E_FALCON_CORNER
-    if FALCON_TYPES[f] & ~types:
-        return E_FALCON_TYPES
-    if corner_taken(s, s.current, packed):
-        return E_FALCON_OCCUPIED
-    return E_OK
+    return falcon_corner_error(s, f, s.current, packed)
 
 
 cdef void apply_falcon(GameState* s, int code) noexcept nogil:
@@ -388,7 +394,7 @@ cdef int falcons_seen(GameState* s, object st, int seat, dict out) except -1:
 
 cdef int falcons_put(GameState* s, dict m, bint shown, object put_tile) except -1:
     """The falcons in the cities, each on a corner it may sit on (the others are in the supply)."""
-    cdef int f, seat, x, y, types, n = s.num_players
+    cdef int f, seat, x, y, n = s.num_players
     if not shown:
         return 0
     falcons = m.get("falcons")
@@ -405,8 +411,7 @@ cdef int falcons_put(GameState* s, dict m, bint shown, object put_tile) except -
         _seat_of(seat, n, "modules.falcons seat")
         if not (-60 <= x <= 60 and -60 <= y <= 60):
             raise PositionError(f"modules.falcons: corner {x},{y} is off the city")
-        types = corner_types(s.cities.city[seat], x, y)
-        if types < 0 or FALCON_TYPES[f - 1] & ~types or corner_taken(s, seat, city_pack(x, y)):
+        if falcon_corner_error(s, f - 1, seat, city_pack(x, y)) != E_OK:
             raise PositionError(f"modules.falcons: falcon {f} cannot sit on corner {x},{y} of seat {seat}")
         s.falcon_owner[f - 1] = seat
         s.falcon_cell[f - 1] = city_pack(x, y)
@@ -415,7 +420,7 @@ cdef int falcons_put(GameState* s, dict m, bint shown, object put_tile) except -
 
 cdef int falcons_from_setup(GameState* s, int step, dict kw, dict setup) except -1:
     """``falcons``: ``{falcon 1..15: (seat, (x, y))}``, checked like a buy (SETUP_END)."""
-    cdef int seat, x, y, types
+    cdef int seat, x, y, why
     falcons = kw["falcons"]
     if step != SETUP_END or not falcons:
         return 0
@@ -432,10 +437,10 @@ cdef int falcons_from_setup(GameState* s, int step, dict kw, dict setup) except 
             raise ValueError(f"falcons[{key}]: no seat {seat!r}")
         if not (-60 <= x <= 60 and -60 <= y <= 60):
             raise ValueError(f"falcons[{key}]: corner {x},{y} is off the city")
-        types = corner_types(s.cities.city[seat], x, y)
-        if types < 0 or FALCON_TYPES[key - 1] & ~types:
+        why = falcon_corner_error(s, key - 1, seat, city_pack(x, y))
+        if why == E_FALCON_CORNER or why == E_FALCON_TYPES:
             raise ValueError(f"falcons[{key}]: falcon {key} cannot sit on corner {x},{y} of seat {seat}'s city")
-        if corner_taken(s, seat, city_pack(x, y)):
+        if why == E_FALCON_OCCUPIED:
             raise ValueError(f"falcons[{key}]: corner {x},{y} of seat {seat} holds another falcon")
         s.falcon_owner[key - 1] = seat
         s.falcon_cell[key - 1] = city_pack(x, y)
