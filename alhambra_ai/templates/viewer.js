@@ -120,6 +120,11 @@ function moduleView(view) {
 
 const CURRENCY = {y: "#c9a400", g: "#2e8b3e", b: "#2f5fb3", o: "#d2691e"};   // as the .c-y ... cards
 const CURRENCY_NAMES = ["florin", "dirham", "denar", "ducat"];
+const CURRENCY_LETTERS = "ygbo";                                              // in currency order
+
+function currencyName(letter) {
+  return CURRENCY_NAMES[CURRENCY_LETTERS.indexOf(letter)];
+}
 
 function title(node, text) {
   if (text) el("svg:title", {}, node, text);

@@ -12,7 +12,7 @@ function bazaarRow(tiles, market, parent) {
   tiles.forEach(t => {
     const slot = CURRENCY_NAMES.indexOf(DATA.tiles[t].currency), under = market[slot];
     const lines = [under === null || under === undefined ? "no price" : `price ${DATA.tiles[under].cost}`,
-                   `${CURRENCY_NAMES[slot]} (${"ygbo"[slot]})`];
+                   `${CURRENCY_NAMES[slot]} (${CURRENCY_LETTERS[slot]})`];
     const texts = lines.map((line, k) => el("svg:text", {y: CELL + 18 + 13 * k, "font-size": 11, fill: "#444",
                                                          "text-anchor": "middle", class: k ? "currency" : "price"},
                                               svg, line));

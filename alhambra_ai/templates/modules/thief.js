@@ -5,7 +5,7 @@
 function thiefCard(letter, parent) {
   if (letter === null) return el("span", {class: "thief held", title: "thief card, held (secret)"}, parent, "?");
   return el("span", {class: "thief played", style: `background: ${CURRENCY[letter]}`, "data-currency": letter,
-                     title: `thief played: takes one ${CURRENCY_NAMES["ygbo".indexOf(letter)]} card`}, parent,
+                     title: `thief played: takes one ${currencyName(letter)} card`}, parent,
             letter);
 }
 
