@@ -82,8 +82,7 @@ def run_sprt(new: str, base: str, test: Sprt, seed: int = 1, move_time: float = 
     until it decides; return its decision, 'H1', 'H0', or None at ``max_games`` (rounded down to whole
     deals). ``memory``: MB per worker, 0 for no cap. ``out``: the JSON-lines log of the games; an existing
     one is refused unless ``resume``, which continues it (its settings must match). ``progress(test)`` is
-    called once the log is replayed and after every deal. Raises BadInput for bad input (RefereeStalled if
-    the watchdog stops a referee that hangs)."""
+    called once the log is replayed and after every deal. Raises BadInput for bad input."""
     players = test.players
     settings = run_settings(new, base, players, seed, move_time, time_bank, memory, options, game)
     check_run(settings, out, resume, max_games)
@@ -92,15 +91,21 @@ def run_sprt(new: str, base: str, test: Sprt, seed: int = 1, move_time: float = 
     me = match.lineup(players)[0]
     limit = None if max_games is None else max_games // players  # in deals
 
+    dealt = [0]  # deals taken from the log in order: those in the test and those with a failed game
+
     def over() -> bool:
-        return test.status is not None or (limit is not None and test.deals >= limit)
+        return test.status is not None or (limit is not None and dealt[0] >= limit)
 
     def feed() -> None:  # the complete deals next in order
         while not over():
-            keys = [(match.text, players, test.deals * players + r) for r in range(players)]
+            keys = [(match.text, players, dealt[0] * players + r) for r in range(players)]
             if not all(k in log.done for k in keys):
                 return
-            test.add(deal_score([log.done[k] for k in keys], me))
+            dealt[0] += 1
+            deal = [log.done[k] for k in keys]
+            if any("failed" in r for r in deal):  # a game of it could not be played: no sample
+                continue
+            test.add(deal_score(deal, me))
             if progress:
                 progress(test)
 
@@ -120,7 +125,7 @@ def run_sprt(new: str, base: str, test: Sprt, seed: int = 1, move_time: float = 
     with backend_named(backend, jobs, address) as arena:
         checked = False
         while not over():
-            first = test.deals  # every earlier deal is in the test
+            first = dealt[0]  # every earlier deal is in the test (or failed)
             last = first + chunk if limit is None else min(limit, first + chunk)
             specs = match.games(players, last * players, seed, start=first * players)
             todo = [Game(0, g, spec) for g, spec in enumerate(specs, start=first * players)

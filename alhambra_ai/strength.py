@@ -42,7 +42,7 @@ from alhambra_ai.stats import ranks as ranks_from
 from alhambra_ai.stats import wilson, win_share
 from alhambra_ai.tournament.process import BotSource
 from alhambra_ai.tournament.referee import Limits
-from alhambra_ai.tournament.runner import Backend, backend_named
+from alhambra_ai.tournament.runner import Backend, backend_named, play_all
 from alhambra_ai.tournament.schedule import ScheduledGame, lineup_names, stable_seed
 from alhambra_ai.tournament.store import StoreError, append_line, read_lines
 
@@ -193,6 +193,7 @@ def summarize(a: str, b: str, players: int, results: list[dict]) -> MatchResult:
     slow: dict[str, float] = {}
     spent: dict[str, list[float]] = {}  # per bot: [seconds, moves]
     lost: dict[str, int] = {}
+    results = [r for r in results if "failed" not in r]  # a game that could not be played counts for none
     for r in results:
         seats = r.get("bots") or r["seats"]
         ranks = r.get("ranks") or ranks_from(r["scores"])  # format 1: no referee ranks
@@ -335,7 +336,7 @@ def run_strength(matches=DEFAULT_MATCHES, players=(2, 4), games: int = 20, seed:
     ``options``: the modules of every game (kept in the ``out`` file's settings: a rerun with another set is
     refused). ``game``: the game of every match (a name of the registry; kept in the settings too).
     ``bar``: a tqdm bar, set to the run's games and advanced as each finishes. Raises BadInput for bad input
-    (RefereeStalled if the watchdog stops a referee that hangs)."""
+   ."""
     for m in matches:
         check_match(m)
     check_game(game, options)
@@ -409,13 +410,14 @@ def play(arena: Backend, todo: list[Game], groups: list[tuple[Match, int]],
     for batch, bots, limits in _batches(todo, [_Setup.of(match, p) for match, p in groups]):
         seats = {name: sources.setdefault(path, BotSource.from_file(path)) for name, path in bots.items()}
         by_id = {game.spec.id: game for game in batch}
-        with closing(arena.play([game.spec for game in batch], seats,
-                                {name: source.sha256 for name, source in seats.items()}, limits,
-                                note)) as played:
+        with closing(play_all(arena, [game.spec for game in batch], seats,
+                              {name: source.sha256 for name, source in seats.items()}, limits,
+                              note)) as played:
             for spec, result, record in played:
                 game = by_id[spec.id]
                 result["id"] = result.pop("game")  # "game" is the game's index in the match here
-                result["actions"] = record["actions"]
+                if record is not None:  # else it failed: its result says why (summarize skips it)
+                    result["actions"] = record["actions"]
                 done(game.group, game.index, result)
 
 

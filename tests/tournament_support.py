@@ -85,12 +85,26 @@ def use_toy_game(monkeypatch=None) -> None:
 
 
 class StallingGame(ToyGame):
-    """The toy game, with a referee that gets stuck once (as a bug or a stopped process would leave it)."""
+    """The toy game, with a referee that gets stuck once (as a bug or a stopped process would leave it),
+    or, with ``stuck_seed`` set, every time it plays that deal."""
 
     stalled = False
+    stuck_seed: int | None = None
 
     def apply(self, a):
-        if self.total >= 6 and not StallingGame.stalled:
+        if self.total >= 6 and (self.seed == StallingGame.stuck_seed
+                                or StallingGame.stuck_seed is None and not StallingGame.stalled):
             StallingGame.stalled = True
             time.sleep(5)
         super().apply(a)
+
+
+def settled(wait: float = 15.0) -> bool:
+    """No worker left once abandoned referees wake (a stalled game's workers are killed at once, and closed
+    by its referee when it goes on)."""
+    from alhambra_ai.tournament.process import live_count
+
+    deadline = time.monotonic() + wait
+    while live_count() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    return live_count() == 0

@@ -19,7 +19,6 @@ from alhambra_ai.errors import BadInput
 from alhambra_ai.sprt import Sprt
 from alhambra_ai.sprt_run import check_run, hypotheses, live, run_settings, run_sprt, summary
 from alhambra_ai.tournament.ray_backend import import_ray
-from alhambra_ai.tournament.referee import RefereeStalled
 
 SPRT_HELP = """Is NEW stronger than BASE? Play deals until a sequential probability ratio test decides.
 
@@ -109,8 +108,6 @@ def sprt_command(new, base, players, elo0, elo1, share0, share1, alpha, beta, ma
     try:
         decision = run_sprt(new, base, test, seed, move_time, time_bank, memory, options, game, jobs,
                             backend, address, out, resume, max_games, show if progress else None)
-    except RefereeStalled as e:  # the watchdog stopped a referee that hung: exit 1, as tournament
-        raise click.ClickException(str(e)) from None
     except KeyboardInterrupt:
         bar.close()
         again = f"; continue with --out {out} --resume" if out else ""

@@ -17,7 +17,6 @@ from alhambra_ai.errors import BadInput
 from alhambra_ai.options import check_game
 from alhambra_ai.strength import DEFAULT_MATCHES, check_match, report, run_strength
 from alhambra_ai.tournament.ray_backend import import_ray
-from alhambra_ai.tournament.referee import RefereeStalled
 
 
 @click.command("strength")
@@ -106,8 +105,6 @@ def strength_command(matches, lineups, players, games, seed, move_time, time_ban
         run_strength((*matches, *lineups) or DEFAULT_MATCHES, counts, games, seed, move_time, iterations,
                      jobs, lambda text: bar.write(text, file=sys.stdout), out, None, time_bank, backend,
                      address, options, game, bar=bar)
-    except RefereeStalled as e:  # the watchdog stopped a referee that hung: exit 1, as tournament
-        raise click.ClickException(str(e)) from None
     finally:
         bar.close()
 

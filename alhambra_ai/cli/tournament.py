@@ -28,7 +28,6 @@ from alhambra_ai.tournament.config import (
     stored_definition,
 )
 from alhambra_ai.tournament.ladder import submit
-from alhambra_ai.tournament.referee import RefereeStalled
 from alhambra_ai.tournament.replay import replay
 from alhambra_ai.tournament.store import ResultStore
 
@@ -126,37 +125,34 @@ Examples:
 def tournament_command(bot_files, config_file, lineup, seats, games, seed, move_time, time_bank, memory,
                        setup_time, jobs, backend, address, out, resume, progress, require_sandbox, width,
                        options, game):
+    definition = load_definition(config_file) if config_file else {}
+    if resume and not out and not definition.get("out"):
+        raise BadInput("--resume needs --out DIR (the directory of the run to continue)")
+    if resume and not bot_files and not config_file:
+        definition = stored_definition(Path(out))
+    lineup_files = tuple(resolve(p.strip()) for p in lineup.split(",")) if lineup else ()
+    bot_files = tuple(resolve(b) for b in bot_files)  # built-in names (random, mcts, ...) as their files
     try:
-        definition = load_definition(config_file) if config_file else {}
-        if resume and not out and not definition.get("out"):
-            raise BadInput("--resume needs --out DIR (the directory of the run to continue)")
-        if resume and not bot_files and not config_file:
-            definition = stored_definition(Path(out))
-        lineup_files = tuple(resolve(p.strip()) for p in lineup.split(",")) if lineup else ()
-        bot_files = tuple(resolve(b) for b in bot_files)  # built-in names (random, mcts, ...) as their files
-        try:
-            modules = None if options is None else tuple(parse_options(options))
-        except ValueError as e:
-            raise BadInput(f"--options: {e}") from None
-        settings = make_settings(definition, bots=tuple(bot_files) or None, lineup=lineup_files or None,
-                                 seats=seats,
-                                 games=games, seed=seed,
-                                 move_time=move_time, time_bank=time_bank, memory=memory,
-                                 setup_time=setup_time, jobs=jobs, backend=backend, address=address, out=out,
-                                 require_sandbox=require_sandbox, options=modules, game=game)
-        if settings.out is None:
-            settings = replace(settings, out=default_out())
-        _sigterm_as_interrupt()
-        try:
-            runner.run_tournament(settings, resume=resume, progress=progress,
-                           width=screen_size(width, tty=sys.stdout.isatty())[0])
-        except KeyboardInterrupt:
-            done = len(ResultStore(settings.out).results())
-            click.echo(f"\ninterrupted after {done} stored games; continue with: "
-                       f"alhambra-ai tournament --out {settings.out} --resume", err=True)
-            sys.exit(130)
-    except RefereeStalled as e:
-        raise click.ClickException(str(e)) from None
+        modules = None if options is None else tuple(parse_options(options))
+    except ValueError as e:
+        raise BadInput(f"--options: {e}") from None
+    settings = make_settings(definition, bots=tuple(bot_files) or None, lineup=lineup_files or None,
+                             seats=seats,
+                             games=games, seed=seed,
+                             move_time=move_time, time_bank=time_bank, memory=memory,
+                             setup_time=setup_time, jobs=jobs, backend=backend, address=address, out=out,
+                             require_sandbox=require_sandbox, options=modules, game=game)
+    if settings.out is None:
+        settings = replace(settings, out=default_out())
+    _sigterm_as_interrupt()
+    try:
+        runner.run_tournament(settings, resume=resume, progress=progress,
+                       width=screen_size(width, tty=sys.stdout.isatty())[0])
+    except KeyboardInterrupt:
+        done = len(ResultStore(settings.out).results())
+        click.echo(f"\ninterrupted after {done} stored games; continue with: "
+                   f"alhambra-ai tournament --out {settings.out} --resume", err=True)
+        sys.exit(130)
 
 
 @click.command("submit")

@@ -23,6 +23,7 @@ import json
 import os
 import select
 import signal
+import socket
 import stat
 import subprocess
 import tempfile
@@ -43,6 +44,10 @@ STDERR_TAIL = 2000
 PRIVATE_PREFIX = "alhambra-bot-"  # + _referee_tag + "-": a worker's private directory names its referee
 STALE_AFTER = 600.0  # seconds: a dead referee's worker directory unchanged this long is swept
 WORKER_REASONS = ("load error", "raises", "exits", "exceeds memory", "prints to stdout")  # see worker.py
+# The protocol runs over a Unix socket pair, not pipes: a pipe can be opened again through /proc/self/fd
+# (Landlock does not cover that), so a worker could fill its own input and block the referee's write; a
+# socket cannot be reopened. Tests set this to show what the old pipes with blocking writes let through.
+BLOCKING_PIPES = False
 
 # one lock file per game on a CPU, shared by every process of this user (take_cpu)
 CPU_LOCKS = Path(tempfile.gettempdir()) / f"alhambra-ai-cpus-{os.getuid()}"
@@ -156,12 +161,19 @@ class BotProcess:
         cmd, env, config = sandbox.launch(self.plan, self.private, memory_mb, lifeline, cpu, self.cgroup)
         self.paused = False
         self._worker_pid: int | None = None  # found at the first pause (namespaces only)
+        if BLOCKING_PIPES:
+            channel, theirs = None, subprocess.PIPE
+        else:  # the worker's fds 0 and 1 are both its end of the pair
+            channel, their_end = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+            theirs = their_end.fileno()
         try:
-            self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            self.proc = subprocess.Popen(cmd, stdin=theirs, stdout=theirs,
                                          stderr=subprocess.PIPE, start_new_session=True, env=env,
                                          cwd=self.private, pass_fds=(lifeline,))
         except BaseException:
             os.close(self._lifeline)
+            if channel is not None:
+                channel.close()
             remove_private(self.private)
             if self.cgroup is not None:
                 self.cgroup.remove(0)
@@ -169,7 +181,16 @@ class BotProcess:
             raise
         finally:
             os.close(lifeline)
-        self._buf = {self._stdout.fileno(): b"", self._stderr.fileno(): b""}
+            if channel is not None:
+                their_end.close()
+        self._channel = channel
+        if channel is not None:
+            channel.setblocking(False)  # every write waits on select() under the request's clock
+            self._out_fd = self._in_fd = channel.fileno()
+        else:
+            self._out_fd, self._in_fd = self._stdout.fileno(), self._stdin.fileno()
+        self._outbox = b""  # bytes of requests not yet taken by the worker
+        self._buf = {self._out_fd: b"", self._stderr.fileno(): b""}
         self.stderr_tail = b""
         with _live_lock:
             _live.add(self)
@@ -181,16 +202,23 @@ class BotProcess:
                 raise SandboxError(f"cannot move the worker into its cgroup: {e}") from None
         code = base64.b64encode(self.source.code).decode()
         load = {"cmd": "load", "name": self.source.name, "source": code, "origin": self.source.origin}
+        # sent as far as the channel takes it now; the rest goes with the first request, under its clock
+        self._outbox = config + json.dumps(load).encode() + b"\n"
         try:
-            self._stdin.write(config + json.dumps(load).encode() + b"\n")
-            self._stdin.flush()
-        except (BrokenPipeError, OSError):
+            if BLOCKING_PIPES:
+                self._stdin.write(self._outbox)
+                self._stdin.flush()
+                self._outbox = b""
+            else:
+                self._push()
+        except OSError:
             pass  # the worker is gone: the first request says why
 
     def __enter__(self) -> BotProcess:
         return self
 
-    # The worker's three pipes (Popen's attributes are None for a stream that is not a PIPE; all three are).
+    # The worker's pipes (Popen's attributes are None for a stream that is not a PIPE: stdin and stdout are
+    # only with BLOCKING_PIPES).
     @property
     def _stdin(self) -> IO[bytes]:
         assert self.proc.stdin is not None
@@ -217,10 +245,13 @@ class BotProcess:
         self._group_signal(signal.SIGCONT)
         start = time.monotonic()
         if msg is not None:
+            self._outbox += json.dumps(msg).encode() + b"\n"
+        if BLOCKING_PIPES and self._outbox:
             try:
-                self._stdin.write(json.dumps(msg).encode() + b"\n")
+                self._stdin.write(self._outbox)
                 self._stdin.flush()
-            except (BrokenPipeError, OSError):
+                self._outbox = b""
+            except (OSError, ValueError):  # ValueError: closed meanwhile (kill_all)
                 raise self._ended() from None
         line = self._read_line(start + timeout, timeout)
         elapsed = time.monotonic() - start
@@ -284,15 +315,34 @@ class BotProcess:
         except (ProcessLookupError, PermissionError, ValueError):
             pass
 
+    def _push(self) -> None:
+        """Send as much of the outbox as the channel takes now (never blocks)."""
+        while self._outbox:
+            try:
+                sent = os.write(self._in_fd, self._outbox[:1 << 20])
+            except BlockingIOError:
+                return
+            self._outbox = self._outbox[sent:]
+
     def _read_line(self, deadline: float, timeout: float) -> bytes:
-        out = self._stdout.fileno()
+        """The next line of the worker's replies, sending the outbox meanwhile; both under ``deadline``."""
+        out = self._out_fd
         while b"\n" not in self._buf[out]:
             if len(self._buf[out]) > MAX_LINE:
                 raise BotFailure("protocol error", f"reply longer than {MAX_LINE} bytes")
             left = deadline - time.monotonic()
             if left <= 0:
+                if self._outbox:  # it never took its request: it jammed its own input
+                    raise BotFailure("stalls its input", f"its input did not drain within {timeout:.3g} s "
+                                     f"({len(self._outbox)} bytes of the request not taken)")
                 raise BotFailure("times out", f"no reply within {timeout:.3g} s")
-            ready, _, _ = select.select(list(self._buf), [], [], left)
+            writing = [self._in_fd] if self._outbox else []
+            ready, writable, _ = select.select(list(self._buf), writing, [], left)
+            if writable:
+                try:
+                    self._push()
+                except OSError:  # the worker closed its end: its reply (or EOF) says why
+                    self._outbox = b""
             for fd in ready:
                 chunk = os.read(fd, 65536)
                 if fd == out:
@@ -335,6 +385,13 @@ class BotProcess:
                 break
             self.stderr_tail = (self.stderr_tail + chunk)[-STDERR_TAIL:]
 
+    def kill(self) -> None:
+        """Kill the worker's whole process group now, from any thread (``close`` still cleans up)."""
+        try:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+
     def close(self) -> None:
         """Kill the worker's whole process group and reap it; in a PID namespace also wait until the
         namespace's init is gone (it outlives its parent while the kernel kills the rest).
@@ -349,9 +406,10 @@ class BotProcess:
             os.killpg(self.proc.pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
             pass
-        for f in (self._stdin, self._stdout, self._stderr):
+        for f in (self._channel, self.proc.stdin, self.proc.stdout, self.proc.stderr):
             try:
-                f.close()
+                if f is not None:
+                    f.close()
             except OSError:
                 pass
         try:

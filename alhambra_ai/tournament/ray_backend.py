@@ -203,21 +203,23 @@ class RayBackend:
 
     def play(self, games: list[ScheduledGame], bots: Mapping[str, BotSource | str], hashes: dict[str, str],
              limits: Limits, note: Callable[[str], None]
-             ) -> Generator[tuple[ScheduledGame, dict, dict], None, None]:
+             ) -> Generator[tuple[ScheduledGame, dict, dict | None], None, None]:
         """The runner's backend interface: ``referee.run_game`` per game on the cluster."""
         files = pack_bots(bots, hashes)
         for game, (result, record) in self.map(run_watched, games, files, (limits,),
                                                lambda g: game_resources(g.num_players, limits.memory_mb),
-                                               note, label=lambda g: f"game {g.id}"):
+                                               note, label=lambda g: f"game {g.id}", apart=lambda g: g.seed):
             yield game, result, record
 
     def map(self, fn: Callable[..., R], items: list[T], files: dict[str, tuple[BotSource, str]], args: tuple,
             resources: Callable[[T], dict], note: Callable[[str], None],
-            label: Callable[[T], str] = str) -> Generator[tuple[T, R], None, None]:
+            label: Callable[[T], str] = str, apart: Callable[[T], object] | None = None
+            ) -> Generator[tuple[T, R], None, None]:
         """Yield ``(item, fn(item, bots, *args))`` as the tasks finish, ``bots`` the checked ``files``.
 
-        Tasks are submitted in order, a few more than the cluster can run at once; closing the iterator
-        (an interrupt) cancels every task still running, killing its processes.
+        Tasks are submitted in order, a few more than the cluster can run at once, but never two items of
+        one ``apart`` key at once (a deal's rotations); closing the iterator (an interrupt) cancels every
+        task still running, killing its processes.
         """
         ray = self.ray
         lost_errors = (ray.exceptions.WorkerCrashedError, ray.exceptions.NodeDiedError,
@@ -228,8 +230,15 @@ class RayBackend:
         lost: dict[str, int] = {}      # times each item was lost
         try:
             while queue or running:
-                while queue and len(running) < self.window():
-                    item = queue.popleft()
+                in_play = {apart(i) for i in running.values()} if apart else set()
+                for item in list(queue):
+                    if len(running) >= self.window():
+                        break
+                    if apart is not None and apart(item) in in_play:
+                        continue
+                    queue.remove(item)
+                    if apart is not None:
+                        in_play.add(apart(item))
                     ref = self.remote.options(**resources(item)).remote(fn, files_ref, item, *args)
                     running[ref] = item
                 finished, _ = ray.wait(list(running), num_returns=1, timeout=1.0)

@@ -6,8 +6,11 @@ rest of its moves with a deterministic stand-in (the first legal action). Forfei
 seat that finished (tied among themselves); the others keep their order from the game.
 
 The watchdog is here too: every referee beats a ``Heartbeat`` at each step, and whoever runs games
-(runner.LocalBackend, ``run_watched`` in a Ray task) stops the run with RefereeStalled when one is silent
-for longer than any step may take (``stall_limit``).
+(runner.LocalBackend, ``run_watched`` in a Ray task) abandons a game whose referee is silent for longer
+than any step may take (``stall_limit``): its workers are killed and it ends as a ``failed_result``, which
+runner.play_all plays again (MAX_ATTEMPTS in all) before it stores the failure. A stall loses at most its
+game, never the run. Every read and write of a worker is bounded by the move's clock (process.py), so a
+stall is the referee's own (an engine bug) or the machine's, never a bot's.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from .process import BotFailure, BotProcess, BotSource, give_cpu, kill_all, take
 from .schedule import ScheduledGame, seat_seed
 
 WATCHDOG_GRACE = 30.0  # seconds beyond the longest legitimate step before a referee counts as stalled
+MAX_ATTEMPTS = 3  # plays of a game whose referee stalls, before it is recorded as failed
 
 
 @dataclass(frozen=True)
@@ -55,18 +59,24 @@ class GameInterrupted(Exception):
     """The tournament is stopping; the game is abandoned and not recorded."""
 
 
-class RefereeStalled(Exception):
-    """A game's referee stopped making progress: the run stops, naming the game, instead of hanging."""
-
-
 class Heartbeat:
-    """When the referee of a game last made progress (the watchdog, ``check_heartbeats``, reads it)."""
+    """When the referee of a game last made progress (the watchdog, ``check_heartbeats``, reads it), and
+    the game's workers, which ``abandon`` kills."""
 
     def __init__(self) -> None:
         self.last: float | None = None  # None until the game starts
+        self.procs: list[BotProcess] = []
+        self.stop = threading.Event()
 
     def beat(self) -> None:
         self.last = time.monotonic()
+
+    def abandon(self) -> None:
+        """Give the game up: it stops at its next step, and its workers die now (their channels end, so a
+        referee waiting on one goes on at once; it closes them itself)."""
+        self.stop.set()
+        for proc in list(self.procs):
+            proc.kill()
 
     @staticmethod
     def longest_step(limits: Limits) -> float:
@@ -81,14 +91,22 @@ def stall_limit(limits: Limits) -> float:
     return Heartbeat.longest_step(limits) + WATCHDOG_GRACE
 
 
-def check_heartbeats(beats: dict[str, Heartbeat], allowed: float) -> None:
-    """The watchdog: raise RefereeStalled if a running game's referee made no progress for ``allowed`` s."""
+def check_heartbeats(beats: Mapping[str, Heartbeat], allowed: float) -> dict[str, str]:
+    """The watchdog: the running games whose referee made no progress for ``allowed`` s, each with why."""
     now = time.monotonic()
-    for game_id, beat in beats.items():
-        if beat.last is not None and now - beat.last > allowed:
-            idle = now - beat.last
-            raise RefereeStalled(f"the referee of game {game_id} made no progress for {idle:.0f} s (longer "
-                                 "than any move or setup may take); the run stops, --resume continues")
+    return {game_id: f"its referee made no progress for {now - beat.last:.0f} s (longer than any move or "
+                     "setup may take)"
+            for game_id, beat in beats.items() if beat.last is not None and now - beat.last > allowed}
+
+
+def failed_result(game: ScheduledGame, why: str) -> dict:
+    """What a game that could not be played ends as (its referee stalled): stored apart from the results,
+    never rated.
+
+    >>> failed_result(ScheduledGame("g00002", ("a", "b"), 7), "stalled")
+    {'game': 'g00002', 'bots': ['a', 'b'], 'failed': 'stalled'}
+    """
+    return {"game": game.id, "bots": list(game.bots), "failed": why}
 
 
 def new_game(num_players: int, seed: int, options: dict | None = None, game: str = registry.DEFAULT):
@@ -141,6 +159,8 @@ def run_game(game: ScheduledGame, paths: Mapping[str, BotSource | str], limits: 
         # start all workers first: they load in parallel
         for seat, lim in zip(seats, seat_limits, strict=True):
             seat.proc = BotProcess(paths[seat.bot], lim.memory_mb, cpu)
+            if heartbeat is not None:
+                heartbeat.procs.append(seat.proc)
         for k, (seat, lim) in enumerate(zip(seats, seat_limits, strict=True)):
             beat()
             config = {**limits.budget(seat.bot),
@@ -196,17 +216,17 @@ def run_game(game: ScheduledGame, paths: Mapping[str, BotSource | str], limits: 
 
 
 def run_watched(game: ScheduledGame, bots: Mapping[str, BotSource | str], limits: Limits
-                ) -> tuple[dict, dict]:
+                ) -> tuple[dict, dict | None]:
     """``run_game`` under the watchdog, for a game that has no runner watching it (a Ray task): a referee
-    that stops making progress raises RefereeStalled (the run stops, naming the game) instead of holding
-    its node forever."""
-    beat, stop = Heartbeat(), threading.Event()
+    that stops making progress is abandoned and the game ends as a ``failed_result`` (record None) instead
+    of holding its node forever."""
+    beat = Heartbeat()
     played: list[tuple[dict, dict]] = []
     raised: list[BaseException] = []  # handed to the calling thread
 
     def play() -> None:
         try:
-            played.append(run_game(game, bots, limits, stop, beat))
+            played.append(run_game(game, bots, limits, beat.stop, beat))
         except BaseException as e:
             raised.append(e)
 
@@ -216,10 +236,12 @@ def run_watched(game: ScheduledGame, bots: Mapping[str, BotSource | str], limits
     try:
         while thread.is_alive():
             thread.join(0.5)
-            if thread.is_alive():
-                check_heartbeats({game.id: beat}, allowed)
+            stalled = check_heartbeats({game.id: beat}, allowed) if thread.is_alive() else {}
+            if stalled:
+                beat.abandon()
+                return failed_result(game, stalled[game.id]), None
     except BaseException:
-        stop.set()
+        beat.stop.set()
         kill_all()
         raise
     if raised:

@@ -6,10 +6,11 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Generator, Mapping
-from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import closing
 from dataclasses import replace
 from pathlib import Path
+from queue import Empty, Queue
 from typing import Protocol, TextIO
 
 from tqdm import tqdm
@@ -48,7 +49,8 @@ def check_bots(paths: list[str], limits: Limits, sources: list[BotSource] | None
 
 class Backend(Protocol):
     """Where games are played: a context manager whose ``play`` yields ``(game, result, record)`` as each
-    game finishes (any order), always through ``referee.run_game`` under the watchdog; closing the
+    game finishes (any order; record None: it failed, result is its ``referee.failed_result``; no two games
+    of one seed at once), always through ``referee.run_game`` under the watchdog; closing the
     iterator early (an interrupt) stops every game in progress. ``check`` raises BadInput for games it
     cannot play. ``tournament``, ``submit``, ``strength`` and ``sprt`` all play through one."""
 
@@ -60,11 +62,13 @@ class Backend(Protocol):
 
     def play(self, games: list[ScheduledGame], bots: Mapping[str, BotSource | str], hashes: dict[str, str],
              limits: Limits, note: Callable[[str], None]
-             ) -> Generator[tuple[ScheduledGame, dict, dict], None, None]: ...
+             ) -> Generator[tuple[ScheduledGame, dict, dict | None], None, None]: ...
 
 
 class LocalBackend:
-    """``jobs`` games at once in threads of this process, each seat's bot in a worker process here."""
+    """``jobs`` games at once in threads of this process, each seat's bot in a worker process here. The
+    rotations of one deal (games with one seed) never run at the same time: whatever their bots leave on
+    the machine, no game of a deal is in play beside another of it."""
 
     def __init__(self, jobs: int) -> None:
         self.jobs = max(1, jobs)
@@ -80,31 +84,80 @@ class LocalBackend:
 
     def play(self, games: list[ScheduledGame], bots: Mapping[str, BotSource | str], hashes: dict[str, str],
              limits: Limits, note: Callable[[str], None]
-             ) -> Generator[tuple[ScheduledGame, dict, dict], None, None]:
-        stop = threading.Event()
-        pool = ThreadPoolExecutor(self.jobs, thread_name_prefix="game")
-        beats = {g.id: Heartbeat() for g in games}
+             ) -> Generator[tuple[ScheduledGame, dict, dict | None], None, None]:
         allowed = stall_limit(limits)
-        pending = {pool.submit(run_game, g, bots, limits, stop, beats[g.id]): g for g in games}
+        queue = list(games)
+        finished: Queue[tuple[str, Heartbeat, tuple[dict, dict] | BaseException]] = Queue()
+        running: dict[str, tuple[ScheduledGame, Heartbeat, threading.Thread]] = {}
+
+        def referee_thread(game: ScheduledGame, beat: Heartbeat) -> None:
+            try:
+                outcome: tuple[dict, dict] | BaseException = run_game(game, bots, limits, beat.stop, beat)
+            except BaseException as e:  # handed to the backend's thread
+                outcome = e
+            finished.put((game.id, beat, outcome))
+
         try:
-            while pending:
-                finished, _ = wait(pending, timeout=0.5, return_when=FIRST_COMPLETED)
-                check_heartbeats({g.id: beats[g.id] for f, g in pending.items() if f not in finished},
-                                 allowed)
-                for future in finished:
-                    game = pending.pop(future)
-                    yield (game, *future.result())
-        except BaseException:  # an interrupt, the watchdog, or the consumer closed us (GeneratorExit)
-            stop.set()
-            pool.shutdown(wait=False, cancel_futures=True)
-            running = {f for f in pending if not f.cancelled()}
+            while queue or running:
+                in_play = {g.seed for g, _, _ in running.values()}
+                for game in list(queue):
+                    if len(running) >= self.jobs:
+                        break
+                    if game.seed not in in_play:  # a deal's rotations one after another
+                        queue.remove(game)
+                        in_play.add(game.seed)
+                        beat = Heartbeat()
+                        thread = threading.Thread(target=referee_thread, args=(game, beat), daemon=True,
+                                                  name=f"game {game.id}")
+                        running[game.id] = (game, beat, thread)
+                        thread.start()
+                try:
+                    game_id, beat, outcome = finished.get(timeout=0.5)
+                except Empty:
+                    game_id = ""
+                for stalled, why in check_heartbeats({i: b for i, (_, b, _) in running.items()
+                                                      if i != game_id}, allowed).items():
+                    game, lost, _ = running.pop(stalled)  # its thread is left to end on its own
+                    lost.abandon()
+                    yield game, referee.failed_result(game, why), None
+                if game_id not in running or running[game_id][1] is not beat:
+                    continue  # an abandoned game that ended after all: already given up
+                game = running.pop(game_id)[0]
+                if isinstance(outcome, BaseException):
+                    raise outcome
+                yield (game, *outcome)
+        except BaseException:  # an interrupt, an error, or the consumer closed us (GeneratorExit)
+            for _, beat, _ in running.values():
+                beat.stop.set()
             deadline = time.monotonic() + referee.WATCHDOG_GRACE
-            while running and time.monotonic() < deadline:  # kill again until every game thread is out:
-                kill_all()                                  # one may be starting a worker now (a stuck one
-                _, running = wait(running, timeout=0.2)     # is left)
+            while any(t.is_alive() for _, _, t in running.values()) and time.monotonic() < deadline:
+                kill_all()  # again until every game thread is out: one may be starting a worker now (a
+                time.sleep(0.2)  # stuck one is left)
             kill_all()
             raise
-        pool.shutdown(wait=True)
+
+
+def play_all(backend: Backend, games: list[ScheduledGame], bots: Mapping[str, BotSource | str],
+             hashes: dict[str, str], limits: Limits, note: Callable[[str], None]
+             ) -> Generator[tuple[ScheduledGame, dict, dict | None], None, None]:
+    """``backend.play``, with each game that fails (its referee stalled) played again, up to
+    ``referee.MAX_ATTEMPTS`` times in all; one that fails every time is yielded as its ``failed_result``
+    (record None), for the caller to store: a stall never stops a run, and --resume never replays it."""
+    attempts: dict[str, int] = {}
+    while games:
+        again = []
+        with closing(backend.play(games, bots, hashes, limits, note)) as played:
+            for game, result, record in played:
+                if record is None:
+                    attempts[game.id] = attempts.get(game.id, 1) + 1
+                    if attempts[game.id] <= referee.MAX_ATTEMPTS:
+                        note(f"game {game.id} failed ({result['failed']}); playing it again")
+                        again.append(game)
+                        continue
+                    note(f"game {game.id} failed {referee.MAX_ATTEMPTS} times ({result['failed']}); "
+                         "recorded as failed")
+                yield game, result, record
+        games = again
 
 
 def make_backend(s: Settings) -> Backend:
@@ -137,7 +190,7 @@ def run_games(games: list[ScheduledGame], paths: Mapping[str, BotSource | str], 
     log = log or sys.stderr
     backend = backend or LocalBackend(jobs)
     stored = store.results(repair=True)
-    done = {r["game"] for r in stored}
+    done = {r["game"] for r in stored} | {f["game"] for f in store.failed(repair=True)}
     todo = [g for g in games if g.id not in done]
     ratings = Ratings(sorted(paths))  # for the bar only: completion order; the final table is exact
     for r in stored:
@@ -147,10 +200,14 @@ def run_games(games: list[ScheduledGame], paths: Mapping[str, BotSource | str], 
                dynamic_ncols=True)
     try:
         note = lambda text: bar.write(text, file=log)  # noqa: E731 - a message that keeps the bar intact
-        with closing(backend.play(todo, paths, hashes, limits, note)) as played:
+        with closing(play_all(backend, todo, paths, hashes, limits, note)) as played:
             since_report, last_report = 0, time.monotonic()
             for game, result, record in played:
                 result = {**result, "sha256": [hashes[b] for b in game.bots]}
+                if record is None:
+                    store.add_failed(result)
+                    bar.update(1)
+                    continue
                 store.add(result, record)
                 ratings.update(result)
                 bar.update(1)
@@ -240,6 +297,10 @@ def run_tournament(s: Settings, resume: bool = False, progress: bool = True, out
         finally:
             results = store.results()
             standings = write_standings(directory, results, sorted(paths))
+            failed = store.failed()
+            if failed:
+                print(f"{len(failed)} game(s) failed (not rated): "
+                      + "; ".join(f"{f['game']}: {f['failed']}" for f in failed[:5]), file=log)
             if len(results) < len(games):
                 print(f"standings of the {len(results)} stored games of {len(games)}:", file=out)
             print(format_report(results, sorted(paths), width), file=out)

@@ -4,6 +4,8 @@ DIR/tournament.json   the settings (the master seed too), the bots' file hashes 
                       and "isolation": the sandbox in force ({"namespaces", "landlock", "seccomp", "missing"})
 DIR/results.jsonl     one JSON line per finished game, appended with one write + fsync
 DIR/games/ID.json     each game's replayable record (docs/design.md "Game record"), tmp + rename
+DIR/failed.jsonl      one JSON line per game that could not be played ({"game", "bots", "failed": why}: its
+                      referee stalled on every attempt); never rated, and --resume does not play it again
 DIR/standings.csv, DIR/standings.json   the leaderboard, rewritten at the end
 
 Only the referee reads or writes here: the directory is hidden from every bot worker (sandbox.protect).
@@ -35,6 +37,7 @@ from alhambra_ai.errors import BadInput
 from . import sandbox
 
 RESULTS = "results.jsonl"
+FAILED = "failed.jsonl"
 SETTINGS = "tournament.json"
 
 
@@ -85,6 +88,12 @@ def check_result(item: object) -> None:
             isinstance(f, dict) and f.get("seat") in range(len(bots)) and isinstance(f.get("reason"), str)
             for f in forfeits):
         raise ValueError("forfeits: not a list of {seat, reason, ...}")
+
+
+def _check_failed(item: object) -> None:
+    if not (isinstance(item, dict) and isinstance(item.get("game"), str)
+            and isinstance(item.get("failed"), str)):
+        raise ValueError("not a failed game's line")
 
 
 def append_line(path: Path, text: str) -> None:
@@ -166,6 +175,17 @@ class ResultStore:
 
     def results(self, repair: bool = False) -> list[dict]:
         return load_results(self.dir, repair)
+
+    def add_failed(self, failure: dict) -> None:
+        append_line(self.dir / FAILED, json.dumps(failure, separators=(",", ":")))
+
+    def failed(self, repair: bool = False) -> list[dict]:
+        """The games recorded as failed (``referee.failed_result``), in game-id order."""
+        path = self.dir / FAILED
+        if not path.exists():
+            return []
+        items = {i["game"]: i for i in read_lines(path, _check_failed, repair)[0]}
+        return [items[k] for k in sorted(items)]
 
     def settings(self) -> dict | None:
         """The stored settings, None for a new directory."""

@@ -230,6 +230,29 @@ def test_attack_works_without_the_sandbox(name, out, tmp_path, host, monkeypatch
     assert kill_survivors(tmp_path) == []
 
 
+def test_a_bot_cannot_jam_its_own_input(out, tmp_path, monkeypatch):
+    """stall.py reopens its protocol input through /proc/self/fd, fills it and stops reading: on the
+    socket pair it cannot reopen it, and every write runs under the move's clock, so it forfeits within its
+    move time plus bank and the game completes. Shown real with the old pipes and blocking writes: the
+    referee's write never returns (and no clock runs during it)."""
+    started = time.monotonic()
+    result = play(attacker("stall", out))
+    assert [(f["seat"], f["reason"]) for f in result["forfeits"]] in ([(0, "times out")],
+                                                                       [(0, "stalls its input")])
+    assert time.monotonic() - started < LIMITS.move_time + LIMITS.time_bank + 15
+    assert sum(result["scores"]) >= 24 and kill_survivors(tmp_path) == []
+
+    monkeypatch.setattr(process, "BLOCKING_PIPES", True)
+    game = threading.Thread(target=play, args=(attacker("stall", out),), daemon=True)
+    game.start()
+    game.join(LIMITS.move_time + LIMITS.time_bank + 10)
+    stuck = game.is_alive()
+    process.kill_all()  # frees the referee: its write fails, the seat forfeits, the game ends
+    game.join(20)
+    assert stuck, "with blocking pipes the referee's write should have hung"
+    assert kill_survivors(tmp_path) == []
+
+
 def test_no_bot_code_runs_before_its_own_set_up(out, tmp_path, host, monkeypatch):
     """A thread started when the bot's file is imported runs only on the bot's own clock. Shown real by
     importing every seat's file at once when the workers start, as the referee did before issue 41."""

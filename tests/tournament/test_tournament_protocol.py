@@ -76,6 +76,8 @@ def fake_worker(data: bytes, hello_done: bool) -> BotProcess:
     pipe = _Pipe(data)
     proc.proc, proc.plan, proc.cgroup = pipe, PLAN, None
     proc.paused, proc._worker_pid = False, None
+    proc._channel, proc._outbox = None, b""
+    proc._out_fd, proc._in_fd = pipe.stdout.fileno(), pipe.stdin.fileno()
     proc._buf = {pipe.stdout.fileno(): b"", pipe.stderr.fileno(): b""}
     proc.stderr_tail = b""
     proc.isolation = PLAN if hello_done else None

@@ -1,25 +1,28 @@
 """What makes a tournament's results trustworthy besides the sandbox (issue 15): secret seeds, a checked
 store, verified ladder entrants, escaped bot text, and the isolation in force said, stored and required."""
 
+import io
 import json
 import os
+import re
 import time
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from tournament_support import GOOD, StallingGame, use_toy_game
+from tournament_support import GOOD, StallingGame, settled, use_toy_game
 
 from alhambra_ai.cli import main
 from alhambra_ai.tournament import config, process, referee
 from alhambra_ai.tournament.config import BadInput, Settings
 from alhambra_ai.tournament.ladder import Ladder
-from alhambra_ai.tournament.process import BotSource, live_count, printable
-from alhambra_ai.tournament.referee import Heartbeat, Limits, RefereeStalled, run_game
+from alhambra_ai.tournament.process import BotSource, printable
+from alhambra_ai.tournament.referee import Heartbeat, Limits, run_game
 from alhambra_ai.tournament.runner import run_tournament
 from alhambra_ai.tournament.sandbox import Isolation
 from alhambra_ai.tournament.schedule import ScheduledGame, derive_seed, make_schedule, seat_seed, stable_seed
-from alhambra_ai.tournament.store import RESULTS, StoreError, load_results
+from alhambra_ai.tournament.store import FAILED, RESULTS, StoreError, load_results
 
 BOTS = (str(GOOD / "first.py"), str(GOOD / "seeded.py"))
 BASE = Settings(bots=BOTS, seats="2", games=1, move_time=1.0, time_bank=1.0, memory=256, setup_time=20,
@@ -120,15 +123,42 @@ def test_bot_text_is_escaped_and_unprintable_names_refused(tmp_path):
         run(replace(BASE, bots=(str(weird), BOTS[0]), out=str(tmp_path / "w")))
 
 
-def test_a_stalled_referee_stops_the_run_and_names_the_game(tmp_path, monkeypatch):
+@pytest.fixture
+def stalling(monkeypatch):
+    """Games whose referee stalls (StallingGame), under a watchdog of 2.5 s."""
     monkeypatch.setattr(StallingGame, "stalled", False)       # (shared: each test stalls once)
+    monkeypatch.setattr(StallingGame, "stuck_seed", None)
     monkeypatch.setattr(referee, "new_game", StallingGame)
     monkeypatch.setattr(Heartbeat, "longest_step", staticmethod(lambda limits: 0.5))
     monkeypatch.setattr(referee, "WATCHDOG_GRACE", 2.0)
+
+
+def test_a_stalled_game_is_played_again_and_the_run_goes_on(tmp_path, stalling):
+    log = io.StringIO()
+    run(replace(BASE, out=str(tmp_path / "r"), jobs=2), log=log)
+    assert len(load_results(tmp_path / "r")) == 2
+    assert settled()
+    assert re.search(r"game g0000\d failed \(its referee made no progress for \d+ s.*playing it again",
+                     log.getvalue()), log.getvalue()
+    assert not (tmp_path / "r" / FAILED).exists()
+
+
+def test_a_game_that_always_stalls_is_recorded_failed_and_never_replayed(tmp_path, stalling):
+    games = make_schedule([Path(b).stem for b in BOTS], [2], 2, 1)
+    StallingGame.stuck_seed = games[2].seed  # the second deal: both its rotations stall, every time
+    out = tmp_path / "r"
+    log = io.StringIO()
     started = time.monotonic()
-    with pytest.raises(RefereeStalled, match=r"the referee of game g0000\d made no progress"):
-        run(replace(BASE, out=str(tmp_path / "r")))
-    assert time.monotonic() - started < 5 + 20 and live_count() == 0
+    run(replace(BASE, out=str(out), games=2, seed=1), log=log)
+    assert time.monotonic() - started < 2 * referee.MAX_ATTEMPTS * 8 + 30
+    assert sorted(r["game"] for r in load_results(out)) == ["g00001", "g00002"]
+    failed = [json.loads(line) for line in (out / FAILED).read_text().splitlines()]
+    assert sorted(f["game"] for f in failed) == ["g00003", "g00004"] and settled()
+    assert "recorded as failed" in log.getvalue() and "2 game(s) failed (not rated)" in log.getvalue()
+    again = time.monotonic()
+    run(replace(BASE, out=str(out), games=2, seed=1))  # --resume: nothing left to play
+    assert time.monotonic() - again < 5
+    assert len(load_results(out)) == 2
 
 
 def test_an_oversized_bot_file_is_refused_before_any_worker(tmp_path, monkeypatch):
