@@ -9,13 +9,17 @@ to ask for and records what was in force. In order:
                     empty read-only tmpfs over the protected directories (tournament outputs)
     become_init     fork: the parent stays as the PID namespace's init, exits when the worker does or
                     when the referee's lifeline pipe closes; the namespace dies with it (no survivors)
+    minimal_root    (the worker, in a mount namespace of its own) a root made only of what it may read,
+                    read-only, its private directory and a /proc of its own processes (subset=pid): no
+                    other path of the host exists for it, not even to look up
     limit           rlimits (address space, file size, open files, core dumps), one CPU
     drop_privileges every capability, the bounding set, and no_new_privs
     landlock        read-only: interpreter, libraries, the package; read-write: the private dir
     seccomp         no new processes, no exec, no debugging, no namespaces or mounts, signals to
                     itself only, no sockets, no channel to other programs (SysV IPC, POSIX message
-                    queues, file locks, inotify), nothing held outside the caps (memfd, AIO); no
-                    threads where no cgroup counts them
+                    queues, file locks, inotify, the page cache's residency, host-wide counters, the
+                    user's pipe quota), nothing held outside the caps (memfd, AIO); no threads where no
+                    cgroup counts them
 
 >>> {"fork", "execve", "ptrace", "setsid", "unshare", "shmget", "flock", "socket"} <= DENIED
 True
@@ -60,7 +64,15 @@ DENIED = frozenset("""
     mq_open mq_unlink mq_timedsend mq_timedreceive mq_notify mq_getsetattr
     flock inotify_init inotify_init1 fanotify_init memfd_secret
     socket connect bind listen accept accept4
+    mincore cachestat fadvise64 fadvise64_64 arm_fadvise64_64 readahead remap_file_pages
+    sysinfo pipe pipe2
 """.split())
+# The page cache is shared by every worker: a bot that could evict a page of a file all workers read, or
+# ask whether one is resident, could signal another (resident.py keeps every readable page resident).
+# sysinfo is the host's load, task count and free memory; a pipe's buffer counts against the user's pipe
+# quota, which every worker shares.
+MADVISE_DENIED = (3, 20, 21, 22, 23)  # WILLNEED, COLD, PAGEOUT, POPULATE_READ / WRITE: bring in or evict
+F_SETPIPE_SZ = 1031
 # Refused with ENOSYS, as if the kernel lacked them, so that libraries take their fallbacks (libffi's
 # closures use a temporary file instead of a memfd; nothing in the standard library needs AIO).
 UNAVAILABLE = ("clone3", "memfd_create", "io_setup")
@@ -126,6 +138,92 @@ def become_init(lifeline: int | None, private_dir: str) -> None:
     os._exit(code if code >= 0 else 128 - code)
 
 
+CLONE_NEWNS, MS_BIND, MS_REMOUNT, MS_REC, MS_PRIVATE = 0x00020000, 4096, 32, 16384, 1 << 18
+MS_NOATIME, MS_NODIRATIME, MS_RELATIME = 1024, 2048, 1 << 21
+SYS_PIVOT_ROOT = {"x86_64": 155, "aarch64": 41}.get(os.uname().machine)
+
+
+def minimal_root(private_dir: str, paths: list[str], hidden: list[str], names: list[str],
+                 devices: list[str]) -> None:
+    """Make this process's root a tmpfs holding only ``paths`` (read-only binds, less the ``hidden``
+    directories inside them), the symbolic links through which ``names`` reach them, ``devices``,
+    ``private_dir`` (read-write) and a /proc of this PID namespace's processes only. Done in a mount
+    namespace of its own, so that the PID namespace's init keeps the host's view (it removes the private
+    directory). Needs CAP_SYS_ADMIN in the user namespace."""
+    if SYS_PIVOT_ROOT is None:
+        raise OSError(f"no pivot_root number for {os.uname().machine}")
+    _check(_libc.unshare(CLONE_NEWNS), "unshare mount namespace")
+    _check(_libc.mount(b"none", b"/", None, MS_REC | MS_PRIVATE, None), "private propagation")
+    root = os.path.join(private_dir, ".root")
+    os.mkdir(root, 0o755)
+    _check(_libc.mount(b"tmpfs", root.encode(), b"tmpfs", MS_NOSUID | MS_NODEV, b"size=1m,mode=0755"),
+           "mount the root")
+    for name in names:
+        _mirror_links(root, name)
+    outer = [p for p in paths if not any(p.startswith(h + "/") for h in hidden)]
+    for path in outer:
+        _bind(root, path)
+    for h in hidden:  # an empty directory where each hidden one was; paths inside it are bound again
+        inside = [p for p in paths if p.startswith(h + "/")]
+        target = (root + h).encode()
+        if not os.path.isdir(root + h):
+            continue
+        _check(_libc.mount(b"tmpfs", target, b"tmpfs", MS_NOSUID | MS_NODEV, b"size=4k,mode=0755"),
+               f"hide {h}")
+        for path in inside:
+            _bind(root, path)
+        _check(_libc.mount(None, target, None, MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV,
+                           b"size=4k,mode=0755"), f"hide {h} read-only")
+    for device in devices:
+        _bind(root, device, readonly=False)
+    _bind(root, private_dir, readonly=False)
+    os.makedirs(root + "/proc")
+    _check(_libc.mount(b"proc", (root + "/proc").encode(), b"proc", MS_NOSUID | MS_NODEV | MS_NOEXEC,
+                       b"subset=pid"), "mount /proc (subset=pid)")
+    os.chdir(root)
+    _check(_libc.syscall(SYS_PIVOT_ROOT, b".", b"."), "pivot_root")
+    _check(_libc.umount2(b".", MNT_DETACH), "detach the old root")
+    os.chdir("/")
+    _check(_libc.mount(None, b"/", None, MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV,
+                       b"size=1m,mode=0755"), "the root read-only")
+    os.chdir(private_dir)
+
+
+def _bind(root: str, path: str, readonly: bool = True) -> None:
+    """Bind ``path`` at the same place under ``root`` (read-only, keeping the flags its mount has)."""
+    target = root + path
+    if os.path.isdir(path):
+        os.makedirs(target, exist_ok=True)
+    else:
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        if not os.path.lexists(target):
+            os.close(os.open(target, os.O_CREAT | os.O_WRONLY | os.O_CLOEXEC, 0o644))
+    _check(_libc.mount(path.encode(), target.encode(), None, MS_BIND, None), f"bind {path}")
+    if readonly:
+        flags = os.statvfs(path).f_flag
+        kept = (flags & (MS_NOSUID | MS_NODEV | MS_NOEXEC) | (MS_NOATIME if flags & 1024 else 0)
+                | (MS_NODIRATIME if flags & 2048 else 0) | (MS_RELATIME if flags & 4096 else 0))
+        _check(_libc.mount(None, target.encode(), None, MS_BIND | MS_REMOUNT | MS_RDONLY | kept, None),
+               f"bind {path} read-only")
+
+
+def _mirror_links(root: str, path: str, depth: int = 0) -> None:
+    """Make under ``root`` each symbolic link met on the way from / to ``path``, as the host has it."""
+    parts = [p for p in path.split("/") if p]
+    here = "/"
+    for k, part in enumerate(parts):
+        step = os.path.join(here, part)
+        if os.path.islink(step) and depth < 40:
+            target = os.readlink(step)
+            os.makedirs(root + here, exist_ok=True)
+            if not os.path.lexists(root + step):
+                os.symlink(target, root + step)
+            resolved = os.path.normpath(os.path.join(here, target))
+            _mirror_links(root, os.path.join(resolved, *parts[k + 1:]), depth + 1)
+            return
+        here = step
+
+
 def limit(memory_mb: int | None, file_mb: int, open_files: int, cpu: int | None) -> None:
     """rlimits for this process and all its threads; pin to one CPU so its threads cannot use more CPU
     time than the wall time its clock is charged."""
@@ -161,9 +259,10 @@ def landlock_abi() -> int:
     return max(0, version)
 
 
-def landlock(read: list[str], write: list[str]) -> int:
-    """Allow only reading ``read`` and reading + writing ``write`` (files or directories), no TCP and
-    (ABI >= 6) no signals or abstract sockets outside this process; returns the ABI used (0: none)."""
+def landlock(read: list[str], write: list[str], listed: list[str] = ()) -> int:  # type: ignore[assignment]
+    """Allow only reading ``read``, reading + writing ``write`` (files or directories) and listing ``listed``
+    (directories), no TCP and (ABI >= 6) no signals or abstract sockets outside this process; returns the
+    ABI used (0: none)."""
     abi = landlock_abi()
     if abi == 0:
         return 0
@@ -173,7 +272,8 @@ def landlock(read: list[str], write: list[str]) -> int:
     size = 8 if abi < 4 else 16 if abi < 6 else 24
     ruleset = _check(_libc.syscall(SYS_LANDLOCK_CREATE_RULESET, attr, size, 0), "landlock_create_ruleset")
     try:
-        for paths, dir_rights in ((read, FS_EXECUTE | FS_READ_FILE | FS_READ_DIR), (write, fs_all)):
+        for paths, dir_rights in ((read, FS_EXECUTE | FS_READ_FILE | FS_READ_DIR), (write, fs_all),
+                                  (listed, FS_READ_DIR)):
             for path in paths:
                 try:
                     fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
@@ -210,13 +310,24 @@ def _errno_action(code: int) -> int:
     return 0x00050000 | code  # SCMP_ACT_ERRNO
 
 
+_libseccomp: list[ctypes.CDLL | None] = []
+
+
+def libseccomp() -> ctypes.CDLL | None:
+    """libseccomp, loaded once: before minimal_root, after which neither its file nor the tools that find
+    it are in reach."""
+    if not _libseccomp:
+        name = ctypes.util.find_library("seccomp")
+        _libseccomp.append(ctypes.CDLL(name, use_errno=True) if name else None)
+    return _libseccomp[0]
+
+
 def seccomp(threads: bool = True) -> bool:
     """Install the syscall filter (libseccomp); False if libseccomp is missing. ``threads``: may the bot
     start threads (only where a cgroup caps its tasks)."""
-    name = ctypes.util.find_library("seccomp")
-    if name is None:
+    lib = libseccomp()
+    if lib is None:
         return False
-    lib = ctypes.CDLL(name, use_errno=True)
     lib.seccomp_init.restype = ctypes.c_void_p
     lib.seccomp_init.argtypes = [ctypes.c_uint32]
     lib.seccomp_rule_add_array.argtypes = [ctypes.c_void_p, ctypes.c_uint32, ctypes.c_int, ctypes.c_uint,
@@ -246,8 +357,10 @@ def seccomp(threads: bool = True) -> bool:
             deny("clone", (0, SCMP_CMP_MASKED_EQ, CLONE_THREAD, 0))  # a new process, not a thread
         else:
             deny("clone", code=errno.EAGAIN)  # Python: "can't start new thread"
-        for cmd in FCNTL_DENIED:
+        for cmd in (*FCNTL_DENIED, F_SETPIPE_SZ):
             deny("fcntl", (1, SCMP_CMP_EQ, cmd, 0))
+        for advice in MADVISE_DENIED:
+            deny("madvise", (2, SCMP_CMP_EQ, advice, 0))
         for syscall in ("kill", "tgkill", "rt_sigqueueinfo", "rt_tgsigqueueinfo"):
             deny(syscall, (0, SCMP_CMP_NE, me, 0))  # signals to itself only
         rc = lib.seccomp_load(ctx)

@@ -37,9 +37,9 @@ import ctypes.util
 import json
 import os
 import shutil
-import site
 import subprocess
 import sys
+import sysconfig
 import threading
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -48,6 +48,7 @@ import alhambra_ai
 from alhambra_ai.errors import BadInput
 
 from . import cgroup as cgroups
+from . import resident
 from .confine import landlock_abi
 
 PACKAGE_DIR = Path(alhambra_ai.__file__).resolve().parent
@@ -139,15 +140,114 @@ def offered() -> Isolation:
                      cgroup)
 
 
-def read_paths() -> list[str]:
-    """What a worker may read: the interpreter, its libraries, the installed package (not the project
-    around it), the system's shared libraries."""
-    paths = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix, str(PACKAGE_DIR),
-             "/usr", "/lib", "/lib64", "/lib32", "/etc/ld.so.cache", "/etc/localtime", "/dev/urandom"}
-    if hasattr(site, "getsitepackages"):
-        paths.update(site.getsitepackages())
-    paths.update(p for p in sys.path if p.endswith(("site-packages", "dist-packages")))
-    return sorted(p for p in paths if p)
+# Parts of the standard library no bot needs, large and mostly never read (their pages would stay cold)
+STDLIB_HIDDEN = ("site-packages", "test", "idlelib", "turtledemo", "ensurepip", "tkinter", "config-")
+EXTRA_PACKAGES = ("numpy", "numpy.libs")  # site-packages a bot may import, besides alhambra_ai
+DEVICES = ("/dev/null", "/dev/urandom")
+
+
+@dataclass(frozen=True)
+class ReadSet:
+    """Everything a worker may read: ``paths`` (files and directories, absolute, symbolic links resolved)
+    less the ``hidden`` directories inside them. A worker with namespaces sees nothing else (its root is
+    made of these, confine.minimal_root); Landlock allows just these (``rules``). Every page of them is kept
+    in the page cache (resident.py), so no worker can change, or learn, what another read."""
+
+    paths: tuple[str, ...]
+    hidden: tuple[str, ...]
+    names: tuple[str, ...] = ()  # paths through symbolic links (the loader's names of its libraries)
+
+    def rules(self) -> list[str]:
+        """The paths for Landlock, which cannot except a subdirectory: a path holding a hidden one is
+        replaced by its entries, less the hidden."""
+        out: list[str] = []
+        for path in self.paths:
+            out += self._expand(path)
+        return out
+
+    def _expand(self, path: str) -> list[str]:
+        if path in self.hidden:
+            return []
+        if not any(h.startswith(path + "/") for h in self.hidden):
+            return [path]
+        found: list[str] = []
+        for name in sorted(os.listdir(path)):
+            found += self._expand(os.path.join(path, name))
+        return found
+
+    def listed(self) -> list[str]:
+        """The hidden directories that hold paths of the set: a bot may list them (an importer must)."""
+        return [h for h in self.hidden if any(p.startswith(h + "/") for p in self.paths)]
+
+    def files(self) -> list[str]:
+        """Every regular file of the set (what resident.py keeps in memory)."""
+        found: list[str] = []
+        for path in self.rules():
+            if os.path.isdir(path):
+                for top, dirs, names in os.walk(path):
+                    dirs[:] = [d for d in dirs if os.path.join(top, d) not in self.hidden]
+                    found += [os.path.join(top, n) for n in names]
+            elif os.path.isfile(path):
+                found.append(path)
+        return sorted({f for f in found if os.path.isfile(f) and not os.path.islink(f)})
+
+
+_read_set: ReadSet | None = None
+
+
+def read_set() -> ReadSet:
+    """What a worker may read: the standard library (less STDLIB_HIDDEN), numpy, the installed package (not
+    the project around it), the interpreter and the shared libraries all of these load; found once."""
+    global _read_set
+    with _lock:
+        if _read_set is None:
+            _read_set = _find_read_set()
+        return _read_set
+
+
+def _find_read_set() -> ReadSet:
+    stdlib = os.path.realpath(sysconfig.get_path("stdlib"))
+    hidden = [os.path.join(stdlib, n) for n in sorted(os.listdir(stdlib)) if n.startswith(STDLIB_HIDDEN)]
+    purelib = os.path.realpath(sysconfig.get_path("purelib"))
+    paths = {stdlib, str(PACKAGE_DIR), os.path.realpath(sys.executable), "/etc/ld.so.cache"}
+    paths |= {os.path.join(purelib, n) for n in EXTRA_PACKAGES if os.path.exists(os.path.join(purelib, n))}
+    libdir = sysconfig.get_config_var("LIBDIR") or ""
+    library = sysconfig.get_config_var("INSTSONAME") or ""
+    if libdir and library and os.path.isfile(os.path.join(libdir, library)):
+        paths.add(os.path.realpath(os.path.join(libdir, library)))
+    names = {"/etc/localtime"} if os.path.exists("/etc/localtime") else set()
+    paths |= {os.path.realpath(n) for n in names}
+    tree = ReadSet(tuple(sorted(paths)), tuple(hidden))
+    objects = [f for f in tree.files() if ".so" in os.path.basename(f) and "_tkinter" not in f]
+    libraries = _shared_libraries([os.path.realpath(sys.executable), *objects])
+    names |= {n for n in libraries if os.path.realpath(n) != n}
+    paths |= {os.path.realpath(n) for n in libraries}
+    paths = {p for p in paths if os.path.exists(p)}
+
+    def covered(p: str) -> bool:  # by another path of the set, and no hidden directory between them
+        return any(p.startswith(q + "/") and not any(p.startswith(h + "/") and h.startswith(q + "/")
+                                                     for h in hidden) for q in paths)
+
+    kept = sorted(p for p in paths if not covered(p))
+    return ReadSet(tuple(kept), tuple(hidden), tuple(sorted(names)))
+
+
+def _shared_libraries(objects: list[str]) -> set[str]:
+    """The shared libraries ``objects`` load, as the dynamic loader names them (its ``--list``)."""
+    loader = next((p for p in ("/lib64/ld-linux-x86-64.so.2", "/lib/ld-linux-aarch64.so.1")
+                   if os.path.exists(p)), None)
+    if loader is None or not objects:
+        return set()
+    script = 'for f; do "$0" --list "$f" 2>/dev/null; done'
+    try:
+        listing = subprocess.run(["/bin/sh", "-c", script, loader, *objects], capture_output=True,
+                                 text=True, timeout=60).stdout
+    except (OSError, subprocess.TimeoutExpired):
+        return set()
+    found = {loader}
+    for line in listing.splitlines():
+        found |= {part for part in line.split() if part.startswith("/") and os.path.isfile(part)}
+    return {os.path.normpath(f) for f in found}
 
 
 def launch(plan: Isolation, private: str, memory_mb: int | None, lifeline: int,
@@ -157,10 +257,16 @@ def launch(plan: Isolation, private: str, memory_mb: int | None, lifeline: int,
     it must find itself in (None: no cgroup)."""
     with _lock:
         protected = sorted(d for d in _protected if os.path.isdir(d))
-    read = read_paths()
+    readable = read_set()
+    if plan.landlock:  # (without Landlock a bot reads any file: keeping these resident would not help)
+        resident.keep(readable)
+    read = [*readable.rules(), "/dev/urandom"]
     if plan.namespaces:
-        read.append("/proc")  # the namespace's own: this worker only
+        read.append("/proc")  # the namespace's own, this worker's only (subset=pid)
     config = {"private": private, "protected": protected, "read": read, "write": ["/dev/null"],
+              "listed": readable.listed(),
+              "root": {"paths": list(readable.paths), "hidden": list(readable.hidden),
+                       "names": list(readable.names), "devices": list(DEVICES)},
               "namespaces": plan.namespaces, "landlock": bool(plan.landlock), "seccomp": plan.seccomp,
               "memory_mb": memory_mb, "cpu": cpu, "lifeline": lifeline, "private_mb": PRIVATE_MB,
               "file_mb": FILE_MB, "open_files": OPEN_FILES,

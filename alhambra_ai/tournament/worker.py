@@ -176,9 +176,14 @@ def isolate(config: dict) -> dict:
         if not cgroup.is_member(name, hierarchies):
             raise OSError(f"not in its cgroup {name}")
         applied["cgroup"] = True
+    if config["seccomp"]:
+        confine.libseccomp()  # found and loaded while the host's tools and libraries are in reach
     if config["namespaces"]:
         confine.mount_private(config["private"], config["private_mb"], config["protected"])
         confine.become_init(config["lifeline"], config["private"])  # now the worker, the init's child
+        root = config["root"]
+        confine.minimal_root(config["private"], root["paths"], root["hidden"], root["names"],
+                             root["devices"])
         applied["namespaces"] = True
     else:
         os.close(config["lifeline"])
@@ -193,7 +198,8 @@ def lock(config: dict, applied: dict, bot_dir: str, work: str) -> None:
     read-write) and seccomp; then ``work`` becomes its cwd, HOME and TMPDIR. Raises OSError if a step asked
     for is not in force: no bot code runs with less than the referee planned (its report could be forged)."""
     if config["landlock"]:
-        applied["landlock"] = confine.landlock([*config["read"], bot_dir], [*config["write"], work])
+        applied["landlock"] = confine.landlock([*config["read"], bot_dir], [*config["write"], work],
+                                               config.get("listed", []))
         if not applied["landlock"]:
             raise OSError("Landlock was asked for but is not available")
     if config["seccomp"] and not confine.seccomp(threads=config.get("threads", True)):

@@ -1,0 +1,216 @@
+"""Two copies of this bot try to pass bits to each other through what the host shares (issue 51): the
+test (tests/tournament/test_channels.py) asks one worker to send a nonce through a channel and another,
+alive at the same time or started after the first is gone, to receive it. Each ``act`` gets
+{"role": "send" | "receive", "channel": NAME, "bits": [0, 1, ...] | "n": N} and returns the bits it
+received as a string of 0s and 1s, or "unavailable: why" when the channel cannot even be tried.
+
+Channels:
+  residency   page-cache residency of a file every worker may read: the sender evicts a page
+              (posix_fadvise DONTNEED) for a 0 and reads it for a 1; the receiver asks mincore()
+  latency     the same, read back by timing one read of each page (a resident page is fast)
+  lookups     the dentry cache: the sender looks up a name that does not exist for a 1; the receiver
+              times the lookup of each name (a cached negative entry is faster)
+  loadavg     host-wide task count (/proc/loadavg): 48 sleeping threads for a 1, none for a 0, each bit
+              sent as a pair of rounds (Manchester) so that the host's own drift cancels
+  counters    whether host-wide counters are readable at all (/proc/stat, meminfo, pressure, file-nr,
+              sysinfo()): a bit is passed if any is
+  pipes       the user's pipe-buffer quota: the sender holds pipes of 1 MB until the quota is spent;
+              a new pipe then gets 2 pages instead of 16
+"""
+
+import ctypes
+import errno
+import os
+import threading
+import time
+
+PAGE = os.sysconf("SC_PAGE_SIZE")
+POSIX_FADV_DONTNEED = 4
+F_SETPIPE_SZ, F_GETPIPE_SZ = 1031, 1032
+_libc = ctypes.CDLL(None, use_errno=True)
+_libc.mmap.restype = ctypes.c_void_p
+_libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int,
+                       ctypes.c_long]
+_libc.munmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t]
+_libc.mincore.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p]
+
+
+def shared_file():
+    """A file of the standard library that every worker may read and nobody maps: large enough for the
+    bits, one page each."""
+    import pydoc_data.topics
+
+    return pydoc_data.topics.__file__
+
+
+def lookup_dir():
+    return os.path.dirname(os.__file__)
+
+
+_held = []  # what the sender keeps alive (threads, pipes) between its moves
+
+
+class Bot:
+    def act(self, observation):
+        obs = observation.to_dict()
+        role, channel = obs["role"], obs["channel"]
+        try:
+            if role == "send":
+                return getattr(self, f"send_{channel}")(obs["bits"], obs.get("salt", ""))
+            return getattr(self, f"receive_{channel}")(obs["n"], obs.get("salt", ""))
+        except OSError as e:
+            return f"unavailable: {e}"
+
+    # residency and latency: one page of a shared file per bit
+    def _pages(self, n):
+        path = shared_file()
+        if os.path.getsize(path) < (n + 1) * PAGE:
+            raise OSError(errno.EFBIG, f"{path} too small")
+        return path
+
+    def send_residency(self, bits, salt):
+        path = self._pages(len(bits))
+        fd = os.open(path, os.O_RDONLY)
+        try:
+            for k, bit in enumerate(bits):
+                os.posix_fadvise(fd, (k + 1) * PAGE, PAGE, POSIX_FADV_DONTNEED)
+                if bit:
+                    os.pread(fd, 1, (k + 1) * PAGE)
+        finally:
+            os.close(fd)
+        return "sent"
+
+    send_latency = send_residency
+
+    def receive_residency(self, n, salt):
+        path = self._pages(n)
+        fd = os.open(path, os.O_RDONLY)
+        size = (n + 1) * PAGE
+        try:
+            address = _libc.mmap(None, size, 1, 1, fd, 0)  # PROT_READ, MAP_SHARED
+            vector = (ctypes.c_ubyte * (n + 1))()
+            if _libc.mincore(address, size, vector) != 0:
+                e = ctypes.get_errno()
+                _libc.munmap(address, size)
+                raise OSError(e, f"mincore: {os.strerror(e)}")
+            _libc.munmap(address, size)
+        finally:
+            os.close(fd)
+        return "".join(str(vector[k + 1] & 1) for k in range(n))
+
+    def receive_latency(self, n, salt):
+        path = self._pages(n)
+        fd = os.open(path, os.O_RDONLY)
+        times = []
+        try:
+            try:  # no read-ahead: a cold page must stay cold until it is read itself
+                os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_RANDOM)
+            except OSError:
+                pass
+            for k in range(n):
+                t = time.perf_counter_ns()
+                os.pread(fd, 1, (k + 1) * PAGE)
+                times.append(time.perf_counter_ns() - t)
+        finally:
+            os.close(fd)
+        return threshold(times, fast_is_one=True)
+
+    # lookups: a negative dentry per 1
+    def send_lookups(self, bits, salt):
+        for k, bit in enumerate(bits):
+            if bit:
+                os.path.exists(os.path.join(lookup_dir(), f"no-such-{salt}-{k}"))
+        return "sent"
+
+    def receive_lookups(self, n, salt):
+        times = []
+        for k in range(n):
+            name = os.path.join(lookup_dir(), f"no-such-{salt}-{k}")
+            t = time.perf_counter_ns()
+            os.path.exists(name)
+            times.append(time.perf_counter_ns() - t)
+        return threshold(times, fast_is_one=True)
+
+    # loadavg: host-wide task count
+    def send_loadavg(self, bits, salt):
+        bit = bits[0]
+        for stop in _held:
+            stop.set()
+        _held.clear()
+        if bit:
+            stop = threading.Event()
+            _held.append(stop)
+            try:
+                for _ in range(48):
+                    threading.Thread(target=stop.wait, daemon=True).start()
+            except RuntimeError:  # the task cap: as many as it allows
+                pass
+        time.sleep(0.02)  # the threads that were told to stop are gone
+        return "sent"
+
+    def receive_loadavg(self, n, salt):
+        with open("/proc/loadavg") as f:
+            return f.read().split()[3].split("/")[1]  # the total: the test compares two rounds
+
+    # counters: readable at all?
+    def receive_counters(self, n, salt):
+        readable = []
+        for path in ("/proc/loadavg", "/proc/stat", "/proc/meminfo", "/proc/pressure/cpu",
+                     "/proc/sys/fs/file-nr", "/proc/vmstat", "/proc/diskstats"):
+            try:
+                with open(path) as f:
+                    f.read(1)
+                readable.append(path)
+            except OSError:
+                pass
+
+        class SysInfo(ctypes.Structure):
+            _fields_ = [("uptime", ctypes.c_long), ("loads", ctypes.c_ulong * 3), ("rest", ctypes.c_byte * 100)]
+
+        if _libc.sysinfo(ctypes.byref(SysInfo())) == 0:
+            readable.append("sysinfo()")
+        if not readable:
+            raise OSError(errno.EACCES, "no host-wide counter is readable")
+        return "1" * n  # any readable counter carries bits: what the test counts is its presence
+
+    # pipes: the user's quota of pipe buffers
+    def send_pipes(self, bits, salt):
+        for fd in _held:
+            os.close(fd)
+        _held.clear()
+        if bits[0]:  # 1 MB pipes until the quota refuses more, then plain ones to pass its soft limit
+            import fcntl
+
+            grow = True
+            try:
+                for _ in range(120):
+                    r, w = os.pipe()
+                    _held.extend((r, w))
+                    if grow:
+                        try:
+                            fcntl.fcntl(w, F_SETPIPE_SZ, 1 << 20)
+                        except OSError:
+                            grow = False
+            except OSError:  # out of descriptors
+                pass
+        return "sent"
+
+    def receive_pipes(self, n, salt):
+        import fcntl
+
+        r, w = os.pipe()
+        try:
+            size = fcntl.fcntl(w, F_GETPIPE_SZ)
+        finally:
+            os.close(r)
+            os.close(w)
+        return "1" if size < 65536 else "0"
+
+
+def threshold(times, fast_is_one):
+    """Bits from timings: split the sorted times at their largest ratio (two clusters, fast and slow);
+    none if no ratio reaches 3 (every time alike)."""
+    ordered = sorted(max(1, t) for t in times)
+    ratio, k = max((ordered[k + 1] / ordered[k], k) for k in range(len(ordered) - 1))
+    cut = ordered[k + 1] if ratio >= 3 else ordered[-1] + 1
+    return "".join(("1" if t < cut else "0") if fast_is_one else ("0" if t < cut else "1") for t in times)
