@@ -8,13 +8,26 @@ each mode's median and its difference and ratio to the unsandboxed start, all fr
 a game waits for (the target); the CPU time of the worker's processes (launcher, init, worker) is given too.
 
     PYTHONPATH=. python benchmarks/bench_sandbox.py [--rounds 20] [--bot bots/random.py]
+
+``--against CHECKOUT`` compares two versions of the arena instead (this tree against another checkout with
+its core built): each round runs ``--measure`` once under each tree, in turn, in a fresh process started
+outside both trees, and the report gives the full sandbox's worker start (to the bot imported) and its
+per-move round trip (a request with a base-game observation, the reply, the worker stopped again) as
+medians and as ratios this/other. A process's one-off costs (the isolation probe, the read set and its
+first reading into the page cache) are paid before the timing starts and reported apart.
+
+    python benchmarks/bench_sandbox.py --against ../before --rounds 6
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import statistics
+import subprocess
+import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -49,11 +62,73 @@ def start_once(source: BotSource, plan: Isolation) -> tuple[float, float]:
         return wall, sum(cpu_seconds(p) for p in pids)
 
 
+TRIVIAL = BotSource("trivial", b"class Bot:\n    def act(self, obs):\n        return obs.legal_actions[0]\n")
+
+
+def measure(starts: int, moves: int) -> dict:
+    """One process's figures for --against: median worker start, median move round trip (seconds)."""
+    import alhambra_ai
+
+    state = alhambra_ai.new_game(3, seed=5)
+    obs = dict(state.observation(state.current_player), time_left=1.0, move_time=1.0)
+    began = time.perf_counter()
+    from alhambra_ai.tournament.process import isolation
+
+    sandbox_plan = isolation()
+    with BotProcess(TRIVIAL, 2048) as proc:  # the one-off costs: probe, read set, page cache
+        proc.begin(60)
+    one_off = time.perf_counter() - began
+    start_times, move_times = [], []
+    for _ in range(starts):
+        t = time.perf_counter()
+        with BotProcess(TRIVIAL, 2048) as proc:
+            proc.begin(60)
+            start_times.append(time.perf_counter() - t)
+            proc.setup({}, 10)
+            for _ in range(moves // starts):
+                t = time.perf_counter()
+                proc.request({"cmd": "act", "obs": obs}, 10)
+                move_times.append(time.perf_counter() - t)
+    return {"start": statistics.median(start_times), "move": statistics.median(move_times),
+            "one_off": one_off, "isolation": str(sandbox_plan), "package": alhambra_ai.__file__}
+
+
+def against(other: Path, rounds: int, starts: int, moves: int) -> None:
+    trees = {"this": ROOT, "other": other.resolve()}
+    runs: dict[str, list[dict]] = {name: [] for name in trees}
+    print(f"this: {ROOT}\nother: {trees['other']}\nload average at the start: {os.getloadavg()[0]:.1f}")
+    for _ in range(rounds):
+        for name, tree in trees.items():
+            out = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--measure",
+                                  "--starts", str(starts), "--moves", str(moves)],
+                                 capture_output=True, text=True, cwd=tempfile.gettempdir(), check=True,
+                                 env={**os.environ, "PYTHONPATH": str(tree)})
+            runs[name].append(json.loads(out.stdout.strip().splitlines()[-1]))
+    print(f"{rounds} rounds, each {starts} worker starts and {moves} moves per tree, in turn; load at the "
+          f"end {os.getloadavg()[0]:.1f}")
+    for key, label in (("start", "worker start (to the bot imported)"), ("move", "move round trip"),
+                       ("one_off", "one-off per process (probe, read set)")):
+        a = statistics.median(r[key] for r in runs["this"])
+        b = statistics.median(r[key] for r in runs["other"])
+        print(f"  {label:<40} this {1000 * a:8.2f} ms  other {1000 * b:8.2f} ms  this/other x{a / b:.3f}")
+    print(f"  packages: {runs['this'][0]['package']} / {runs['other'][0]['package']}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=20)
     parser.add_argument("--bot", default=str(ROOT / "bots" / "random.py"))
+    parser.add_argument("--against", type=Path, help="another checkout to compare with (its core built)")
+    parser.add_argument("--measure", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--starts", type=int, default=10)
+    parser.add_argument("--moves", type=int, default=300)
     args = parser.parse_args()
+    if args.measure:
+        print(json.dumps(measure(args.starts, args.moves)))
+        return
+    if args.against:
+        against(args.against, args.rounds, args.starts, args.moves)
+        return
     full = sandbox.isolation()
     print(full.summary(2048, caps=True))
     print(f"load average at the start: {os.getloadavg()[0]:.1f}")

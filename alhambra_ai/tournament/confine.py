@@ -144,9 +144,10 @@ SYS_PIVOT_ROOT = {"x86_64": 155, "aarch64": 41}.get(os.uname().machine)
 
 
 def minimal_root(private_dir: str, paths: list[str], hidden: list[str], names: list[str],
-                 devices: list[str]) -> None:
+                 devices: list[str], tree: str | None = None) -> None:
     """Make this process's root a tmpfs holding only ``paths`` (read-only binds, less the ``hidden``
-    directories inside them), the symbolic links through which ``names`` reach them, ``devices``,
+    directories inside them; a directory from ``tree`` + its path when its game has a tree of links,
+    sandbox.link_tree), the symbolic links through which ``names`` reach them, ``devices``,
     ``private_dir`` (read-write) and a /proc of this PID namespace's processes only. Done in a mount
     namespace of its own, so that the PID namespace's init keeps the host's view (it removes the private
     directory). Needs CAP_SYS_ADMIN in the user namespace."""
@@ -162,7 +163,7 @@ def minimal_root(private_dir: str, paths: list[str], hidden: list[str], names: l
         _mirror_links(root, name)
     outer = [p for p in paths if not any(p.startswith(h + "/") for h in hidden)]
     for path in outer:
-        _bind(root, path)
+        _bind(root, path, source=tree + path if tree and os.path.isdir(path) else None)
     for h in hidden:  # an empty directory where each hidden one was; paths inside it are bound again
         inside = [p for p in paths if p.startswith(h + "/")]
         target = (root + h).encode()
@@ -171,7 +172,7 @@ def minimal_root(private_dir: str, paths: list[str], hidden: list[str], names: l
         _check(_libc.mount(b"tmpfs", target, b"tmpfs", MS_NOSUID | MS_NODEV, b"size=4k,mode=0755"),
                f"hide {h}")
         for path in inside:
-            _bind(root, path)
+            _bind(root, path, source=tree + path if tree and os.path.isdir(path) else None)
         _check(_libc.mount(None, target, None, MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV,
                            b"size=4k,mode=0755"), f"hide {h} read-only")
     for device in devices:
@@ -189,18 +190,20 @@ def minimal_root(private_dir: str, paths: list[str], hidden: list[str], names: l
     os.chdir(private_dir)
 
 
-def _bind(root: str, path: str, readonly: bool = True) -> None:
-    """Bind ``path`` at the same place under ``root`` (read-only, keeping the flags its mount has)."""
+def _bind(root: str, path: str, readonly: bool = True, source: str | None = None) -> None:
+    """Bind ``path`` (or ``source`` in its place) at the same place under ``root`` (read-only, keeping the
+    flags its mount has)."""
     target = root + path
+    source = source or path
     if os.path.isdir(path):
         os.makedirs(target, exist_ok=True)
     else:
         os.makedirs(os.path.dirname(target), exist_ok=True)
         if not os.path.lexists(target):
             os.close(os.open(target, os.O_CREAT | os.O_WRONLY | os.O_CLOEXEC, 0o644))
-    _check(_libc.mount(path.encode(), target.encode(), None, MS_BIND, None), f"bind {path}")
+    _check(_libc.mount(source.encode(), target.encode(), None, MS_BIND, None), f"bind {source}")
     if readonly:
-        flags = os.statvfs(path).f_flag
+        flags = os.statvfs(source).f_flag
         kept = (flags & (MS_NOSUID | MS_NODEV | MS_NOEXEC) | (MS_NOATIME if flags & 1024 else 0)
                 | (MS_NODIRATIME if flags & 2048 else 0) | (MS_RELATIME if flags & 4096 else 0))
         _check(_libc.mount(None, target.encode(), None, MS_BIND | MS_REMOUNT | MS_RDONLY | kept, None),

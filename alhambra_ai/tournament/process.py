@@ -142,7 +142,7 @@ class BotProcess:
     """
 
     def __init__(self, bot: BotSource | str | Path, memory_mb: int | None = None, cpu: int | None = None,
-                 plan: Isolation | None = None) -> None:
+                 plan: Isolation | None = None, tree: GameTree | None = None) -> None:
         self.source = bot if isinstance(bot, BotSource) else BotSource.from_file(bot)
         self.plan = plan or isolation()
         self._own_cpu = take_cpu() if cpu is None else None
@@ -158,7 +158,8 @@ class BotProcess:
                 give_cpu(self._own_cpu)
                 raise SandboxError("cannot make the worker's cgroup")
         lifeline, self._lifeline = os.pipe()  # the worker's namespace ends when our end closes
-        cmd, env, config = sandbox.launch(self.plan, self.private, memory_mb, lifeline, cpu, self.cgroup)
+        cmd, env, config = sandbox.launch(self.plan, self.private, memory_mb, lifeline, cpu, self.cgroup,
+                                          tree.path_for(self.plan) if tree is not None else None)
         self.paused = False
         self._worker_pid: int | None = None  # found at the first pause (namespaces only)
         if BLOCKING_PIPES:
@@ -428,6 +429,33 @@ class BotProcess:
         if self.cgroup is not None:
             self.cgroup.remove()
         remove_private(self.private)
+
+
+class GameTree:
+    """One game's own tree of links to what its workers may read (sandbox.link_tree), made for its first
+    worker and removed by ``close``: what one game's bots look up leaves no trace in another's."""
+
+    def __init__(self) -> None:
+        self.path: str | None = None
+        self.failed = False
+
+    def path_for(self, plan: Isolation) -> str | None:
+        """The tree's path, for a worker with its own root (None: the originals)."""
+        if not plan.namespaces or self.failed:
+            return None
+        if self.path is None:
+            path = _private_dir()
+            if sandbox.link_tree(path, sandbox.read_set()):
+                self.path = path
+            else:
+                remove_private(path)
+                self.failed = True
+        return self.path
+
+    def close(self) -> None:
+        if self.path is not None:
+            remove_private(self.path)
+            self.path = None
 
 
 def remove_private(path: str) -> bool:

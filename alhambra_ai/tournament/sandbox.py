@@ -176,8 +176,10 @@ class ReadSet:
         return found
 
     def listed(self) -> list[str]:
-        """The hidden directories that hold paths of the set: a bot may list them (an importer must)."""
-        return [h for h in self.hidden if any(p.startswith(h + "/") for p in self.paths)]
+        """The directories a bot may list but not read beneath (an importer lists them): those replaced
+        by their entries in ``rules`` and the hidden ones that hold paths of the set."""
+        holders = [p for p in self.paths if any(h.startswith(p + "/") for h in self.hidden)]
+        return holders + [h for h in self.hidden if any(p.startswith(h + "/") for p in self.paths)]
 
     def files(self) -> list[str]:
         """Every regular file of the set (what resident.py keeps in memory)."""
@@ -190,6 +192,40 @@ class ReadSet:
             elif os.path.isfile(path):
                 found.append(path)
         return sorted({f for f in found if os.path.isfile(f) and not os.path.islink(f)})
+
+
+def link_tree(base: str, read: ReadSet) -> bool:
+    """Fill the empty directory ``base`` with a copy of the directories of ``read`` at their own paths
+    (``base`` + path), each file a hard link to its original (the same pages), each symbolic link copied;
+    False when a link cannot be made (another file system, or files of another user under
+    fs.protected_hardlinks): the caller then uses the originals.
+
+    A game's workers get their directories from its own tree: a name that does not exist, looked up in a
+    directory, is remembered by the kernel for that directory only (a negative dentry), so in a tree of its
+    own no game sees what another looked up."""
+    try:
+        for path in read.paths:
+            if not os.path.isdir(path):
+                continue
+            for top, dirs, names in os.walk(path):
+                os.makedirs(base + top, exist_ok=True)
+                for d in list(dirs):
+                    full = os.path.join(top, d)
+                    if full in read.hidden:  # stays empty (its mount point)
+                        os.makedirs(base + full, exist_ok=True)
+                        dirs.remove(d)
+                    elif os.path.islink(full):
+                        os.symlink(os.readlink(full), base + full)
+                        dirs.remove(d)
+                for n in names:
+                    full = os.path.join(top, n)
+                    if os.path.islink(full):
+                        os.symlink(os.readlink(full), base + full)
+                    else:
+                        os.link(full, base + full, follow_symlinks=False)
+    except OSError:
+        return False
+    return True
 
 
 _read_set: ReadSet | None = None
@@ -251,10 +287,12 @@ def _shared_libraries(objects: list[str]) -> set[str]:
 
 
 def launch(plan: Isolation, private: str, memory_mb: int | None, lifeline: int,
-           cpu: int | None, cgroup: cgroups.CgroupPlan | None = None) -> tuple[list[str], dict, bytes]:
+           cpu: int | None, cgroup: cgroups.CgroupPlan | None = None, tree: str | None = None
+           ) -> tuple[list[str], dict, bytes]:
     """The worker's command line, environment and configuration line (its first line of input) for
     ``plan``; ``private`` is its own empty directory, ``cpu`` the one CPU it may use, ``cgroup`` the cgroup
-    it must find itself in (None: no cgroup)."""
+    it must find itself in (None: no cgroup), ``tree`` its game's copy of the read set's directories
+    (link_tree; None: the originals)."""
     with _lock:
         protected = sorted(d for d in _protected if os.path.isdir(d))
     readable = read_set()
@@ -266,7 +304,7 @@ def launch(plan: Isolation, private: str, memory_mb: int | None, lifeline: int,
     config = {"private": private, "protected": protected, "read": read, "write": ["/dev/null"],
               "listed": readable.listed(),
               "root": {"paths": list(readable.paths), "hidden": list(readable.hidden),
-                       "names": list(readable.names), "devices": list(DEVICES)},
+                       "names": list(readable.names), "devices": list(DEVICES), "tree": tree},
               "namespaces": plan.namespaces, "landlock": bool(plan.landlock), "seccomp": plan.seccomp,
               "memory_mb": memory_mb, "cpu": cpu, "lifeline": lifeline, "private_mb": PRIVATE_MB,
               "file_mb": FILE_MB, "open_files": OPEN_FILES,

@@ -183,7 +183,7 @@ def isolate(config: dict) -> dict:
         confine.become_init(config["lifeline"], config["private"])  # now the worker, the init's child
         root = config["root"]
         confine.minimal_root(config["private"], root["paths"], root["hidden"], root["names"],
-                             root["devices"])
+                             root["devices"], root.get("tree"))
         applied["namespaces"] = True
     else:
         os.close(config["lifeline"])

@@ -147,7 +147,7 @@ def play(source: BotSource, lineup: tuple[str, ...] | None = None, games: int = 
 
 # Attacks that need company: two colluding copies, or an honest seat whose set-up comes first and is slow.
 LINEUPS = {"collude": ("collude", "collude", "first"), "early": ("slow_setup", "early")}
-GAMES = {"sysv": 2}  # the deal's memory shows in the second game
+GAMES = {"sysv": 2, "rotation": 2}  # the deal's memory shows in the second game
 
 
 def play_attack(name: str, out, host: dict) -> dict:
@@ -219,7 +219,7 @@ def test_attack_is_contained(name, out, tmp_path, host):
 
 
 CONTROLS = ["leak", "signals", "proc", "tamper", "plant", "forkbomb", "memsplit", "sysv", "collude", "hoard",
-            "sockets"]
+            "sockets", "rotation"]
 
 
 @pytest.mark.parametrize("name", CONTROLS)
@@ -341,13 +341,15 @@ def test_honest_results_are_those_of_a_run_without_attackers(names, tmp_path, ho
 
 DEGRADED = {  # what each layer alone leaves open (the README's "Security model")
     # private dir on disk: only its file-size cap limits what a bot writes
-    "no namespaces": (Isolation(False, FULL.landlock, FULL.seccomp, FULL.cgroup), {"disk"}),
+    # and the same directories for every game: what one game looked up, the next can time (lookups)
+    "no namespaces": (Isolation(False, FULL.landlock, FULL.seccomp, FULL.cgroup), {"disk", "rotation"}),
     # no cgroup (an operator who is not root): seccomp refuses threads, memfd, SysV instead; nothing opens
     "no cgroup": (Isolation(True, FULL.landlock, FULL.seccomp, False), set()),
     # namespaces alone: files the user may write, processes (dying with the namespace), locks and inotify
     # on public files, resources no rlimit counts, host Unix sockets; SysV IPC is the namespace's own
+    # and the page cache (fadvise, mincore)
     "namespaces only": (Isolation(True, 0, False), {"tamper", "plant", "forkbomb", "memsplit", "collude",
-                                                    "hoard", "sockets"}),
+                                                    "hoard", "sockets", "rotation"}),
 }
 
 

@@ -5,6 +5,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -238,3 +239,32 @@ def test_ctrl_c_stops_cleanly(tmp_path):
     assert standings_json(tmp_path / "run")["games"] == stored
     assert f"standings of the {stored} stored games of 18:" in out
     assert "rating = mu - 3 sigma" in out and "head to head" in out
+
+
+def test_no_two_rotations_of_a_deal_are_ever_in_play_at_once(monkeypatch):
+    """Whatever --jobs, a deal's seat rotations (games of one seed) run one after another: nothing one of
+    them leaves on the machine can reach the other while it plays."""
+    from alhambra_ai.tournament import runner
+    from alhambra_ai.tournament.referee import Limits
+    from alhambra_ai.tournament.schedule import make_schedule
+
+    games = make_schedule(["a", "b", "c"], [2, 3], 2, 7)
+    in_play: dict[int, int] = {}
+    overlaps, most = [], [0]
+    lock = threading.Lock()
+
+    def fake_game(game, bots, limits, stop, beat):
+        with lock:
+            in_play[game.seed] = in_play.get(game.seed, 0) + 1
+            if in_play[game.seed] > 1:
+                overlaps.append(game.id)
+            most[0] = max(most[0], sum(in_play.values()))
+        time.sleep(0.02)
+        with lock:
+            in_play[game.seed] -= 1
+        return {"game": game.id}, {"actions": []}
+
+    monkeypatch.setattr(runner, "run_game", fake_game)
+    played = list(runner.LocalBackend(4).play(games, {}, {}, Limits(), lambda text: None))
+    assert sorted(g.id for g, _, _ in played) == sorted(g.id for g in games)
+    assert overlaps == [] and most[0] == 4  # the jobs are still used

@@ -7,9 +7,10 @@ received as a string of 0s and 1s, or "unavailable: why" when the channel cannot
 Channels:
   residency   page-cache residency of a file every worker may read: the sender evicts a page
               (posix_fadvise DONTNEED) for a 0 and reads it for a 1; the receiver asks mincore()
-  latency     the same, read back by timing one read of each page (a resident page is fast)
-  lookups     the dentry cache: the sender looks up a name that does not exist for a 1; the receiver
-              times the lookup of each name (a cached negative entry is faster)
+  latency     the same with a pair of pages per bit (the first read for a 1, the second for a 0), read
+              back by timing one read of each (a resident page is fast)
+  lookups     the dentry cache: a pair of names that do not exist per bit, the sender looking up one;
+              the receiver times the lookup of both (a remembered miss is faster)
   loadavg     host-wide task count (/proc/loadavg): 48 sleeping threads for a 1, none for a 0, each bit
               sent as a pair of rounds (Manchester) so that the host's own drift cancels
   counters    whether host-wide counters are readable at all (/proc/stat, meminfo, pressure, file-nr,
@@ -61,18 +62,23 @@ class Bot:
         except OSError as e:
             return f"unavailable: {e}"
 
-    # residency and latency: one page of a shared file per bit
-    def _pages(self, n):
+    # residency and latency: pages of a shared file
+    def _file(self, pages):
         path = shared_file()
-        if os.path.getsize(path) < (n + 1) * PAGE:
+        if os.path.getsize(path) < (pages + 1) * PAGE:
             raise OSError(errno.EFBIG, f"{path} too small")
-        return path
-
-    def send_residency(self, bits, salt):
-        path = self._pages(len(bits))
         fd = os.open(path, os.O_RDONLY)
+        try:  # no read-ahead: a page stays as the sender left it until it is read itself
+            os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_RANDOM)
+        except OSError:
+            pass
+        return fd
+
+    def _set_pages(self, hot):
+        """Evict every page of ``hot``'s range, then read the pages marked hot."""
+        fd = self._file(len(hot))
         try:
-            for k, bit in enumerate(bits):
+            for k, bit in enumerate(hot):
                 os.posix_fadvise(fd, (k + 1) * PAGE, PAGE, POSIX_FADV_DONTNEED)
                 if bit:
                     os.pread(fd, 1, (k + 1) * PAGE)
@@ -80,11 +86,11 @@ class Bot:
             os.close(fd)
         return "sent"
 
-    send_latency = send_residency
+    def send_residency(self, bits, salt):
+        return self._set_pages(bits)
 
     def receive_residency(self, n, salt):
-        path = self._pages(n)
-        fd = os.open(path, os.O_RDONLY)
+        fd = self._file(n)
         size = (n + 1) * PAGE
         try:
             address = _libc.mmap(None, size, 1, 1, fd, 0)  # PROT_READ, MAP_SHARED
@@ -98,38 +104,36 @@ class Bot:
             os.close(fd)
         return "".join(str(vector[k + 1] & 1) for k in range(n))
 
+    def send_latency(self, bits, salt):  # a pair of pages per bit: the first read for a 1, else the second
+        return self._set_pages(manchester(bits))
+
     def receive_latency(self, n, salt):
-        path = self._pages(n)
-        fd = os.open(path, os.O_RDONLY)
+        fd = self._file(2 * n)
         times = []
         try:
-            try:  # no read-ahead: a cold page must stay cold until it is read itself
-                os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_RANDOM)
-            except OSError:
-                pass
-            for k in range(n):
+            for k in range(2 * n):
                 t = time.perf_counter_ns()
                 os.pread(fd, 1, (k + 1) * PAGE)
                 times.append(time.perf_counter_ns() - t)
         finally:
             os.close(fd)
-        return threshold(times, fast_is_one=True)
+        return pairs(times)
 
-    # lookups: a negative dentry per 1
+    # lookups: a name that does not exist, looked up by the sender (first of a pair for a 1)
     def send_lookups(self, bits, salt):
-        for k, bit in enumerate(bits):
-            if bit:
+        for k, hot in enumerate(manchester(bits)):
+            if hot:
                 os.path.exists(os.path.join(lookup_dir(), f"no-such-{salt}-{k}"))
         return "sent"
 
     def receive_lookups(self, n, salt):
         times = []
-        for k in range(n):
+        for k in range(2 * n):
             name = os.path.join(lookup_dir(), f"no-such-{salt}-{k}")
             t = time.perf_counter_ns()
             os.path.exists(name)
             times.append(time.perf_counter_ns() - t)
-        return threshold(times, fast_is_one=True)
+        return pairs(times)
 
     # loadavg: host-wide task count
     def send_loadavg(self, bits, salt):
@@ -165,7 +169,8 @@ class Bot:
                 pass
 
         class SysInfo(ctypes.Structure):
-            _fields_ = [("uptime", ctypes.c_long), ("loads", ctypes.c_ulong * 3), ("rest", ctypes.c_byte * 100)]
+            _fields_ = [("uptime", ctypes.c_long), ("loads", ctypes.c_ulong * 3),
+                        ("rest", ctypes.c_byte * 100)]
 
         if _libc.sysinfo(ctypes.byref(SysInfo())) == 0:
             readable.append("sysinfo()")
@@ -207,10 +212,12 @@ class Bot:
         return "1" if size < 65536 else "0"
 
 
-def threshold(times, fast_is_one):
-    """Bits from timings: split the sorted times at their largest ratio (two clusters, fast and slow);
-    none if no ratio reaches 3 (every time alike)."""
-    ordered = sorted(max(1, t) for t in times)
-    ratio, k = max((ordered[k + 1] / ordered[k], k) for k in range(len(ordered) - 1))
-    cut = ordered[k + 1] if ratio >= 3 else ordered[-1] + 1
-    return "".join(("1" if t < cut else "0") if fast_is_one else ("0" if t < cut else "1") for t in times)
+def manchester(bits):
+    """Each bit as a pair of slots, the first hot for a 1, the second for a 0: read back by comparing the
+    pair, whatever the machine's drift."""
+    return [x for b in bits for x in ((1, 0) if b else (0, 1))]
+
+
+def pairs(times):
+    """The bits of Manchester pairs of timings: 1 where the first of the pair was faster (was hot)."""
+    return "".join("1" if times[2 * k] < times[2 * k + 1] else "0" for k in range(len(times) // 2))
