@@ -6,15 +6,17 @@ own observations.
 
     schedule.py   which games: combinations x seat rotations x repeats; stable ids and seeds
     sandbox.py    how workers are isolated: what the machine offers, their command line, the record
-    confine.py    what a worker applies to itself before any bot code: mounts, rlimits, Landlock, seccomp
+    confine.py    what a worker applies to itself before any bot code: its own root, rlimits, Landlock,
+                  seccomp
+    resident.py   every page a worker may read kept in the page cache (no page a bot can bring in)
     cgroup.py     a worker's own memory and task caps, where the machine lets the referee make cgroups
     worker.py     the bot side of the protocol (started by sandbox.py, python -I)
     process.py    the referee side of a worker: BotSource, deadlines, failure reasons, stopping, killing;
                   the isolation probe (isolation()) and the CPU slots (take_cpu) that workers use
     referee.py    one game: Limits (a bot's own too), forfeits, the stand-in policy, final ranks; the
-                  watchdog (Heartbeat, check_heartbeats, run_watched)
-    store.py      results.jsonl, game records, settings; the kill-safe JSON-lines primitives (append_line,
-                  read_lines) that strength's log uses too
+                  watchdog (Heartbeat, check_heartbeats, run_watched: a stalled game fails alone)
+    store.py      results.jsonl, failed.jsonl, game records, settings; the kill-safe JSON-lines primitives
+                  (append_line, read_lines) that strength's log uses too
     ratings.py    TrueSkill standings recomputed from the stored results (counting with alhambra_ai.stats)
     config.py     settings, TOML definitions, input checks (the game through alhambra_ai.registry)
     runner.py     a whole tournament: checks, the Backend that plays the games (local; backend_named),

@@ -262,7 +262,7 @@ def landlock_abi() -> int:
     return max(0, version)
 
 
-def landlock(read: list[str], write: list[str], listed: list[str] = ()) -> int:  # type: ignore[assignment]
+def landlock(read: list[str], write: list[str], listed: tuple[str, ...] | list[str] = ()) -> int:
     """Allow only reading ``read``, reading + writing ``write`` (files or directories) and listing ``listed``
     (directories), no TCP and (ABI >= 6) no signals or abstract sockets outside this process; returns the
     ABI used (0: none)."""

@@ -1,5 +1,9 @@
 """The referee side of a bot worker: spawn (sandboxed), talk with deadlines, classify failures, always kill.
 
+The protocol runs over a Unix socket pair (the worker's fds 0 and 1), non-blocking on the referee's side:
+every request is sent while the reply is awaited, both under the request's deadline, so no worker can hold
+the referee in a write (a worker whose input does not drain forfeits: "stalls its input").
+
 Every worker runs in its own session (process group) and, where the machine allows, its own PID
 namespace (sandbox.py), so killing the group kills everything the bot runs. Between requests the
 group is stopped (SIGSTOP): a bot computes only on its own clock. Live workers are registered so an
@@ -144,6 +148,7 @@ class BotProcess:
     def __init__(self, bot: BotSource | str | Path, memory_mb: int | None = None, cpu: int | None = None,
                  plan: Isolation | None = None, tree: GameTree | None = None) -> None:
         self.source = bot if isinstance(bot, BotSource) else BotSource.from_file(bot)
+        self._closing, self._closed = threading.Lock(), False
         self.plan = plan or isolation()
         self._own_cpu = take_cpu() if cpu is None else None
         cpu = self._own_cpu if cpu is None else cpu
@@ -359,7 +364,7 @@ class BotProcess:
         return line
 
     def _ended(self) -> BotFailure:
-        """Classify a worker whose protocol pipe closed."""
+        """Classify a worker whose protocol channel closed."""
         try:
             code = self.proc.wait(timeout=2)
         except subprocess.TimeoutExpired:
@@ -396,7 +401,14 @@ class BotProcess:
     def close(self) -> None:
         """Kill the worker's whole process group and reap it; in a PID namespace also wait until the
         namespace's init is gone (it outlives its parent while the kernel kills the rest).
-        Safe to call twice."""
+        Safe to call twice, and from two threads at once (a game's and kill_all's)."""
+        with self._closing:
+            if self._closed:
+                return
+            self._closed = True
+            self._close()
+
+    def _close(self) -> None:
         init = None
         if self.plan.namespaces and self.proc.returncode is None:
             try:

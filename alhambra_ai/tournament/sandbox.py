@@ -27,6 +27,8 @@ off, to see or test the degraded modes.
 ['namespaces', 'landlock', 'cgroup']
 >>> Isolation(True, 7, True, True).summary(256, caps=True).split("; ", 1)[1]
 'caps per worker: memory 256 MB, every kind (cgroup); tasks 64 (cgroup)'
+>>> Isolation(True, 7, True, False).summary().split("; ", 1)[1]
+'NOT available: cgroup (so open: memory outside the address space, threads)'
 >>> Isolation(False, 7, True).caps(256)
 {'memory': '256 MB address space (memfd, SysV IPC refused)', 'tasks': '1 (threads refused)'}
 """
@@ -59,6 +61,12 @@ BOOT = ("import sys; sys.path.insert(0, sys.argv.pop(1)); "
 PRIVATE_MB, FILE_MB, OPEN_FILES = 64, 64, 256  # private tmpfs, largest file, open files per worker
 ENV_KEPT = ("LANG", "LC_ALL", "TZ", "OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE")  # harmless, some needed
 MECHANISMS = ("namespaces", "landlock", "seccomp", "cgroup")
+LOST = {  # what a worker can still do without each mechanism (README "Security model", "What holds")
+    "namespaces": "the host's tree, shared lookups of missing names",
+    "landlock": "every file its user may read or write, cold pages of them",
+    "seccomp": "processes, sockets, locks, the page cache's calls, the pipe quota",
+    "cgroup": "memory outside the address space, threads",
+}
 
 
 class SandboxError(BadInput):
@@ -86,6 +94,8 @@ class Isolation:
         have = ", ".join(p for p in parts if p) or "rlimits only"
         lacking = self.missing()
         line = f"sandbox: {have}" + (f"; NOT available: {', '.join(lacking)}" if lacking else "")
+        if lacking:
+            line += f" (so open: {'; '.join(LOST[m] for m in lacking)})"
         if caps:
             c = self.caps(memory_mb)
             line += f"; caps per worker: memory {c['memory']}; tasks {c['tasks']}"
@@ -143,6 +153,7 @@ def offered() -> Isolation:
 # Parts of the standard library no bot needs, large and mostly never read (their pages would stay cold)
 STDLIB_HIDDEN = ("site-packages", "test", "idlelib", "turtledemo", "ensurepip", "tkinter", "config-")
 EXTRA_PACKAGES = ("numpy", "numpy.libs")  # site-packages a bot may import, besides alhambra_ai
+UNLINKED = (".opt-1.pyc", ".opt-2.pyc")  # bytecode of -O runs: a game's tree leaves them out (a third of it)
 DEVICES = ("/dev/null", "/dev/urandom")
 
 
@@ -211,6 +222,9 @@ def link_tree(base: str, read: ReadSet) -> bool:
                 os.makedirs(base + top, exist_ok=True)
                 for d in list(dirs):
                     full = os.path.join(top, d)
+                    if d == "tests" and full.startswith(tuple(p for p in read.paths if "site-packages" in p)):
+                        dirs.remove(d)  # a package's own test suite: no bot imports it
+                        continue
                     if full in read.hidden:  # stays empty (its mount point)
                         os.makedirs(base + full, exist_ok=True)
                         dirs.remove(d)
@@ -219,6 +233,8 @@ def link_tree(base: str, read: ReadSet) -> bool:
                         dirs.remove(d)
                 for n in names:
                     full = os.path.join(top, n)
+                    if n.endswith(UNLINKED):
+                        continue
                     if os.path.islink(full):
                         os.symlink(os.readlink(full), base + full)
                     else:

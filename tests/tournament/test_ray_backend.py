@@ -352,3 +352,67 @@ def test_ctrl_c_on_a_ray_run_cancels_its_games_and_says_how_to_resume(ray_cluste
     while bot_worker_parents(session) and time.monotonic() < deadline:
         time.sleep(0.2)
     assert not bot_worker_parents(session)
+
+
+class _FakeRay:
+    """Just enough of Ray for RayBackend.map: tasks 'run' for a while after they are submitted; records how
+    many tasks of each deal are in flight at once."""
+
+    class exceptions:  # noqa: N801 - Ray's own spelling
+        class WorkerCrashedError(Exception): ...
+        class NodeDiedError(Exception): ...
+        class OutOfMemoryError(Exception): ...
+        class ObjectLostError(Exception): ...
+        class RayTaskError(Exception): ...
+
+    def __init__(self) -> None:
+        self.in_flight: dict[object, tuple[float, object, int]] = {}
+        self.most_per_deal, self.most = 0, 0
+
+    def put(self, value):
+        return value
+
+    def submit(self, item):
+        ref = object()
+        self.in_flight[ref] = (time.monotonic() + 0.01, item, item.seed)
+        seeds = [s for _, _, s in self.in_flight.values()]
+        self.most_per_deal = max(self.most_per_deal, seeds.count(item.seed))
+        self.most = max(self.most, len(seeds))
+        return ref
+
+    def wait(self, refs, num_returns, timeout):
+        time.sleep(0.002)
+        done = [r for r in refs if self.in_flight[r][0] <= time.monotonic()][:num_returns]
+        return done, [r for r in refs if r not in done]
+
+    def get(self, ref):
+        return self.in_flight.pop(ref)[1].id
+
+    def cancel(self, ref, force=False):
+        self.in_flight.pop(ref, None)
+
+
+def test_ray_never_runs_two_rotations_of_a_deal_at_once():
+    from alhambra_ai.tournament.ray_backend import RayBackend
+    from alhambra_ai.tournament.schedule import make_schedule
+
+    fake = _FakeRay()
+    backend = object.__new__(RayBackend)
+    backend.ray, backend._window, backend._window_at = fake, 8, time.monotonic() + 3600
+
+    class Remote:
+        def options(self, **resources):
+            return self
+
+        def remote(self, fn, files, item, *args):
+            return fake.submit(item)
+
+    backend.remote = Remote()
+    games = make_schedule(["a", "b", "c", "d"], [2, 3], 1, 11)
+    done = [item.id for item, _ in backend.map(lambda *a: None, games, {}, (), lambda g: {}, lambda t: None,
+                                                apart=lambda g: g.seed)]
+    assert sorted(done) == sorted(g.id for g in games)
+    assert fake.most_per_deal == 1 and fake.most == 8  # the window is still filled
+    fake.most_per_deal = 0
+    list(backend.map(lambda *a: None, games, {}, (), lambda g: {}, lambda t: None))  # without apart:
+    assert fake.most_per_deal > 1                                                   # rotations overlap

@@ -11,6 +11,8 @@ Channels:
               back by timing one read of each (a resident page is fast)
   lookups     the dentry cache: a pair of names that do not exist per bit, the sender looking up one;
               the receiver times the lookup of both (a remembered miss is faster)
+  contention  two workers of concurrent games, on the two CPUs: the sender makes memory traffic in a
+              time slot for a 1 and sleeps for a 0; the receiver counts the work it gets done per slot
   loadavg     host-wide task count (/proc/loadavg): 48 sleeping threads for a 1, none for a 0, each bit
               sent as a pair of rounds (Manchester) so that the host's own drift cancels
   counters    whether host-wide counters are readable at all (/proc/stat, meminfo, pressure, file-nr,
@@ -26,6 +28,7 @@ import threading
 import time
 
 PAGE = os.sysconf("SC_PAGE_SIZE")
+SLOT = 0.02  # seconds per bit of the contention channel
 POSIX_FADV_DONTNEED = 4
 F_SETPIPE_SZ, F_GETPIPE_SZ = 1031, 1032
 _libc = ctypes.CDLL(None, use_errno=True)
@@ -134,6 +137,36 @@ class Bot:
             os.path.exists(name)
             times.append(time.perf_counter_ns() - t)
         return pairs(times)
+
+    # contention: a worker of another game, computing at the same time on the other CPU, slows this one
+    def send_contention(self, bits, salt):
+        start = float(salt)  # the slots' common start (wall clock), agreed on beforehand
+        buf = bytearray(8 << 20)
+        for k, bit in enumerate(bits):
+            end = start + (k + 1) * SLOT
+            while time.time() < start + k * SLOT:
+                pass
+            if bit:  # memory traffic for the slot: caches and memory bandwidth are shared
+                while time.time() < end:
+                    buf[::4096] = bytes(len(buf[::4096]))
+            else:
+                time.sleep(max(0.0, end - time.time()))
+        return "sent"
+
+    def receive_contention(self, n, salt):
+        start = float(salt)
+        buf = bytearray(8 << 20)
+        work = []
+        for k in range(n):
+            while time.time() < start + k * SLOT + SLOT / 4:
+                pass
+            end, count = start + (k + 1) * SLOT - SLOT / 4, 0
+            while time.time() < end:
+                buf[::4096] = bytes(len(buf[::4096]))
+                count += 1
+            work.append(count)
+        middle = sorted(work)[len(work) // 2]
+        return "".join("1" if w < middle else "0" for w in work)
 
     # loadavg: host-wide task count
     def send_loadavg(self, bits, salt):
