@@ -81,7 +81,8 @@ def main() -> None:
     args = parser.parse_args()
     print(FULL.summary(256, caps=True))
     print(f"load average at the start: {os.getloadavg()[0]:.1f}; {args.trials} nonces of {BITS} bits each")
-    rows = [(c, t, s) for c in ("residency", "latency", "lookups") for t in (True, False) for s in (True, False)]
+    rows = [(c, t, s) for c in ("residency", "latency", "lookups") for t in (True, False)
+            for s in (True, False)]
     for plan_name, plan in (("full sandbox", FULL), ("no sandbox", NONE)):
         for channel, together, same in rows:
             results = [once(channel, plan, together, same) for _ in range(args.trials)]

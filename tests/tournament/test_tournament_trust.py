@@ -72,10 +72,10 @@ def test_the_isolation_is_said_stored_and_can_be_required(tmp_path, monkeypatch)
     with open(tmp_path / "log", "w") as log:
         run(replace(BASE, out=str(tmp_path / "ok")), log=log)
     said = [line for line in (tmp_path / "log").read_text().splitlines() if line.startswith("sandbox:")]
-    assert said == ["sandbox: Landlock ABI 3, seccomp; NOT available: namespaces, cgroup (so open: the host's "
-                    "tree, shared lookups of missing names; memory outside the address space, threads); caps "
-                    "per worker: memory 256 MB address space (memfd, SysV IPC refused); tasks 1 (threads "
-                    "refused)"]
+    assert said == ["sandbox: Landlock ABI 3, seccomp; NOT available: namespaces, cgroup (so open: "
+                    "the host's tree, shared lookups of missing names; memory outside the address space, "
+                    "threads); caps per worker: memory 256 MB address space (memfd, SysV IPC refused); "
+                    "tasks 1 (threads refused)"]
     record = json.loads((tmp_path / "ok" / "tournament.json").read_text())["isolation"]
     assert record == {"namespaces": False, "landlock": 3, "seccomp": True, "cgroup": False,
                       "missing": ["namespaces", "cgroup"],
