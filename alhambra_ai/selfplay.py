@@ -119,9 +119,11 @@ class FeatureEncoder:
         return out
 
     def encode(self, obs: Mapping[str, Any]) -> np.ndarray:
-        vec = self.env.encode(dict(obs))
-        if self.summarize:
+        if self.summarize:  # the planes are cut out: not drawn (the env parts read the cities for them only)
+            vec = self.env.encode({**obs, "cities": [[] for _ in obs["cities"]]})
             vec = np.concatenate([vec[self.keep], self.city_summary(obs).ravel()])
+        else:
+            vec = self.env.encode(dict(obs))
         out = vec.astype(np.int16)
         if not np.array_equal(out, vec):  # a part that is not whole numbers or out of range: say so
             raise ValueError("a feature is not a whole number in the int16 range")
@@ -472,6 +474,7 @@ class RunStats:
     seconds: float = 0.0
     stored_games: int = 0   # games in the dataset at the end
     stored_positions: int = 0
+    driver_seconds: float = 0.0  # of ``seconds``: replaying, encoding and writing here (the games aside)
 
 
 def prepare(s: Settings, out: Path, resume: bool, manifest: dict) -> tuple[dict | None, dict[int, int]]:
@@ -567,6 +570,7 @@ def _play_shards(s: Settings, out: Path, ks: list[int], arena, sources, hashes, 
     names = manifest["seat_names"]
     with closing(arena.play(specs, sources, hashes, limits, note)) as played:
         for spec, result, record in played:
+            t0 = time.monotonic()
             g = index[spec.id]
             k = g // per
             rows = game_rows({**result, "actions": record["actions"], "id": spec.id}, enc, g, names)
@@ -586,6 +590,7 @@ def _play_shards(s: Settings, out: Path, ks: list[int], arena, sources, hashes, 
                 write_npz(shard_path(out, k), shard_arrays(games, meta))
                 stats.stored_games += n
                 stats.stored_positions += sum(len(g["ply"]) for g in games)
+            stats.driver_seconds += time.monotonic() - t0
 
 
 __all__ = ["CITY_SUMMARY", "ENCODINGS", "FORMAT", "VERSION", "DatasetError", "FeatureEncoder", "RunStats",

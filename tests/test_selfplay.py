@@ -295,3 +295,21 @@ def test_ray_gives_the_bytes_of_local_jobs(reference, tmp_path, monkeypatch):
         ray.shutdown()
         cluster.shutdown()
         shutil.rmtree(temp, ignore_errors=True)
+
+
+def test_compact_is_the_env_vector_with_city_summaries():
+    state = new_game(3, seed=4, options={"camps": True, "walls": True})
+    rng = random.Random(4)
+    compact = FeatureEncoder("alhambra", 3, state.options)
+    env = FeatureEncoder("alhambra", 3, state.options, "env")
+    for _ in range(120):
+        state.apply(rng.choice(state.legal_actions()))
+    obs = state.observation(2)
+    full = env.encode(obs)
+    assert env.size == env.env.size and np.array_equal(full, env.env.encode(obs))
+    x = compact.encode(obs)
+    assert np.array_equal(x[:-27], full[compact.keep])
+    assert x[-27:].tolist() == compact.city_summary(obs).ravel().tolist()
+    dice = new_game(2, seed=1, game="dice").observation(0)
+    same = FeatureEncoder("dice", 2, {}).encode(dice), FeatureEncoder("dice", 2, {}, "env").encode(dice)
+    assert np.array_equal(*same)
