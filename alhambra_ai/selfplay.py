@@ -39,7 +39,7 @@ import zipfile
 import zlib
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import closing
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -64,6 +64,10 @@ ENCODINGS = ("compact", "env")
 DEFAULT_SHARD_GAMES = {"compact": 32, "env": 4}
 #: the per-seat city summary of the compact encoding, replacing the env vector's city planes
 CITY_SUMMARY = ("tiles", "pavilion", "seraglio", "arcades", "chambers", "garden", "tower", "wall", "extent")
+#: moves after which the referee ends a game unfinished: no rule bounds a game's length, and two greedy
+#: bots can swap the same tiles for ever (about 1 game in 20 of greedy against itself); such a game has no
+#: outcome and gives no rows
+DEFAULT_MAX_MOVES = 3000
 SHARD_NAME = re.compile(r"shard-(\d{6})\.npz")
 #: the per-row columns of a shard (besides the features ``x``) and their dtypes
 ROW_COLUMNS = {"game": np.int64, "ply": np.int32, "seat": np.int8, "bot": np.int8, "action": np.int64,
@@ -72,7 +76,7 @@ ROW_COLUMNS = {"game": np.int64, "ply": np.int32, "seat": np.int8, "bot": np.int
 #: the per-game columns of a shard
 GAME_COLUMNS = {"games_index": np.int64, "games_seed": np.int64, "games_bots": np.int8,
                 "games_scores": np.int32, "games_ranks": np.int8, "games_forfeit": np.bool_,
-                "games_moves": np.int32, "games_dirk": np.int32}
+                "games_moves": np.int32, "games_dirk": np.int32, "games_truncated": np.bool_}
 
 
 class DatasetError(BadInput):
@@ -291,6 +295,7 @@ class Settings:
     move_time: float = 0.1
     time_bank: float = 5.0
     iterations: int | None = None
+    max_moves: int = DEFAULT_MAX_MOVES  # a game still running after this many moves ends unfinished
 
     @property
     def per_shard(self) -> int:
@@ -322,7 +327,8 @@ class Settings:
         if self.options:
             words += ["--options", ",".join(self.options)]
         words += (["--iterations", str(self.iterations)] if self.iterations else [])
-        words += ["--move-time", f"{self.move_time:g}", "--time-bank", f"{self.time_bank:g}"]
+        words += ["--move-time", f"{self.move_time:g}", "--time-bank", f"{self.time_bank:g}",
+                  "--max-moves", str(self.max_moves)]
         return " ".join(words)
 
 
@@ -343,6 +349,8 @@ def check_settings(s: Settings) -> None:
         raise BadInput("--move-time must be > 0 and --time-bank >= 0")
     if s.iterations is not None and s.iterations < 1:
         raise BadInput(f"--iterations must be at least 1, not {s.iterations}")
+    if s.max_moves < 1:
+        raise BadInput(f"--max-moves must be at least 1, not {s.max_moves}")
     if s.encoding not in ENCODINGS:
         raise BadInput(f"--encoding must be one of {', '.join(ENCODINGS)}, not {s.encoding!r}")
 
@@ -368,7 +376,7 @@ def code_version() -> dict:
 
 #: manifest fields a --resume must match (games may grow; jobs and backend never matter)
 RESUME_KEYS = ("format", "version", "game", "options", "players", "lineup", "bots", "seed", "encoding",
-               "features", "layout", "shard_games", "move_time", "time_bank", "iterations")
+               "features", "layout", "shard_games", "move_time", "time_bank", "iterations", "max_moves")
 
 
 def make_manifest(s: Settings, enc: FeatureEncoder, sources: Mapping[str, BotSource]) -> dict:
@@ -380,7 +388,7 @@ def make_manifest(s: Settings, enc: FeatureEncoder, sources: Mapping[str, BotSou
         "seat_names": s.match.lineup(s.players),
         "seed": s.seed, "games": s.games, "shard_games": s.per_shard,
         "move_time": s.move_time, "time_bank": s.time_bank, "iterations": s.iterations,
-        "encoding": s.encoding, "features": enc.size, "dtype": "int16",
+        "max_moves": s.max_moves, "encoding": s.encoding, "features": enc.size, "dtype": "int16",
         "layout": [[name, list(shape)] for name, shape in enc.layout],
         "columns": {name: np.dtype(t).name for name, t in {**ROW_COLUMNS, **GAME_COLUMNS}.items()},
         "outcome": {"margin": "own final score minus the best final score of the other seats (Dirk is no "
@@ -415,7 +423,8 @@ def game_rows(result: dict, enc: FeatureEncoder, index: int, seat_names: list[st
     win = [1.0 / len(top) if k in top else 0.0 for k in range(n)]
     forfeit_at = {f["seat"]: f["move"] for f in result["forfeits"]}
     bot_index = [seat_names.index(b) for b in result["bots"]]
-    actions = result["actions"]
+    truncated = bool(result.get("truncated"))
+    actions = [] if truncated else result["actions"]  # unfinished: no outcome, so no rows
     xs: list[np.ndarray] = []
     cols: dict[str, list[int]] = {name: [] for name in ("ply", "seat", "action", "legal")}
     state = None
@@ -433,7 +442,7 @@ def game_rows(result: dict, enc: FeatureEncoder, index: int, seat_names: list[st
             cols["legal"].append(len(obs["legal_actions"]))
     except RecordError as e:  # the referee played it: a replay that differs is a bug, not bad input
         raise RuntimeError(f"game {result.get('id')} does not replay: {e}") from None
-    if state is None or not state.is_terminal() or list(state.scores()) != scores:
+    if not truncated and (state is None or not state.is_terminal() or list(state.scores()) != scores):
         raise RuntimeError(f"game {result.get('id')}: the replay does not end with the referee's scores")
     seat = np.array(cols["seat"], dtype=np.int64)
     plies = np.array(cols["ply"], dtype=np.int64)
@@ -449,7 +458,7 @@ def game_rows(result: dict, enc: FeatureEncoder, index: int, seat_names: list[st
         "games_bots": np.array([bot_index]), "games_scores": np.array([scores]),
         "games_ranks": np.array([ranks]),
         "games_forfeit": np.array([[k in forfeit_at for k in range(n)]]),
-        "games_moves": np.array([len(actions)]),
+        "games_moves": np.array([len(result["actions"])]), "games_truncated": np.array([truncated]),
         "games_dirk": np.array([-1 if result.get("dirk_score") is None else result["dirk_score"]]),
     }
     return {name: arr.astype(ROW_COLUMNS.get(name) or GAME_COLUMNS.get(name) or np.int16, copy=False)
@@ -472,6 +481,7 @@ class RunStats:
     games: int = 0          # games played by this run
     positions: int = 0      # rows they gave
     seconds: float = 0.0
+    truncated: int = 0      # of ``games``: ended unfinished at ``max_moves`` (no rows)
     stored_games: int = 0   # games in the dataset at the end
     stored_positions: int = 0
     driver_seconds: float = 0.0  # of ``seconds``: replaying, encoding and writing here (the games aside)
@@ -530,7 +540,7 @@ def run_selfplay(s: Settings, out: str | Path, resume: bool = False, jobs: int =
     hashes = {name: src.sha256 for name, src in sources.items()}
     manifest = make_manifest(s, enc, sources)
     _old, kept = prepare(s, out, resume, manifest)
-    limits = s.match.limits(s.players)
+    limits = replace(s.match.limits(s.players), max_moves=s.max_moves)
     per = s.per_shard
     count = -(-s.games // per)
     todo_shards = [k for k in range(count) if k not in kept]
@@ -549,6 +559,7 @@ def run_selfplay(s: Settings, out: str | Path, resume: bool = False, jobs: int =
         for stale in out.glob(".shard-*.tmp"):
             stale.unlink()
         write_json_atomic(out / "manifest.json", manifest)
+        os.chmod(out / "manifest.json", 0o644)  # readable as the shards are (the temporary file was 0600)
         started = time.monotonic()
         # a few shards' games at a time: memory stays flat however many games, and the cores are busy
         chunk = max(4, -(-max(8 * per, 64 * jobs, 512 if backend == "ray" else 0) // per))
@@ -576,6 +587,7 @@ def _play_shards(s: Settings, out: Path, ks: list[int], arena, sources, hashes, 
             rows = game_rows({**result, "actions": record["actions"], "id": spec.id}, enc, g, names)
             waiting[k][g] = rows
             stats.games += 1
+            stats.truncated += bool(result.get("truncated"))
             stats.positions += len(rows["ply"])
             if bar is not None:
                 bar.update(1)

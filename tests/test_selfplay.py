@@ -180,6 +180,16 @@ def test_bad_flags_are_one_line_and_nothing_written(reference, tmp_path):
     assert files(other) == {"notes.txt": b"mine"}
 
 
+def test_a_game_that_does_not_end_is_cut_off_and_gives_no_rows(tmp_path):
+    # no rule bounds a length, and greedy against itself swaps two tiles for ever on some deals: a cap
+    s = Settings(("greedy", "greedy"), 2, 3, 1, max_moves=60, shard_games=2)
+    stats = run_selfplay(s, tmp_path / "d", note=lambda text: None)
+    assert stats.games == 3 and stats.truncated == 3 and stats.positions == 0
+    d = load(tmp_path / "d")
+    assert d["games_truncated"].all() and (d["games_moves"] == 60).all() and len(d["x"]) == 0
+    assert d["manifest"]["max_moves"] == 60 and "--max-moves 60" in d["manifest"]["command"]
+
+
 def test_a_bad_bot_file_is_one_line(tmp_path):
     bot = tmp_path / "broken.py"
     bot.write_text("raise ImportError('nope')\n")
@@ -313,3 +323,13 @@ def test_compact_is_the_env_vector_with_city_summaries():
     dice = new_game(2, seed=1, game="dice").observation(0)
     same = FeatureEncoder("dice", 2, {}).encode(dice), FeatureEncoder("dice", 2, {}, "env").encode(dice)
     assert np.array_equal(*same)
+
+
+def test_the_docs_example_fits_a_model(reference, capsys):
+    import runpy
+    from pathlib import Path
+
+    example = Path(__file__).resolve().parents[1] / "examples" / "selfplay_value.py"
+    runpy.run_path(str(example))["main"](reference, reference)
+    out = capsys.readouterr().out
+    assert "held-out Brier score" in out and "largest weights in:" in out

@@ -40,6 +40,9 @@ from alhambra_ai.tournament.schedule import new_master_seed
 @click.option("--iterations", type=int, default=None,
               help="MCTS iterations per move (expectimax: a tenth as many samples) instead of their time "
                    "budget: the search bots become deterministic, and so the dataset.")
+@click.option("--max-moves", type=int, default=3000, show_default=True,
+              help="End a game unfinished after this many moves (bots that repeat moves for ever); it is "
+                   "counted, and gives no rows.")
 @click.option("--jobs", "-j", default=1, show_default=True, help="Games in parallel (local backend).")
 @click.option("--backend", type=click.Choice(["local", "ray"]), default="local", show_default=True,
               help='Where games run: this machine, or a Ray cluster (needs pip install -e ".[ray]").')
@@ -50,7 +53,7 @@ from alhambra_ai.tournament.schedule import new_master_seed
 @click.option("--options", "options", default=None, callback=options_callback, help=OPTIONS_HELP)
 @click.option("--game", "game", type=GAME_CHOICE, default=registry.DEFAULT, help=GAME_HELP)
 def selfplay_command(bots, out, players, games, seed, encoding, shard_games, move_time, time_bank,
-                     iterations, jobs, backend, address, resume, progress, options, game):
+                     iterations, max_moves, jobs, backend, address, resume, progress, options, game):
     """Play games between BOTs (built-in names: random greedy expectimax mcts, or .py files; one BOT fills
     every seat) and write every decision of every seat as a dataset: the seat's features, computed from
     its own observation only, with the game's final outcome (score margin, rank, win) per seat.
@@ -77,7 +80,7 @@ def selfplay_command(bots, out, players, games, seed, encoding, shard_games, mov
     if backend == "ray":
         import_ray()  # a missing Ray is one line before anything is printed
     settings = Settings(tuple(bots), players, games, seed, game, tuple(options or ()), encoding, shard_games,
-                        move_time, time_bank, iterations)
+                        move_time, time_bank, iterations, max_moves)
     bar = tqdm(total=0, file=sys.stderr, unit="game", disable=not progress, dynamic_ncols=True, leave=False)
     try:
         stats = run_selfplay(settings, out, resume, jobs, backend, address, bar,
@@ -89,4 +92,7 @@ def selfplay_command(bots, out, players, games, seed, encoding, shard_games, mov
     rate = stats.positions / stats.seconds if stats.seconds else 0.0
     click.echo(f"{out}: {stats.stored_games} games, {stats.stored_positions} positions (this run: "
                f"{stats.games} games, {stats.positions} positions in {stats.seconds:.1f} s, "
-               f"{rate:.0f} positions/s); seed {seed}")
+               f"{rate:.0f} positions/s"
+               + (f"; {stats.truncated} unfinished at --max-moves {max_moves}, no rows"
+                  if stats.truncated else "")
+               + f"); seed {seed}")
