@@ -30,7 +30,8 @@ def main(train_dir, test_dir):
     base = np.mean((yt - y.mean()) ** 2)
     print(f"{manifest['game']} {manifest['players']}p: {len(y)} positions to fit, {len(yt)} held out")
     print(f"held-out Brier score {np.mean((p - yt) ** 2):.4f} (always the mean: {base:.4f})")
-    names = [n for n, shape in manifest["layout"] for _ in range(int(np.prod(shape)))]
+    names = [name + "".join(f"[{i}]" for i in idx) for name, shape in manifest["layout"]
+             for idx in np.ndindex(*shape)]             # scores[0]: the seat's own, scores[1]: the next
     top = np.argsort(-np.abs(w[:-1]))[:5]
     print("largest weights in:", ", ".join(f"{names[i]} {w[i]:+.3f}" for i in top))
 
