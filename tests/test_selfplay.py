@@ -5,9 +5,14 @@ The games are refereed (random and greedy bots in worker processes), a few at a 
 """
 
 import json
+import os
 import random
 import shutil
+import signal
+import subprocess
+import sys
 import tempfile
+import time
 
 import numpy as np
 import pytest
@@ -333,3 +338,22 @@ def test_the_docs_example_fits_a_model(reference, capsys):
     runpy.run_path(str(example))["main"](reference, reference)
     out = capsys.readouterr().out
     assert "held-out Brier score" in out and "largest weights in:" in out
+
+
+def test_killed_mid_run_then_resumed_gives_the_same_bytes(reference, tmp_path):
+    out = tmp_path / "d"
+    args = [sys.executable, "-m", "alhambra_ai.cli", "selfplay", *BASE, "--out", str(out)]
+    proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            start_new_session=True)
+    try:
+        deadline = time.monotonic() + 60
+        while not (out / "shard-000000.npz").exists() and time.monotonic() < deadline:
+            time.sleep(0.02)
+    finally:
+        os.killpg(proc.pid, signal.SIGKILL)  # the run and its bot workers, at once
+        proc.wait()
+    assert (out / "shard-000000.npz").exists()
+    assert len(shards(out)) < 3
+    r = invoke(*BASE, "--out", out, "--resume")
+    assert r.exit_code == 0, r.output
+    assert files(out) == files(reference)
