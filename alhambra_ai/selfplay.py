@@ -8,7 +8,7 @@ processes, or Ray), so every seat is its own sandboxed bot process under the ref
 from its seed (``record.steps``) and encoding, before each action, ``state.observation(seat)`` of the seat
 to act: the very dictionary the referee sent that seat (less the clock fields). The features are a function
 of that dictionary alone (``FeatureEncoder.encode(obs)``), so they hold nothing the seat could not know
-(RULES.md §8); the tests resample every hidden part and find the features unchanged.
+(docs/rules.md §8); the tests resample every hidden part and find the features unchanged.
 
 The dataset is a folder: ``manifest.json`` (what made it and how to read it) and shards
 ``shard-NNNNNN.npz``, each holding a fixed run of games (``shard_games`` of them, by game index), written
