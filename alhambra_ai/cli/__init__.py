@@ -17,6 +17,7 @@ import click
 from alhambra_ai.cli.bench import bench_command
 from alhambra_ai.cli.play import play
 from alhambra_ai.cli.report import report_command
+from alhambra_ai.cli.selfplay import selfplay_command
 from alhambra_ai.cli.sprt import sprt_command
 from alhambra_ai.cli.strength import strength_command
 from alhambra_ai.cli.tournament import replay_command, submit_command, tournament_command
@@ -86,4 +87,5 @@ main.add_command(bench_command)
 main.add_command(strength_command)
 main.add_command(report_command)
 main.add_command(sprt_command)
+main.add_command(selfplay_command)
 

@@ -45,6 +45,7 @@ class Limits:
     setup_time: float = 10.0  # to start the worker, import the bot and run setup (not charged to the bank)
     own: Mapping[str, Limits] = field(default_factory=dict, hash=False)
     budgets: Mapping[str, Mapping[str, Any]] = field(default_factory=dict, hash=False)
+    max_moves: int | None = None  # end the game unfinished after this many moves (selfplay: bots that loop)
 
     def of(self, bot: str) -> Limits:
         """The limits of the seat named ``bot``: its own, else these."""
@@ -179,6 +180,8 @@ def run_game(game: ScheduledGame, paths: Mapping[str, BotSource | str], limits: 
         while not state.is_terminal():
             if stop is not None and stop.is_set():
                 raise GameInterrupted(game.id)
+            if limits.max_moves is not None and moves >= limits.max_moves:
+                break  # unfinished: the result says "truncated"
             beat()
             k = state.current_player
             legal = state.legal_actions()
@@ -214,6 +217,8 @@ def run_game(game: ScheduledGame, paths: Mapping[str, BotSource | str], limits: 
         "move_times": [_time_summary(s.times) for s in seats],
         "duration": round(time.monotonic() - started, 3),
     }
+    if not state.is_terminal():
+        result["truncated"] = True
     return result, record
 
 

@@ -31,6 +31,10 @@ BAD = [
     ["bench", "--bogus"],
     ["strength", "--games", "many"],
     ["strength", "--frob"],
+    ["selfplay"],
+    ["selfplay", "greedy"],
+    ["selfplay", "--games", "x", "--out", "d", "greedy"],
+    ["selfplay", "--encoding", "pixels", "--out", "d", "greedy"],
 ]
 
 
