@@ -367,6 +367,11 @@ class TerminalGame:
         """Whether the person's only move is a formality the screen may play for them."""
         return False
 
+    def end_lines(self) -> list[str]:
+        """What the end screen shows below the final scores, if the game has more to show (the base game:
+        the majorities)."""
+        return []
+
     def turn_key(self) -> tuple:
         """Changes when the person's table is to be shown again (a new turn)."""
         return (self.state.turn,)
@@ -600,7 +605,7 @@ class TerminalGame:
     def end_text(self, with_table: bool) -> str:
         """Every seat's breakdown summed over the rounds, best first, the winner (and the final table)."""
         s = self.state
-        lines = ["Final scores:", self.score_table(final=True)]
+        lines = ["Final scores:", self.score_table(final=True), *self.end_lines()]
         ranking = s.ranking()
         winners = [seat_name(p, self.names, self.human) for p in range(s.num_players) if ranking[p] == 1]
         lines.append(("Winner: " if len(winners) == 1 else "Winners (shared): ") + ", ".join(winners))

@@ -310,7 +310,7 @@ def city_title(obs: dict, seat: int, names, you) -> str:
     cells = obs["cities"][seat]
     built = sum(1 for c in cells if c[2] != 0)
     title = f"{seat_name(seat, names, you)}: {count(built, 'building')}"
-    wall = _wall_length(cells)
+    wall = wall_length(cells)
     return title if wall is None else title + f", wall {wall}"
 
 
@@ -397,7 +397,7 @@ def clip_event(line: str, width: int) -> str:
     return f"{who}: " + ("...; " if items else "") + "; ".join(kept)
 
 
-def _wall_length(cells: Any) -> int | None:
+def wall_length(cells: Any) -> int | None:
     """The longest outer wall, from the engine's City (None if the cells do not make a City)."""
     try:
         text = " ".join(f"{x},{y}:{t}/{walls_to_text(w)}" for x, y, t, w in _cells_of(cells))
