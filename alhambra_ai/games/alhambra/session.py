@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from alhambra_ai.games.alhambra.modules import MODULES, SCORE_COLUMNS, Command, in_play
+from alhambra_ai.games.alhambra.modules import MODULES, Command, in_play
 from alhambra_ai.games.alhambra.text import (
     hand_by_currency,
     majority_table,
@@ -83,8 +83,6 @@ def situation(phase: str, options: dict) -> str:
 
 class AlhambraTerminalGame(TerminalGame):
     """The base game in the terminal: its table, its words (``words.py``), its scoring tables."""
-
-    score_columns = SCORE_COLUMNS
 
     @property
     def help_text(self) -> str:

@@ -32,6 +32,7 @@ from alhambra_ai.text import (
     count,
     fit_blocks,
     fit_city,
+    render_totals,
     seat_name,
     short_seat,
     tile_label,
@@ -443,3 +444,12 @@ def spectator(state: Any, names: Sequence[str], width: int = WIDTH) -> str:
     """The table as a spectator of a record sees it: every hand, seats by name, nobody "you" (``replay``)."""
     return render_table(state, max(state.current_player, 0), names=names, width=width,
                         hands=[state.hand(p) for p in range(state.num_players)])
+
+
+def score_table(state: Any, names: Sequence[str] | None = None, you: int | None = None,
+                final: bool = False) -> str:
+    """Every seat's points so far (``scores``, the end screen, ``replay``'s scores): per building type, the
+    wall and each module's column, summed over the scoring rounds (``render_totals``); best first when
+    ``final``."""
+    return render_totals(state.score_breakdown(), state.scores(), state.ranking() if final else None, names,
+                         you, state.dirk_score, SCORE_COLUMNS)

@@ -13,7 +13,8 @@ from alhambra_ai.options import MODULES
 
 def test_ties_share_the_places_they_use_rounded_down():
     # round 2, the rulebook's example: two with 4 towers share 13 + 6 = 19 -> 9 each, nobody is 2nd
-    assert majority_shares([[0] * 5 + [4], [0] * 5 + [4], [0] * 5 + [1]], 2) == [[0] * 5 + [9]] * 2 + [[0] * 6]
+    towers = [[0] * 5 + [4], [0] * 5 + [4], [0] * 5 + [1]]
+    assert majority_shares(towers, 2) == [[0] * 5 + [9]] * 2 + [[0] * 6]
     # round 3, three tied for 1st: (16 + 8 + 1) // 3; round 1 has one place only
     assert majority_shares([[2] + [0] * 5] * 3, 3) == [[8] + [0] * 5] * 3
     assert majority_shares([[2] + [0] * 5, [1] + [0] * 5], 1) == [[1] + [0] * 5, [0] * 6]
@@ -29,7 +30,10 @@ def test_bad_arguments_are_refused(bad, why):
         majority_shares(*bad)
 
 
-@pytest.mark.parametrize("game, n", [("alhambra", n) for n in range(2, 7)] + [("alcazaba", 2), ("alcazaba", 4)])
+GAMES = [("alhambra", n) for n in range(2, 7)] + [("alcazaba", 2), ("alcazaba", 4)]
+
+
+@pytest.mark.parametrize("game, n", GAMES)
 def test_a_scoring_gives_what_majority_shares_said_of_its_counts(game, n):
     """In seeded random games (every module on in the base game), each scoring's majorities are the shares
     of the building counts the screen reads from the observation at that moment (Dirk's tiles before he
@@ -51,5 +55,7 @@ def test_a_scoring_gives_what_majority_shares_said_of_its_counts(game, n):
         dirk = entry.get("dirk") is not None
         if dirk and entry["round"] < 3:
             continue        # Dirk has drawn his tiles of after the scoring
-        got = [seat["majorities"] for seat in entry["seats"]] + ([entry["dirk"]["majorities"]] if dirk else [])
+        got = [seat["majorities"] for seat in entry["seats"]]
+        if dirk:
+            got.append(entry["dirk"]["majorities"])
         assert majority_shares(rows, entry["round"]) == got
