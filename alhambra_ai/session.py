@@ -600,7 +600,7 @@ class TerminalGame:
     def end_text(self, with_table: bool) -> str:
         """Every seat's breakdown summed over the rounds, best first, the winner (and the final table)."""
         s = self.state
-        lines = ["Final scores:", self.score_table(final=True), *self.end_lines()]
+        lines = ["Final scores:", self.score_table(final=True)]
         ranking = s.ranking()
         winners = [seat_name(p, self.names, self.human) for p in range(s.num_players) if ranking[p] == 1]
         lines.append(("Winner: " if len(winners) == 1 else "Winners (shared): ") + ", ".join(winners))
@@ -610,6 +610,7 @@ class TerminalGame:
             lines.append("You share the win!" if shared else "You win!")
         else:
             lines.append(f"You finish in place {mine}" + (" (shared)." if shared else "."))
+        lines += self.end_lines()
         if with_table:
             lines += ["", self.table()]
         return "\n".join(lines)
