@@ -58,7 +58,8 @@ def test_the_final_score_tables_columns_add_up_to_the_total(game, options, n):
         assert dirk.split()[-1 - len(extra) + extra.index("wall")] == "-", table
 
 
-@pytest.mark.parametrize("game, title", [("alhambra", "After 3 rounds"), ("dice", "After scoring C (round 5)"),
+@pytest.mark.parametrize("game, title", [("alhambra", "After 3 rounds"),
+                                         ("dice", "After scoring C (round 5)"),
                                          ("alcazaba", "After scoring C (round 5)")])
 def test_the_title_counts_the_games_rounds(game, title):
     s = finished(game, 3, {}, seed=5)
