@@ -105,8 +105,17 @@ _BODY_MIN = 8         # the decision screen's lines for the city and the news be
 _LABEL_MIN = 9        # "Buildings" over the labels, "Round 3: 1st/2nd/3rd" over the labels and two columns
 
 
+def _count_cell(count: int, lead: bool, color: bool) -> str:
+    """A building count in 8 columns, ``*`` after the most of a type (bold with ``color``)."""
+    if not lead:
+        return f"{(str(count) if count else '.'):>7} "
+    mark = f"{count}*"
+    return " " * (8 - len(mark)) + (f"\x1b[1m{mark}\x1b[0m" if color else mark)
+
+
 def majority_table(obs: Mapping[str, Any], names: Sequence[str] | None = None, you: int | None = None,
-                   width: int = WIDTH, pays: bool = True, long_names: bool = False) -> list[str]:
+                   width: int = WIDTH, pays: bool = True, long_names: bool = False,
+                   color: bool = False) -> list[str]:
     """The majorities at a glance (issue 55): a row per seat (and Dirk) with its score, its cards in hand,
     its buildings of each type (``*``: the most of that type, ties all marked), its longest outer wall and
     the majority points the next scoring would give it now (``now``, the core's ``majority_shares``:
@@ -145,8 +154,7 @@ def majority_table(obs: Mapping[str, Any], names: Sequence[str] | None = None, y
         score = obs.get("dirk_score") if dirk else scores[i]
         cards = "-" if dirk else str(sizes[i]) if i < len(sizes) else "?"
         wall = "-" if dirk or walls[i] is None else str(walls[i])
-        cells = "".join(f"{(str(c) if c else '.'):>7}" + ("*" if c and c == best[t] else " ")
-                        for t, c in enumerate(row))
+        cells = "".join(_count_cell(c, bool(c) and c == best[t], color) for t, c in enumerate(row))
         now = sum(shares[i])
         out.append(label.ljust(w) + f"{score or 0:>6}{cards:>6}" + cells + f"{wall:>5}"
                    + f"{(f'+{now}' if now else '.'):>5}")
@@ -208,7 +216,7 @@ def render_table(obs_like: Any, seat: int, names: Sequence[str] | None = None, u
     else:
         out += wrap(f"Money display: {disp}   draw pile: {pile}, discard: {discard}, tile bag: {bag}", width)
 
-    out += majority_table(obs, names, you, width, long_names=True)
+    out += majority_table(obs, names, you, width, long_names=True, color=color)
 
     for line in module_table_lines(obs, names, you):
         out += wrap(line, width)
@@ -339,7 +347,7 @@ def render_screen(obs_like: Any, seat: int, names: Sequence[str] | None = None, 
                           for k, name in zip(CURRENCY_LETTERS, CURRENCY_NAMES, strict=True))
         cards = wrap(f"Your hand ({len(hand)} cards, table: each): {sums}", width)
     head += cards
-    table = majority_table(obs, names, you, width)    # the scores, cards and majorities (issue 55)
+    table = majority_table(obs, names, you, width, color=color)    # scores, cards, majorities (issue 55)
     head += table
     pending = obs.get("pending") or []
     if pending:
