@@ -317,8 +317,10 @@ def render_screen(obs_like: Any, seat: int, names: Sequence[str] | None = None, 
                   height: int = 24, events: Sequence[str] = (), unicode: bool = False,
                   color: bool = False) -> list[str]:
     """The decision screen of ``play`` (issue 44): at most ``height`` lines of at most ``width`` columns
-    holding the turn line, the market with prices, the money display, the seat's hand, the scores and the
-    others' cards, the modules in few words, the seat's city and reserve, and ``events`` (what the others
+    holding the turn line, the market with prices, the money display, the seat's hand, the majority table
+    (``majority_table``: scores, cards, buildings per type with the leaders, walls, what the next scoring
+    would give; its points per place unless the screen is too short for them), the modules in few words,
+    the seat's city and reserve, and ``events`` (what the others
     did since the seat's last move, one line each). A wide screen adds the other cities beside the seat's
     own while they fit. Lines for the prompt and messages are the caller's: ``height`` excludes them.
 
