@@ -24,7 +24,6 @@ from alhambra_ai.text import (
     WIDTH,
     city_block,
     clip,
-    render_totals,
     seat_name,
     visible_len,
     wrap,
@@ -124,9 +123,6 @@ class TerminalGame:
     console. The loop, the commands, the bots, hints and the review are here; what is shown and how the
     person's words are read are each game's (its package's ``session.py`` subclasses this class and fills in
     the hooks below)."""
-
-    #: the game's own columns of the scoring tables (``alhambra_ai.text.render_totals``)
-    score_columns: tuple[tuple[str, str], ...] = ()
 
     def __init__(self, state: Any, human: int, bots: dict[int, SeatBot], hint_path: Path | None,
                  move_time: float, unicode: bool = False, color: bool = False,
@@ -367,6 +363,11 @@ class TerminalGame:
         """Whether the person's only move is a formality the screen may play for them."""
         return False
 
+    def end_lines(self) -> list[str]:
+        """What the end screen shows below the final scores, if the game has more to show (the base game:
+        the majorities)."""
+        return []
+
     def turn_key(self) -> tuple:
         """Changes when the person's table is to be shown again (a new turn)."""
         return (self.state.turn,)
@@ -581,10 +582,9 @@ class TerminalGame:
         return line
 
     def score_table(self, final: bool = False) -> str:
-        """Every seat's points so far by building type, walls and module (``scores``; the end screen)."""
-        s = self.state
-        return render_totals(s.score_breakdown(), s.scores(), s.ranking() if final else None, self.names,
-                             self.human, s.dirk_score, self.score_columns)
+        """Every seat's points so far by building type, walls and module (``scores``; the end screen): the
+        game's ``score_table``, whose columns add up to the total."""
+        return game_of(self.state).hook("score_table")(self.state, self.names, self.human, final)
 
     def finish(self) -> None:
         """The final position, then on one screen below it every seat's breakdown summed over the rounds,
@@ -610,6 +610,7 @@ class TerminalGame:
             lines.append("You share the win!" if shared else "You win!")
         else:
             lines.append(f"You finish in place {mine}" + (" (shared)." if shared else "."))
+        lines += self.end_lines()
         if with_table:
             lines += ["", self.table()]
         return "\n".join(lines)

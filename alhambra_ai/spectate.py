@@ -21,7 +21,6 @@ from alhambra_ai.text import (
     LEGEND_ASCII,
     city_block,
     clip,
-    render_totals,
     visible_len,
     wrap,
 )
@@ -205,8 +204,7 @@ class Replay:
             self.focus = seat
         elif cmd == "scores":
             s = self.state
-            self.pages = [render_totals(s.score_breakdown(), s.scores(), None, self.names, None,
-                                        s.dirk_score)]
+            self.pages = [self.game.hook("score_table")(s, self.names, None, False)]
         elif cmd in ("log", "history"):
             k = int(args[0]) if args and args[0].isdigit() else 15
             self.pages = ["\n".join(self.line(j) for j in range(max(1, self.at - k + 1), self.at + 1))

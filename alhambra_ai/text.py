@@ -310,7 +310,7 @@ def city_title(obs: dict, seat: int, names, you) -> str:
     cells = obs["cities"][seat]
     built = sum(1 for c in cells if c[2] != 0)
     title = f"{seat_name(seat, names, you)}: {count(built, 'building')}"
-    wall = _wall_length(cells)
+    wall = wall_length(cells)
     return title if wall is None else title + f", wall {wall}"
 
 
@@ -397,7 +397,7 @@ def clip_event(line: str, width: int) -> str:
     return f"{who}: " + ("...; " if items else "") + "; ".join(kept)
 
 
-def _wall_length(cells: Any) -> int | None:
+def wall_length(cells: Any) -> int | None:
     """The longest outer wall, from the engine's City (None if the cells do not make a City)."""
     try:
         text = " ".join(f"{x},{y}:{t}/{walls_to_text(w)}" for x, y, t, w in _cells_of(cells))
@@ -432,6 +432,19 @@ def wrap(text: str, width: int, indent: str = "    ") -> list[str]:
 # are ``columns``: (key in a breakdown, header of at most 4 letters))
 
 
+def _score_keys(breakdown: Sequence[Mapping], columns: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:
+    """The columns other than the majorities that some row of ``breakdown`` scored in, in order: the wall,
+    the game's ``columns``, then any other key a row holds (headed by its name), so that the columns always
+    add up to the total."""
+    keys: list[str] = []
+    for entry in breakdown:
+        for d in [*(entry.get("seats") or []), entry.get("dirk") or {}]:
+            keys += [k for k in d if k not in ("majorities", "total") and k not in keys]
+    heads = {"wall": "wall", **dict(columns)}
+    ordered = [k for k in heads if k in keys] + [k for k in keys if k not in heads]
+    return [(k, heads.get(k, k)) for k in ordered]
+
+
 def summed_breakdown(breakdown: Sequence[Mapping], seat: int | Literal["dirk"],
                      columns: Sequence[tuple[str, str]] = ()) -> dict:
     """One seat's points (or ``"dirk"``'s) summed over the scoring rounds of ``score_breakdown()``: per
@@ -456,33 +469,46 @@ def summed_breakdown(breakdown: Sequence[Mapping], seat: int | Literal["dirk"],
 
 def render_totals(breakdown: Sequence[Mapping], scores: Sequence[int], ranking: Sequence[int] | None = None,
                   names: Sequence[str] | None = None, you: int | None = None,
-                  dirk_score: int | None = None, columns: Sequence[tuple[str, str]] = ()) -> str:
-    """Every seat's points so far, summed over the scoring rounds done: per building type, walls and each
-    of the game's ``columns`` that scored (``summed_breakdown``), best first when ``ranking`` is given (the
-    end screen; ``scores`` in play)::
+                  dirk_score: int | None = None, columns: Sequence[tuple[str, str]] = (),
+                  title: str | None = None) -> str:
+    """Every seat's points so far, summed over the scoring rounds done: per building type, then every other
+    column some row scored in (the wall, each of the game's ``columns`` with its header, any other key of
+    the breakdown under its own name; ``-`` where a row cannot score in it, as Dirk's wall), best first
+    when ``ranking`` is given (the end screen; ``scores`` in play). ``title``: the top left corner (by
+    default ``After N rounds``, the base game's scoring rounds)::
 
         After 3 rounds      pav ser arc cha gar tow  wall  total
         1. seat 2 (mcts)     16   2  10   4   5  17    12    112
     """
     rounds = len(breakdown)
     seats = range(len(scores))
+    extra = _score_keys(breakdown, columns)
+
+    def sums(row: int | Literal["dirk"]) -> dict:
+        summed = summed_breakdown(breakdown, row, [(k, h) for k, h in extra if k != "wall"])
+        held = {k for entry in breakdown
+                for k in ((entry.get("dirk") or {}) if row == "dirk" else
+                          ((entry.get("seats") or [])[row] if row < len(entry.get("seats") or []) else {}))}
+        return {k: v for k, v in summed.items() if k == "majorities" or k in held}
+
     rows = []
     for seat in sorted(seats, key=lambda p: (ranking[p], p)) if ranking else seats:
         label = (f"{ranking[seat]}. " if ranking else "") + seat_name(seat, names, you)
-        rows.append((label, summed_breakdown(breakdown, seat, columns), scores[seat]))
+        rows.append((label, sums(seat), scores[seat]))
     if dirk_score is not None:
-        dirk = summed_breakdown(breakdown, "dirk", columns)
-        rows.append(("(Dirk, not ranked)" if ranking else "Dirk", dirk, dirk_score))
-    title = f"After {count(rounds, 'round')}" if rounds else "No scoring yet"  # short: 4 module columns fit
-    extra = [(k, h) for k, h in columns if any(k in d for _n, d, _t in rows)]
+        rows.append(("(Dirk, not ranked)" if ranking else "Dirk", sums("dirk"), dirk_score))
+    if title is None:
+        title = f"After {count(rounds, 'round')}" if rounds else "No scoring yet"  # short: 4 modules' columns
+    widths = [6 if k == "wall" else max(5, len(h) + 1) for k, h in extra]
     w = max([len(title)] + [len(r[0]) for r in rows]) + 2
-    if w + 24 + 6 + 5 * len(extra) + 7 > MIN_WIDTH:      # long names with every module: 's2 expectimax'
+    if w + 24 + sum(widths) + 7 > MIN_WIDTH:      # long names with every module: 's2 expectimax'
         rows = [(re.sub(r"seat (\d+) \((.*)\)", r"s\1 \2", name), d, t) for name, d, t in rows]
         w = max([len(title)] + [len(r[0]) for r in rows]) + 2
-    out = [title.ljust(w) + "".join(f"{ABBREV[t]:>4}" for t in TYPE_NAMES) + "  wall"
-           + "".join(f"{h:>5}" for _k, h in extra) + "  total"]
+    out = [title.ljust(w) + "".join(f"{ABBREV[t]:>4}" for t in TYPE_NAMES)
+           + "".join(f"{h:>{cw}}" for (_k, h), cw in zip(extra, widths, strict=True)) + "  total"]
     for name, d, total in rows:
         cells = "".join(f"{(str(p) if p else '.'):>4}" for p in d["majorities"])
-        mods = "".join(f"{(str(d[k]) if k in d else '-'):>5}" for k, _h in extra)
-        out.append(name.ljust(w) + cells + f"{d['wall']:>6}" + mods + f"{total:>7}")
+        mods = "".join(f"{(str(d[k]) if k in d else '-'):>{cw}}"
+                       for (k, _h), cw in zip(extra, widths, strict=True))
+        out.append(name.ljust(w) + cells + mods + f"{total:>7}")
     return "\n".join(out)

@@ -293,7 +293,7 @@ def test_tab_completes_and_a_resized_terminal_gets_the_table_anew(tmp_path):
         screen = t.screen()
         lines = screen.rstrip("\n").split("\n")
         assert 80 < max(len(x) for x in lines) <= 120 and len(lines) <= 40, screen
-        assert "seat 3 (random):" in screen and "-- " in screen, screen      # the table, drawn at 120
+        assert "seat 3 (random)  " in screen and "-- " in screen, screen     # the table, drawn at 120
         assert "=" * 120 in screen
         t.send("quit")
     finally:

@@ -258,7 +258,7 @@ function drawBaseResult(f) {
   ["", "seat", ...f.final.types, "walls", ...columns, "total"].forEach(h => el("th", {}, head, h));
   const row = (place, name, d, total) => {
     const tr = el("tr", {}, table);
-    [place, name, ...d.majorities, d.wall, ...columns.map(k => d[k] ?? "-"), total].forEach(
+    [place, name, ...d.majorities, d.wall ?? "-", ...columns.map(k => d[k] ?? "-"), total].forEach(
       v => el("td", {}, tr, String(v)));
   };
   ranked.forEach(s => row(`${f.final.ranking[s]}.`, DATA.seats[s], f.final.breakdown[s], f.scores[s]));

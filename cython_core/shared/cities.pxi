@@ -89,32 +89,26 @@ cdef inline void cities_share(Cities* c) noexcept nogil:
 
 # ---------------------------------------------------------------- scoring
 
-cdef void score_cities(Cities* c, int n, bint dirk, int r, int16_t* score, uint8_t* bd, int stride) noexcept nogil:
-    """Score round r (0, 1, 2): majorities per type (ties share the sum of the places they occupy, rounded
-    down; places beyond the round's are worth 0), then each seat's outer wall. Dirk (`dirk`) takes part in the
-    majorities only. Points go onto score[row]; row's majorities into bd[row * stride + type], its wall into
-    bd[row * stride + NTYPES] (the caller zeroes bd first)."""
-    cdef int rows[NROWS]
-    cdef int nrows = n, t, i, best, place, g, pts, p, share, w
+cdef void score_majorities(uint8_t (*type_count)[NTYPES], int* rows, int nrows, int r, int16_t* score,
+                           uint8_t* bd, int stride) noexcept nogil:
+    """The majorities of round r (0, 1, 2) among the rows ``rows[0..nrows-1]`` of ``type_count``: per type,
+    ties share the sum of the places they occupy, rounded down; places beyond the round's are worth 0; a row
+    with none of a type has no place. Points go onto score[row], into bd[row * stride + type]."""
+    cdef int t, i, best, place, g, pts, p, share
     cdef uint8_t done[NROWS]
-    if dirk:
-        rows[nrows] = DIRK
-        nrows += 1
-    for i in range(n):
-        rows[i] = i
     for t in range(NTYPES):
         memset(done, 0, NROWS)
         place = 0
         while place < 3:
             best = 0
             for i in range(nrows):
-                if not done[i] and c.type_count[rows[i]][t] > best:
-                    best = c.type_count[rows[i]][t]
+                if not done[i] and type_count[rows[i]][t] > best:
+                    best = type_count[rows[i]][t]
             if best == 0:
                 break           # nobody left with a building of this type: no more places
             g = 0
             for i in range(nrows):
-                if not done[i] and c.type_count[rows[i]][t] == best:
+                if not done[i] and type_count[rows[i]][t] == best:
                     g += 1
             pts = 0
             for p in range(place, place + g):
@@ -122,15 +116,61 @@ cdef void score_cities(Cities* c, int n, bint dirk, int r, int16_t* score, uint8
                     pts += MAJORITY_POINTS[r][t][p]
             share = pts // g
             for i in range(nrows):
-                if not done[i] and c.type_count[rows[i]][t] == best:
+                if not done[i] and type_count[rows[i]][t] == best:
                     done[i] = 1
                     bd[rows[i] * stride + t] = <uint8_t>share
                     score[rows[i]] += share
             place += g
+
+
+cdef void score_cities(Cities* c, int n, bint dirk, int r, int16_t* score, uint8_t* bd, int stride) noexcept nogil:
+    """Score round r (0, 1, 2): majorities per type (score_majorities), then each seat's outer wall. Dirk
+    (`dirk`) takes part in the majorities only. Points go onto score[row]; row's majorities into
+    bd[row * stride + type], its wall into bd[row * stride + NTYPES] (the caller zeroes bd first)."""
+    cdef int rows[NROWS]
+    cdef int nrows = n, i, w
+    if dirk:
+        rows[nrows] = DIRK
+        nrows += 1
+    for i in range(n):
+        rows[i] = i
+    score_majorities(c.type_count, rows, nrows, r, score, bd, stride)
     for i in range(n):
         w = city_wall_score(c.city[i])
         bd[i * stride + NTYPES] = <uint8_t>(w if w < 255 else 255)
         score[i] += w
+
+
+def majority_shares(counts, int round_):
+    """The majority points scoring round ``round_`` (1, 2, 3; rules.md §5, Alcazaba's §dice-10) gives rows of
+    building counts ``counts[row][type]`` (types in TYPE_NAMES order; the seats, then Dirk where he plays):
+    per row and type, as the scoring itself shares them (score_majorities). The screens show what a scoring
+    would give now with it.
+
+    >>> majority_shares([[1, 0, 0, 0, 0, 4], [2, 0, 0, 0, 0, 4], [0, 0, 0, 0, 0, 1]], 2)
+    [[1, 0, 0, 0, 0, 9], [8, 0, 0, 0, 0, 9], [0, 0, 0, 0, 0, 0]]
+    """
+    cdef uint8_t tc[NROWS][NTYPES]
+    cdef int rows[NROWS]
+    cdef int16_t score[NROWS]
+    cdef uint8_t bd[NROWS * NTYPES]
+    cdef int nrows = len(counts), i, t
+    if not 1 <= round_ <= 3:
+        raise ValueError(f"round_ must be 1, 2 or 3, not {round_}")
+    if not 1 <= nrows <= NROWS:
+        raise ValueError(f"counts must have 1 to {NROWS} rows, not {nrows}")
+    for i in range(nrows):
+        if len(counts[i]) != NTYPES:
+            raise ValueError(f"counts[{i}] must have {NTYPES} building counts")
+        for t in range(NTYPES):
+            if not 0 <= counts[i][t] <= 255:
+                raise ValueError(f"counts[{i}][{t}] must be 0..255, not {counts[i][t]}")
+            tc[i][t] = <uint8_t>counts[i][t]
+        rows[i] = i
+    memset(score, 0, sizeof(score))
+    memset(bd, 0, sizeof(bd))
+    score_majorities(tc, rows, nrows, round_ - 1, score, bd, NTYPES)
+    return [[bd[i * NTYPES + t] for t in range(NTYPES)] for i in range(nrows)]
 
 
 cdef list _ranking(list scores):

@@ -12,6 +12,7 @@ GAMES = (
          takes_options=True, strongest="mcts",
          hooks={"search": f"{_HERE}.search", "session": f"{_HERE}.session:AlhambraTerminalGame",
                 "spectator": f"{_HERE}.text:spectator", "spectate": f"{_HERE}.spectate",
+                "score_table": f"{_HERE}.text:score_table",
                 "viewer": f"{_HERE}.viewer:viewer_data",
                 "viewer_page": f"{_HERE}.viewer:page",
                 "random_games": f"{_HERE}.bench:random_games",

@@ -10,8 +10,14 @@ from __future__ import annotations
 
 import re
 
-from alhambra_ai.games.alhambra.modules import MODULES, SCORE_COLUMNS, Command, in_play
-from alhambra_ai.games.alhambra.text import hand_by_currency, render_scoring, render_screen, render_table
+from alhambra_ai.games.alhambra.modules import MODULES, Command, in_play
+from alhambra_ai.games.alhambra.text import (
+    hand_by_currency,
+    majority_table,
+    render_scoring,
+    render_screen,
+    render_table,
+)
 from alhambra_ai.games.alhambra.words import describe, narrate, resolve
 from alhambra_ai.session import TerminalGame
 from alhambra_ai.text import card_paint, render_city, seat_name, tile_long, visible_len
@@ -77,8 +83,6 @@ def situation(phase: str, options: dict) -> str:
 
 class AlhambraTerminalGame(TerminalGame):
     """The base game in the terminal: its table, its words (``words.py``), its scoring tables."""
-
-    score_columns = SCORE_COLUMNS
 
     @property
     def help_text(self) -> str:
@@ -172,6 +176,12 @@ class AlhambraTerminalGame(TerminalGame):
     def turn_key(self) -> tuple:
         """Changes when the person's table is to be shown again (a new turn)."""
         return (self.state.turn, self.state.phase == "final")
+
+    def end_lines(self) -> list[str]:
+        """The majorities of the final cities (issue 55): each seat's buildings per type, the leaders,
+        what round 3 gave for them."""
+        return ["", *majority_table(self.state.observation(self.human), self.names, self.human, self.width,
+                                    long_names=True)]
 
     def turn_note(self) -> str:
         if self.state.phase == "final":

@@ -14,6 +14,8 @@ from alhambra_ai._core import (
     CURRENCY_LETTERS,
     CURRENCY_NAMES,
     TYPE_NAMES,
+    majority_points,
+    majority_shares,
     tile_info,
 )
 from alhambra_ai.games.alhambra.modules import SCORE_COLUMNS, in_play
@@ -26,16 +28,17 @@ from alhambra_ai.text import (
     as_observation,
     card_paint,
     city_block,
-    city_title,
     clip_event,
     count,
     fit_blocks,
     fit_city,
+    render_totals,
     seat_name,
     short_seat,
     tile_label,
     tile_long,
     visible_len,
+    wall_length,
     wrap,
 )
 
@@ -74,6 +77,94 @@ def _scoring_line(obs: dict) -> str:
     return f"Next scoring: round {nxt}{where}"
 
 
+def type_counts(tiles: Iterable[int]) -> list[int]:
+    """Buildings of each type (TYPE_NAMES order) among ``tiles``: the fountain, camps and bazaars are none.
+
+    >>> type_counts([0, 17, 18, 33, 63])
+    [0, 0, 2, 0, 1, 0]
+    """
+    counts = [0] * len(TYPE_NAMES)
+    for t in tiles:
+        name = tile_info(t)[0]
+        if name in TYPE_NAMES:
+            counts[TYPE_NAMES.index(name)] += 1
+    return counts
+
+
+def majority_rows(obs: Mapping[str, Any]) -> list[list[int]]:
+    """Buildings per type in each seat's city (reserves never count), then Dirk's tiles' where he plays: the
+    rows the majorities are scored over."""
+    rows = [type_counts(cell[2] for cell in cells) for cells in obs["cities"]]
+    if obs.get("dirk_tiles") is not None:
+        rows.append(type_counts(obs["dirk_tiles"]))
+    return rows
+
+
+_PLACES = ("1st", "2nd", "3rd")
+_BODY_MIN = 8         # the decision screen's lines for the city and the news before it drops the pays line
+_LABEL_MIN = 9        # "Buildings" over the labels, "Round 3: 1st/2nd/3rd" over the labels and two columns
+
+
+def _count_cell(count: int, lead: bool, color: bool) -> str:
+    """A building count in 8 columns, ``*`` after the most of a type (bold with ``color``)."""
+    if not lead:
+        return f"{(str(count) if count else '.'):>7} "
+    mark = f"{count}*"
+    return " " * (8 - len(mark)) + (f"\x1b[1m{mark}\x1b[0m" if color else mark)
+
+
+def majority_table(obs: Mapping[str, Any], names: Sequence[str] | None = None, you: int | None = None,
+                   width: int = WIDTH, pays: bool = True, long_names: bool = False,
+                   color: bool = False) -> list[str]:
+    """The majorities at a glance (issue 55): a row per seat (and Dirk) with its score, its cards in hand,
+    its buildings of each type (``*``: the most of that type, ties all marked), its longest outer wall and
+    the majority points the next scoring would give it now (``now``, the core's ``majority_shares``:
+    shared places split their points, rounded down); then the next scoring's points per place (``pays``).
+    Once the game is over, the final counts and what scoring round 3 gave (``got``).
+
+    >>> from alhambra_ai import new_game
+    >>> print("\\n".join(majority_table(new_game(3, 1).observation(0), you=0)))
+    Buildings score cards    pav     ser     arc     cha     gar     tow  wall  now
+    you           0     6      .       .       .       .       .       .     0    .
+    s2            0     5      .       .       .       .       .       .     0    .
+    s3            0     3      .       .       .       .       .       .     0    .
+    Round 1: 1st               1       2       3       4       5       6
+    """
+    n = obs["num_players"]
+    over = obs.get("phase") == "over"
+    rnd = min(3, obs.get("scoring_rounds_done", 0) + (0 if over else 1))
+    rows = majority_rows(obs)
+    shares = majority_shares(rows, rnd)
+    best = [max(row[t] for row in rows) for t in range(len(TYPE_NAMES))]
+    scores = obs.get("scores") or [0] * n
+    sizes = obs.get("hand_sizes") or []
+    walls = [wall_length(cells) for cells in obs["cities"]]
+    label_sets = ([[seat_name(p, names, you) for p in range(n)]] if long_names else []) + [
+        [short_seat(p, names, you) for p in range(n)], [short_seat(p, None, you) for p in range(n)]]
+    for labels in label_sets:
+        w = max(_LABEL_MIN, *map(len, labels))
+        if w + 70 <= width:
+            break
+    head = ("Buildings".ljust(w) + f"{'score':>6}{'cards':>6}"
+            + "".join(f"{ABBREV[t]:>7} " for t in TYPE_NAMES) + f"{'wall':>5}{'got' if over else 'now':>5}")
+    out = [head]
+    for i, row in enumerate(rows):
+        dirk = i == n
+        label = "Dirk" if dirk else labels[i]
+        score = obs.get("dirk_score") if dirk else scores[i]
+        cards = "-" if dirk else str(sizes[i]) if i < len(sizes) else "?"
+        wall = "-" if dirk or walls[i] is None else str(walls[i])
+        cells = "".join(_count_cell(c, bool(c) and c == best[t], color) for t, c in enumerate(row))
+        now = sum(shares[i])
+        out.append(label.ljust(w) + f"{score or 0:>6}{cards:>6}" + cells + f"{wall:>5}"
+                   + f"{(f'+{now}' if now else '.'):>5}")
+    if pays:
+        points = majority_points()[rnd - 1]
+        out.append(f"Round {rnd}: {'/'.join(_PLACES[:rnd])}".ljust(w + 12)
+                   + "".join(f"{'/'.join(map(str, points[t])):>7} " for t in range(len(TYPE_NAMES))).rstrip())
+    return [line.rstrip() for line in out]
+
+
 def render_table(obs_like: Any, seat: int, names: Sequence[str] | None = None, unicode: bool = False,
                  color: bool = False, width: int = WIDTH, compact: bool = False,
                  hands: Sequence[Sequence[str]] | None = None) -> str:
@@ -83,8 +174,10 @@ def render_table(obs_like: Any, seat: int, names: Sequence[str] | None = None, u
     ``obs_like``: a State (rendered from ``state.observation(seat)``), an Observation or an observation dict.
     ``names``: bot/player name per seat, shown as ``seat 2 (mcts)``. Every line fits in ``width`` columns
     (at least 80): long lines fold, cities stand side by side while they fit, else one under another.
-    ``compact`` (a screen of about 24 lines): the seat's own city only, in narrow cells, the others as one
-    line each, no legend. ``hands``: a spectator's view (a replay): every seat's hand, no seat is "you".
+    ``compact`` (a screen of about 24 lines): the seat's own city only, in narrow cells, the others' in the
+    majority table (buildings, wall) and one line naming ``city N``, no legend. ``hands``: a spectator's view
+    (a replay): every seat's hand, no seat is "you". The majority table (``majority_table``) stands in for
+    a line of scores.
     """
     width = max(MIN_WIDTH, width)
     obs = as_observation(obs_like, seat)
@@ -117,13 +210,13 @@ def render_table(obs_like: Any, seat: int, names: Sequence[str] | None = None, u
     pile = count(obs.get("draw_pile_size", 0), "card")
     discard = count(len(obs.get("discard") or []), "card")
     bag = count(obs.get("bag_size", 0), "tile")
-    out += wrap(f"Money display: {disp}   draw pile: {pile}, discard: {discard}, tile bag: {bag}", width)
+    if compact:     # one line: a short screen (the counts' nouns are the full table's)
+        out += wrap(f"Money display: {disp} | draw pile {obs.get('draw_pile_size', 0)}, discard "
+                    f"{len(obs.get('discard') or [])}, tile bag {obs.get('bag_size', 0)}", width)
+    else:
+        out += wrap(f"Money display: {disp}   draw pile: {pile}, discard: {discard}, tile bag: {bag}", width)
 
-    scores = obs.get("scores") or [0] * n
-    score_txt = ", ".join(f"{seat_name(s, names, you)} {scores[s]}" for s in range(n))
-    if obs.get("dirk_score") is not None:
-        score_txt += f", Dirk {obs['dirk_score']}"
-    out += wrap("Scores: " + score_txt, width)
+    out += majority_table(obs, names, you, width, long_names=True, color=color)
 
     for line in module_table_lines(obs, names, you):
         out += wrap(line, width)
@@ -137,7 +230,7 @@ def render_table(obs_like: Any, seat: int, names: Sequence[str] | None = None, u
         out += wrap(f"Your hand ({count(len(hand), 'card')}): " + hand_by_currency(hand, color), width)
         sizes = obs.get("hand_sizes") or []
         others = [f"{seat_name(s, names, you)} {sizes[s]}" for s in range(n) if s != you and s < len(sizes)]
-        if others:
+        if others and not compact:      # (compact: the majority table's cards column)
             out += wrap("Cards in other hands: " + ", ".join(others), width)
     out += [line for text in module_hand_lines(obs, names, you) for line in wrap(text, width)]
     pending = obs.get("pending") or []
@@ -159,7 +252,10 @@ def render_table(obs_like: Any, seat: int, names: Sequence[str] | None = None, u
     order = [first] + [s for s in range(n) if s != first]
     if compact:
         out += city_block(obs, first, names, you, unicode, color, width, widest=5, margin=0)
-        out += [city_title(obs, s, names, you) + " (city N to see it)" for s in order[1:]]
+        if order[1:]:       # their buildings and walls are in the majority table
+            which = " or ".join(f"city {s + 1}" for s in order[1:])
+            out += wrap(f"The other cities: type {which} to see one." if len(order) > 2 else
+                        f"The other city: type {which} to see it.", width)
         return "\n".join(out).rstrip() + "\n" + rule
     out += wrap(LEGEND_UNICODE if unicode else LEGEND_ASCII, width)
     out.append("")
@@ -221,8 +317,10 @@ def render_screen(obs_like: Any, seat: int, names: Sequence[str] | None = None, 
                   height: int = 24, events: Sequence[str] = (), unicode: bool = False,
                   color: bool = False) -> list[str]:
     """The decision screen of ``play`` (issue 44): at most ``height`` lines of at most ``width`` columns
-    holding the turn line, the market with prices, the money display, the seat's hand, the scores and the
-    others' cards, the modules in few words, the seat's city and reserve, and ``events`` (what the others
+    holding the turn line, the market with prices, the money display, the seat's hand, the majority table
+    (``majority_table``: scores, cards, buildings per type with the leaders, walls, what the next scoring
+    would give; its points per place unless the screen is too short for them), the modules in few words,
+    the seat's city and reserve, and ``events`` (what the others
     did since the seat's last move, one line each). A wide screen adds the other cities beside the seat's
     own while they fit. Lines for the prompt and messages are the caller's: ``height`` excludes them.
 
@@ -233,7 +331,6 @@ def render_screen(obs_like: Any, seat: int, names: Sequence[str] | None = None, 
     """
     obs = as_observation(obs_like, seat)
     you = obs.get("seat", seat)
-    n = obs["num_players"]
     cur = obs.get("current_player", -1)
     head: list[str] = []
     turn = f"Turn {obs.get('turn', 0) + 1}"
@@ -252,18 +349,8 @@ def render_screen(obs_like: Any, seat: int, names: Sequence[str] | None = None, 
                           for k, name in zip(CURRENCY_LETTERS, CURRENCY_NAMES, strict=True))
         cards = wrap(f"Your hand ({len(hand)} cards, table: each): {sums}", width)
     head += cards
-    scores = obs.get("scores") or [0] * n
-    sizes = obs.get("hand_sizes") or []
-    for named in (names, None):     # the bots' names while the line fits
-        parts = [f"{short_seat(p, named, you)} {scores[p]}" + (f" ({count(sizes[p], 'card')})"
-                                                               if p != you and p < len(sizes) else "")
-                 for p in range(n)]
-        if obs.get("dirk_score") is not None:
-            parts.append(f"Dirk {obs['dirk_score']} ({len(obs.get('dirk_tiles') or [])} tiles)")
-        line = "Scores: " + ", ".join(parts)
-        if visible_len(line) <= width:
-            break
-    head += wrap(line, width)
+    table = majority_table(obs, names, you, width, color=color)    # scores, cards, majorities (issue 55)
+    head += table
     pending = obs.get("pending") or []
     if pending:
         who = "you" if cur == you else short_seat(cur, names, you)
@@ -272,6 +359,9 @@ def render_screen(obs_like: Any, seat: int, names: Sequence[str] | None = None, 
     if mods:
         head += wrap(" | ".join(mods), width, indent="  ")
     room = height - len(head)
+    if room < _BODY_MIN:        # a short screen: the next scoring's points per place are on the table page
+        head.remove(table[-1])
+        room += 1
     return head + _screen_body(obs, you, names, width, room, list(events), unicode, color)
 
 
@@ -364,3 +454,12 @@ def spectator(state: Any, names: Sequence[str], width: int = WIDTH) -> str:
     """The table as a spectator of a record sees it: every hand, seats by name, nobody "you" (``replay``)."""
     return render_table(state, max(state.current_player, 0), names=names, width=width,
                         hands=[state.hand(p) for p in range(state.num_players)])
+
+
+def score_table(state: Any, names: Sequence[str] | None = None, you: int | None = None,
+                final: bool = False) -> str:
+    """Every seat's points so far (``scores``, the end screen, ``replay``'s scores): per building type, the
+    wall and each module's column, summed over the scoring rounds (``render_totals``); best first when
+    ``final``."""
+    return render_totals(state.score_breakdown(), state.scores(), state.ranking() if final else None, names,
+                         you, state.dirk_score, SCORE_COLUMNS)

@@ -95,8 +95,8 @@ def viewer_data(record: dict) -> dict:
                 "columns": [key for key, _ in SCORE_COLUMNS],       # then the modules' (where some scored)
                 "breakdown": [summed_breakdown(breakdown, p, SCORE_COLUMNS)
                               for p in range(state.num_players)],
-                "dirk": summed_breakdown(breakdown, "dirk", SCORE_COLUMNS) if state.dirk_score is not None
-                else None}
+                "dirk": {k: v for k, v in summed_breakdown(breakdown, "dirk", SCORE_COLUMNS).items()
+                         if k != "wall"} if state.dirk_score is not None else None}     # Dirk builds no wall
     options = {k: bool(v) for k, v in (record.get("options") or {}).items() if v}
     table = tile_table(tiles)
     for t, info in table.items():

@@ -8,6 +8,7 @@ from alhambra_ai.registry import Game
 _HERE = "alhambra_ai.games.dice"
 _HOOKS = {"search": f"{_HERE}.search", "session": f"{_HERE}.session:DiceTerminalGame",
           "spectator": f"{_HERE}.text:spectator", "spectate": f"{_HERE}.spectate",
+          "score_table": f"{_HERE}.text:score_table",
           "viewer": f"{_HERE}.viewer:viewer_data",
           "viewer_page": f"{_HERE}.viewer:page",
           "random_games": f"{_HERE}.bench:random_games",

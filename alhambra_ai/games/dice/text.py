@@ -27,6 +27,7 @@ from alhambra_ai.text import (
     city_block,
     city_title,
     fit_blocks,
+    render_totals,
     tile_label,
     tile_long,
     wrap,
@@ -39,6 +40,8 @@ BONUS_WORDS = {"points1": "1-point tile", "points2": "2-point tile", "points3": 
                "void": "void roll", "convert": "convert", "black": "black die", "push": "push back",
                "start": "start player"}
 ROLLS = 3
+#: the score breakdown's columns beside the majorities: the dice game's points tiles (Alcazaba: the wall)
+SCORE_COLUMNS = (("tiles", "tiles"),)
 
 
 def tile_phrase(bonus: str) -> str:
@@ -490,3 +493,20 @@ def _explain(obs: dict, text: str) -> str:
         seat = int(words[1]) - 1
         return f"{text} ({short(seat, obs['seat'])})"
     return text
+
+
+def score_table(state: Any, names: Sequence[str] | None = None, you: int | None = None,
+                final: bool = False) -> str:
+    """Every seat's points so far (``scores``, the end screen, ``replay``'s scores), summed over the scorings
+    done: the majorities per type (the dice game's building points, Alcazaba's buildings), then the points
+    tiles (dice) or the wall (Alcazaba): each column adds to the total, as ``render_totals`` lays it out.
+    The title names the last scoring and its round (§dice-7: A after round 1, B after 3, C after 5).
+
+    >>> from alhambra_ai import new_game
+    >>> score_table(new_game(2, 1, game="dice")).splitlines()[0]
+    'No scoring yet   pav ser arc cha gar tow  total'
+    """
+    done = len(state.score_breakdown())
+    title = f"After scoring {'ABC'[done - 1]} (round {2 * done - 1})" if done else "No scoring yet"
+    return render_totals(state.score_breakdown(), state.scores(), state.ranking() if final else None, names,
+                         you, state.dirk_score, SCORE_COLUMNS, title=title)

@@ -140,4 +140,4 @@ def test_viewer_names_the_forfeits(tmp_path):
 def test_the_compact_screen_in_play():
     result = play(["--bot", RANDOM_BOT, "--seed", "5", "--width", "80", "--compact"], ["1"] * 40 + ["quit"])
     out = result.stdout
-    assert "(city N to see it)" in out and "walls: #" not in out
+    assert "The other city: type city 2 to see it." in out and "walls: #" not in out

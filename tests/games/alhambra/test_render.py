@@ -140,7 +140,10 @@ def test_table_shows_what_the_seat_sees():
     assert "Your hand (3 cards): florin y1 y5 =6 | dirham g3 =3 | denar - | ducat -" in text
     assert "seat 2 (mcts) 5, seat 3 (greedy) 7" in text
     assert "Next scoring: round 1, its card lies at draw-pile position 14-28 (1 = top)" in text
-    assert "Scores: you (seat 1) 12, seat 2 (mcts) 0, seat 3 (greedy) 7" in text
+    rows = {line.split("  ")[0]: line.split()[-10:] for line in text.splitlines()
+            if line.startswith(("you (seat 1) ", "seat 2 (mcts) ", "seat 3 (greedy) "))}
+    assert {k: v[:2] for k, v in rows.items()} == {"you (seat 1)": ["12", "3"], "seat 2 (mcts)": ["0", "5"],
+                                                   "seat 3 (greedy)": ["7", "7"]}   # score, cards
     assert text.count("FOUNT") == 3
     assert "Dirk" not in text
 
@@ -151,7 +154,9 @@ def test_table_dirk_and_second_round():
     obs["scoring_cards"][0]["drawn"] = True
     text = render_table(obs, 0)
     assert "Dirk's tiles (3): pavilion 1, garden 2 - gar33 gar40 pav5" in text
-    assert "Dirk 4" in text
+    dirk = next(line for line in text.splitlines() if line.startswith("Dirk "))
+    assert dirk.split() == ["Dirk", "4", "-", "1*", ".", ".", ".", "2*", ".", "-", "+20"]  # 8 + 12: he leads
+    assert "Round 2: 1st/2nd         8/1     9/2    10/3    11/4    12/5    13/6" in text
     assert "Next scoring: round 2, its card lies at draw-pile position 41-55 (1 = top)" in text
 
 
