@@ -53,7 +53,7 @@ from alhambra_ai.options import check_game
 from alhambra_ai.record import RecordError, steps
 from alhambra_ai.strength import Match, check_match
 from alhambra_ai.tournament.process import BotSource
-from alhambra_ai.tournament.runner import backend_named, check_bots
+from alhambra_ai.tournament.runner import backend_named, check_bots, play_all
 from alhambra_ai.tournament.schedule import ScheduledGame, stable_seed
 from alhambra_ai.tournament.store import write_json_atomic
 
@@ -482,6 +482,7 @@ class RunStats:
     positions: int = 0      # rows they gave
     seconds: float = 0.0
     truncated: int = 0      # of ``games``: ended unfinished at ``max_moves`` (no rows)
+    failed: int = 0         # of ``truncated``: never played (the referee stalled on every attempt)
     stored_games: int = 0   # games in the dataset at the end
     stored_positions: int = 0
     driver_seconds: float = 0.0  # of ``seconds``: replaying, encoding and writing here (the games aside)
@@ -570,6 +571,14 @@ def run_selfplay(s: Settings, out: str | Path, resume: bool = False, jobs: int =
     return stats
 
 
+def _unplayed(spec: ScheduledGame) -> dict:
+    """The result of a game that could not be played (runner.play_all gave up on it): no moves, no outcome
+    (stored as truncated, so it gives no rows)."""
+    n = spec.num_players
+    return {"num_players": n, "seed": spec.seed, "options": list(spec.options), "bots": list(spec.bots),
+            "scores": [0] * n, "ranks": [1] * n, "forfeits": [], "truncated": True, "dirk_score": None}
+
+
 def _play_shards(s: Settings, out: Path, ks: list[int], arena, sources, hashes, limits,
                  enc: FeatureEncoder, manifest: dict, stats: RunStats, bar, note) -> None:
     per = s.per_shard
@@ -579,11 +588,14 @@ def _play_shards(s: Settings, out: Path, ks: list[int], arena, sources, hashes, 
     index = {spec.id: int(spec.id[1:]) for spec in specs}
     waiting: dict[int, dict[int, dict]] = {k: {} for k in ks}
     names = manifest["seat_names"]
-    with closing(arena.play(specs, sources, hashes, limits, note)) as played:
+    with closing(play_all(arena, specs, sources, hashes, limits, note)) as played:
         for spec, result, record in played:
             t0 = time.monotonic()
             g = index[spec.id]
             k = g // per
+            if record is None:  # its referee stalled on every play: kept as a game without an outcome
+                stats.failed += 1
+                result, record = _unplayed(spec), {"actions": []}
             rows = game_rows({**result, "actions": record["actions"], "id": spec.id}, enc, g, names)
             waiting[k][g] = rows
             stats.games += 1

@@ -16,7 +16,6 @@ from alhambra_ai.cli.common import GAME_CHOICE, GAME_HELP, OPTIONS_HELP, options
 from alhambra_ai.errors import BadInput
 from alhambra_ai.selfplay import ENCODINGS, Settings, read_manifest, run_selfplay
 from alhambra_ai.tournament.ray_backend import import_ray
-from alhambra_ai.tournament.referee import RefereeStalled
 from alhambra_ai.tournament.schedule import new_master_seed
 
 
@@ -85,14 +84,14 @@ def selfplay_command(bots, out, players, games, seed, encoding, shard_games, mov
     try:
         stats = run_selfplay(settings, out, resume, jobs, backend, address, bar,
                              note=lambda text: bar.write(text, file=sys.stderr))
-    except RefereeStalled as e:  # the watchdog stopped a referee that hung: exit 1, as tournament
-        raise click.ClickException(str(e)) from None
     finally:
         bar.close()
     rate = stats.positions / stats.seconds if stats.seconds else 0.0
     click.echo(f"{out}: {stats.stored_games} games, {stats.stored_positions} positions (this run: "
                f"{stats.games} games, {stats.positions} positions in {stats.seconds:.1f} s, "
                f"{rate:.0f} positions/s"
-               + (f"; {stats.truncated} unfinished at --max-moves {max_moves}, no rows"
-                  if stats.truncated else "")
+               + (f"; {stats.truncated - stats.failed} unfinished at --max-moves {max_moves}, no rows"
+                  if stats.truncated > stats.failed else "")
+               + (f"; {stats.failed} never played (the referee stalled every time), no rows"
+                  if stats.failed else "")
                + f"); seed {seed}")
