@@ -19,13 +19,16 @@ Here too, because BotProcess is what uses them: ``isolation()``, the sandbox thi
 
 from __future__ import annotations
 
+import atexit
 import base64
 import fcntl
 import hashlib
 import itertools
 import json
 import os
+import queue
 import select
+import shutil
 import signal
 import socket
 import stat
@@ -465,9 +468,45 @@ class GameTree:
         return self.path
 
     def close(self) -> None:
+        """Hand the tree to the remover (a thread that runs only when a CPU is idle): the game that ends
+        does not wait for it. ``drain_removals`` waits."""
         if self.path is not None:
-            remove_private(self.path)
+            _removals.put(self.path)
+            _start_remover()
             self.path = None
+
+
+_removals: queue.Queue[str] = queue.Queue()
+_remover: list[threading.Thread] = []
+
+
+def _start_remover() -> None:
+    with _live_lock:
+        if not _remover:
+            _remover.append(threading.Thread(target=_remove_trees, name="tree remover", daemon=True))
+            _remover[0].start()
+            atexit.register(drain_removals, 60.0)
+
+
+def _remove_trees() -> None:
+    try:  # idle priority: the trees wait for a CPU no bot is using
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+    except (AttributeError, OSError):
+        pass
+    while True:
+        path = _removals.get()
+        try:  # only the referee wrote in a tree (its workers see it read-only): no link in it is followed
+            shutil.rmtree(path, ignore_errors=True)
+        finally:
+            _removals.task_done()
+
+
+def drain_removals(timeout: float = 60.0) -> bool:
+    """Wait until every tree handed to the remover is gone (at exit, and for tests); False on timeout."""
+    deadline = time.monotonic() + timeout
+    while _removals.unfinished_tasks and time.monotonic() < deadline:
+        time.sleep(0.01)
+    return not _removals.unfinished_tasks
 
 
 def remove_private(path: str) -> bool:

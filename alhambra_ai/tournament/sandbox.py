@@ -214,34 +214,67 @@ def link_tree(base: str, read: ReadSet) -> bool:
     A game's workers get their directories from its own tree: a name that does not exist, looked up in a
     directory, is remembered by the kernel for that directory only (a negative dentry), so in a tree of its
     own no game sees what another looked up."""
+    dirs, links, files = _tree_plan(read)
     try:
-        for path in read.paths:
-            if not os.path.isdir(path):
-                continue
-            for top, dirs, names in os.walk(path):
-                os.makedirs(base + top, exist_ok=True)
-                for d in list(dirs):
-                    full = os.path.join(top, d)
-                    if d == "tests" and full.startswith(tuple(p for p in read.paths if "site-packages" in p)):
-                        dirs.remove(d)  # a package's own test suite: no bot imports it
-                        continue
-                    if full in read.hidden:  # stays empty (its mount point)
-                        os.makedirs(base + full, exist_ok=True)
-                        dirs.remove(d)
-                    elif os.path.islink(full):
-                        os.symlink(os.readlink(full), base + full)
-                        dirs.remove(d)
-                for n in names:
-                    full = os.path.join(top, n)
-                    if n.endswith(UNLINKED):
-                        continue
-                    if os.path.islink(full):
-                        os.symlink(os.readlink(full), base + full)
-                    else:
-                        os.link(full, base + full, follow_symlinks=False)
+        for d in dirs:
+            os.mkdir(base + d)
+        for path, target in links:
+            os.symlink(target, base + path)
+        for path in files:
+            os.link(path, base + path, follow_symlinks=False)
     except OSError:
         return False
     return True
+
+
+_plans: dict[ReadSet, tuple[list[str], list[tuple[str, str]], list[str]]] = {}
+
+
+def _tree_plan(read: ReadSet) -> tuple[list[str], list[tuple[str, str]], list[str]]:
+    """What link_tree makes for ``read``, found once: the directories (parents first), the symbolic links
+    (path, target) and the files to link."""
+    with _lock:
+        if read in _plans:
+            return _plans[read]
+    dirs: list[str] = []
+    links: list[tuple[str, str]] = []
+    files: list[str] = []
+    packages = tuple(p for p in read.paths if "site-packages" in p)
+    for path in read.paths:
+        if not os.path.isdir(path):
+            continue
+        for parent in _parents(path):
+            if parent not in dirs:
+                dirs.append(parent)
+        for top, subdirs, names in os.walk(path):
+            for d in list(subdirs):
+                full = os.path.join(top, d)
+                if d == "tests" and full.startswith(packages):  # a package's own test suite: never imported
+                    subdirs.remove(d)
+                elif full in read.hidden:  # stays empty (its mount point)
+                    dirs.append(full)
+                    subdirs.remove(d)
+                elif os.path.islink(full):
+                    links.append((full, os.readlink(full)))
+                    subdirs.remove(d)
+                else:
+                    dirs.append(full)
+            for n in names:
+                full = os.path.join(top, n)
+                if os.path.islink(full):
+                    links.append((full, os.readlink(full)))
+                elif not n.endswith(UNLINKED):
+                    files.append(full)
+    dirs = sorted(set(dirs), key=lambda d: (d.count("/"), d))
+    with _lock:
+        _plans[read] = (dirs, links, files)
+    return dirs, links, files
+
+
+def _parents(path: str) -> list[str]:
+    """``path`` and the directories above it, outermost first: /a, /a/b, /a/b/c."""
+    parts = [p for p in path.split("/") if p]
+    return ["/" + "/".join(parts[:k]) for k in range(1, len(parts) + 1)]
 
 
 _read_set: ReadSet | None = None
@@ -314,11 +347,12 @@ def launch(plan: Isolation, private: str, memory_mb: int | None, lifeline: int,
     readable = read_set()
     if plan.landlock:  # (without Landlock a bot reads any file: keeping these resident would not help)
         resident.keep(readable)
-    read = [*readable.rules(), "/dev/urandom"]
-    if plan.namespaces:
-        read.append("/proc")  # the namespace's own, this worker's only (subset=pid)
+    if plan.namespaces:  # its root holds nothing else (the hidden directories are empty there)
+        read, listed = [*readable.paths, "/dev/urandom", "/proc"], []  # /proc: its own (subset=pid)
+    else:
+        read, listed = [*readable.rules(), "/dev/urandom"], readable.listed()
     config = {"private": private, "protected": protected, "read": read, "write": ["/dev/null"],
-              "listed": readable.listed(),
+              "listed": listed,
               "root": {"paths": list(readable.paths), "hidden": list(readable.hidden),
                        "names": list(readable.names), "devices": list(DEVICES), "tree": tree},
               "namespaces": plan.namespaces, "landlock": bool(plan.landlock), "seccomp": plan.seccomp,
