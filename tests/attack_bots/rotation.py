@@ -46,37 +46,42 @@ def timed(fn, items):
     return times
 
 
+def agree(bits):
+    return sum(a == b for a, b in zip(bits, MARK, strict=True))
+
+
 def median(values):
     return sorted(values)[len(values) // 2]
 
 
 class Bot:
     def setup(self, config):
-        """An earlier worker was here if the sentinel names are remembered (faster to look up than names
-        nobody looked up); then read its mark, else leave one."""
+        """Lookups: an earlier worker was here if the sentinel names are remembered (faster to look up than
+        names nobody looked up); then read its mark, else leave one. Pages: read the mark of an earlier
+        worker, if any (the pairs agree with it), then leave one."""
+        self.found = []
         sentinel = median(timed(os.path.exists, names("sentinel", 16)))
         fresh = median(timed(os.path.exists, names(f"fresh-{time.time_ns()}", 16)))
-        self.found = []
+        marks = names("mark", 2 * len(MARK))
+        if sentinel < 0.7 * fresh:  # not the first: read the mark
+            if agree(pairs(timed(os.path.exists, marks))) >= 28:
+                self.found.append("read an earlier game's mark from the lookup cache")
+        else:  # the first: leave the mark
+            for name, hot in zip(marks, manchester(MARK), strict=True):
+                if hot:
+                    os.path.exists(name)
         pages = [(k + 1) * PAGE for k in range(2 * len(MARK))]
         fd = page_file()
         try:
-            if sentinel < 0.7 * fresh:  # not the first: read the mark
-                if pairs(timed(os.path.exists, names("mark", 2 * len(MARK)))) == MARK:
-                    self.found.append("read an earlier game's mark from the lookup cache")
-                read = pairs(timed(lambda off: os.pread(fd, 1, off), pages))
-                if sum(a == b for a, b in zip(read, MARK, strict=True)) >= 30:
-                    self.found.append("read an earlier game's mark from the page cache")
-            else:  # the first: leave the mark
-                for name, hot in zip(names("mark", 2 * len(MARK)), manchester(MARK), strict=True):
-                    if hot:
-                        os.path.exists(name)
-                for off, hot in zip(pages, manchester(MARK), strict=True):
-                    try:
-                        os.posix_fadvise(fd, off, PAGE, os.POSIX_FADV_DONTNEED)
-                    except OSError:
-                        pass
-                    if hot:
-                        os.pread(fd, 1, off)
+            if agree(pairs(timed(lambda off: os.pread(fd, 1, off), pages))) >= 28:
+                self.found.append("read an earlier game's mark from the page cache")
+            for off, hot in zip(pages, manchester(MARK), strict=True):  # the mark for the next one
+                try:
+                    os.posix_fadvise(fd, off, PAGE, os.POSIX_FADV_DONTNEED)
+                except OSError:
+                    pass
+                if hot:
+                    os.pread(fd, 1, off)
         finally:
             os.close(fd)
 

@@ -353,11 +353,10 @@ DEGRADED = {  # what each layer alone leaves open (the README's "Security model"
     "no namespaces": (Isolation(False, FULL.landlock, FULL.seccomp, FULL.cgroup), {"disk", "rotation"}),
     # no cgroup (an operator who is not root): seccomp refuses threads, memfd, SysV instead; nothing opens
     "no cgroup": (Isolation(True, FULL.landlock, FULL.seccomp, False), set()),
-    # namespaces alone: files the user may write, processes (dying with the namespace), locks and inotify
-    # on public files, resources no rlimit counts, host Unix sockets; SysV IPC is the namespace's own
-    # and the page cache (fadvise, mincore)
-    "namespaces only": (Isolation(True, 0, False), {"tamper", "plant", "forkbomb", "memsplit", "collude",
-                                                    "hoard", "sockets", "rotation"}),
+    # namespaces alone: processes (dying with the namespace), locks and inotify on public files, the page
+    # cache (fadvise, mincore), resources no rlimit counts; its own root holds no writable host path and no
+    # host socket, and SysV IPC is the namespace's own
+    "namespaces only": (Isolation(True, 0, False), {"forkbomb", "memsplit", "collude", "hoard", "rotation"}),
 }
 
 
