@@ -2,7 +2,8 @@
 bandwidth of the sandbox and, for each channel, what the same attack carries without it.
 
 Two colluding workers (tests/attack_bots/channels/colluder.py) pass random 64-bit nonces, alive together
-or one after the other, in one game (sharing its tree of links) or in two; a nonce counts as passed when
+or one after the other (each has its own tree of links: the same holds in one game or two); a nonce counts
+as passed when
 at least 60 of its 64 bits arrive (tests/tournament/test_channels.py). Rates are bits over the wall time of
 sending and receiving (worker starts excluded); "bits per game" is what one move of 1 s could carry.
 
@@ -23,25 +24,23 @@ sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "tests" / "tournament")]
 
 from test_channels import BITS, FULL, NONE, ask, passed, worker  # noqa: E402
 
-from alhambra_ai.tournament.process import GameTree  # noqa: E402
 
-
-def once(channel: str, plan, together: bool, same_game: bool) -> tuple[int, float]:
+def once(channel: str, plan, together: bool) -> tuple[int, float]:
     """(bits passed, seconds of sending + receiving) for one nonce."""
     import secrets
 
     bits = [secrets.randbelow(2) for _ in range(BITS)]
     salt = secrets.token_hex(6)
-    games = [GameTree(), GameTree()]
-    sender = worker(plan, games[0])
-    receiver = worker(plan, games[0 if same_game else 1]) if together else None
+    sender = worker(plan)
+    receiver = worker(plan) if together else None
     try:
         t = time.monotonic()
         ask(sender, role="send", channel=channel, bits=bits, salt=salt)
         spent = time.monotonic() - t
         if not together:
             sender.close()
-            receiver = worker(plan, games[0 if same_game else 1])
+            receiver = worker(plan)
+        assert receiver is not None
         t = time.monotonic()
         got = ask(receiver, role="receive", channel=channel, n=BITS, salt=salt)
         spent += time.monotonic() - t
@@ -49,8 +48,6 @@ def once(channel: str, plan, together: bool, same_game: bool) -> tuple[int, floa
         sender.close()
         if receiver is not None:
             receiver.close()
-        for g in games:
-            g.close()
     return passed(bits, got), spent
 
 
@@ -81,17 +78,15 @@ def main() -> None:
     args = parser.parse_args()
     print(FULL.summary(256, caps=True))
     print(f"load average at the start: {os.getloadavg()[0]:.1f}; {args.trials} nonces of {BITS} bits each")
-    rows = [(c, t, s) for c in ("residency", "latency", "lookups") for t in (True, False)
-            for s in (True, False)]
+    rows = [(c, t) for c in ("residency", "latency", "lookups") for t in (True, False)]
     for plan_name, plan in (("full sandbox", FULL), ("no sandbox", NONE)):
-        for channel, together, same in rows:
-            results = [once(channel, plan, together, same) for _ in range(args.trials)]
+        for channel, together in rows:
+            results = [once(channel, plan, together) for _ in range(args.trials)]
             got = sum(b for b, _ in results)
             seconds = sum(s for _, s in results)
             rate = got / seconds if seconds else 0.0
             print(f"  {plan_name:<12} {channel:<9} {'together' if together else 'one after the other':<19} "
-                  f"{'one game' if same else 'two games':<9}  passed {got:4d} of {BITS * args.trials} bits"
-                  f"  {rate:10.0f} bit/s")
+                  f" passed {got:4d} of {BITS * args.trials} bits  {rate:10.0f} bit/s")
         agree = [contention(plan)[0] for _ in range(args.trials)]
         print(f"  {plan_name:<12} contention (two CPUs, at once): bits agreeing {agree} of {BITS} each "
               f"(chance: 32; 20 ms a bit)")

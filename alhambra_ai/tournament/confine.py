@@ -146,8 +146,8 @@ SYS_PIVOT_ROOT = {"x86_64": 155, "aarch64": 41}.get(os.uname().machine)
 def minimal_root(private_dir: str, paths: list[str], hidden: list[str], names: list[str],
                  devices: list[str], tree: str | None = None) -> None:
     """Make this process's root a tmpfs holding only ``paths`` (read-only binds, less the ``hidden``
-    directories inside them; a directory from ``tree`` + its path when its game has a tree of links,
-    sandbox.link_tree), the symbolic links through which ``names`` reach them, ``devices``,
+    directories inside them; a directory from ``tree`` + its path when the worker has its own tree of
+    links, sandbox.link_tree), the symbolic links through which ``names`` reach them, ``devices``,
     ``private_dir`` (read-write) and a /proc of this PID namespace's processes only. Done in a mount
     namespace of its own, so that the PID namespace's init keeps the host's view (it removes the private
     directory). Needs CAP_SYS_ADMIN in the user namespace."""

@@ -36,6 +36,7 @@ import subprocess
 import tempfile
 import threading
 import time
+from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
@@ -49,6 +50,7 @@ MAX_BOT_BYTES = 16 << 20  # a bot file larger than this is refused before any wo
 MAX_LINE = 1 << 20  # a reply longer than this is a protocol error, not a reason to eat all memory
 STDERR_TAIL = 2000
 PRIVATE_PREFIX = "alhambra-bot-"  # + _referee_tag + "-": a worker's private directory names its referee
+TREE_PREFIX = "alhambra-tree-"  # + _referee_tag + "-": a worker's tree of links (TreePool), likewise
 STALE_AFTER = 600.0  # seconds: a dead referee's worker directory unchanged this long is swept
 WORKER_REASONS = ("load error", "raises", "exits", "exceeds memory", "prints to stdout")  # see worker.py
 # The protocol runs over a Unix socket pair, not pipes: a pipe can be opened again through /proc/self/fd
@@ -149,7 +151,7 @@ class BotProcess:
     """
 
     def __init__(self, bot: BotSource | str | Path, memory_mb: int | None = None, cpu: int | None = None,
-                 plan: Isolation | None = None, tree: GameTree | None = None) -> None:
+                 plan: Isolation | None = None) -> None:
         self.source = bot if isinstance(bot, BotSource) else BotSource.from_file(bot)
         self._closing, self._closed = threading.Lock(), False
         self.plan = plan or isolation()
@@ -166,8 +168,9 @@ class BotProcess:
                 give_cpu(self._own_cpu)
                 raise SandboxError("cannot make the worker's cgroup")
         lifeline, self._lifeline = os.pipe()  # the worker's namespace ends when our end closes
+        self.tree = trees.take() if self.plan.namespaces else None  # its own links to what it may read
         cmd, env, config = sandbox.launch(self.plan, self.private, memory_mb, lifeline, cpu, self.cgroup,
-                                          tree.path_for(self.plan) if tree is not None else None)
+                                          self.tree)
         self.paused = False
         self._worker_pid: int | None = None  # found at the first pause (namespaces only)
         if BLOCKING_PIPES:
@@ -184,6 +187,7 @@ class BotProcess:
             if channel is not None:
                 channel.close()
             remove_private(self.private)
+            trees.give_back(self.tree)
             if self.cgroup is not None:
                 self.cgroup.remove(0)
             give_cpu(self._own_cpu)
@@ -444,36 +448,83 @@ class BotProcess:
         if self.cgroup is not None:
             self.cgroup.remove()
         remove_private(self.private)
+        trees.give_back(self.tree)
+        self.tree = None
 
 
-class GameTree:
-    """One game's own tree of links to what its workers may read (sandbox.link_tree), made for its first
-    worker and removed by ``close``: what one game's bots look up leaves no trace in another's."""
+class TreePool:
+    """Each sandboxed worker's own tree of links to what it may read (sandbox.link_tree): a name one worker
+    looks up that does not exist is remembered for its tree's directories only, so no worker, of the same
+    game or another, can time what another looked up. Trees are made ahead, on a thread of idle priority
+    (it runs only when a CPU is free of bots), and removed the same way once their worker is gone; a worker
+    that finds none ready makes its own. Where links cannot be made (another file system, or files of
+    another user under fs.protected_hardlinks) workers read the originals."""
+
+    READY = 4  # trees kept ready, at least (more while more workers are alive)
 
     def __init__(self) -> None:
-        self.path: str | None = None
+        self.ready: deque[str] = deque()
+        self.lock = threading.Lock()
+        self.wake = threading.Event()
         self.failed = False
+        self.builder: threading.Thread | None = None
 
-    def path_for(self, plan: Isolation) -> str | None:
-        """The tree's path, for a worker with its own root (None: the originals)."""
-        if not plan.namespaces or self.failed:
-            return None
-        if self.path is None:
-            path = _private_dir()
-            if sandbox.link_tree(path, sandbox.read_set()):
-                self.path = path
-            else:
-                remove_private(path)
-                self.failed = True
-        return self.path
+    def take(self) -> str | None:
+        """A tree for a new worker (None: read the originals)."""
+        with self.lock:
+            if self.failed:
+                return None
+            path = self.ready.popleft() if self.ready else None
+            if self.builder is None:
+                self.builder = threading.Thread(target=self._build_ahead, name="tree builder", daemon=True)
+                self.builder.start()
+                atexit.register(self.clear)
+        self.wake.set()
+        return path or self.make()
 
-    def close(self) -> None:
-        """Hand the tree to the remover (a thread that runs only when a CPU is idle): the game that ends
-        does not wait for it. ``drain_removals`` waits."""
-        if self.path is not None:
-            _removals.put(self.path)
+    def make(self) -> str | None:
+        path = tempfile.mkdtemp(prefix=f"{TREE_PREFIX}{_referee_tag(os.getpid())}-")
+        if sandbox.link_tree(path, sandbox.read_set()):
+            return path
+        shutil.rmtree(path, ignore_errors=True)
+        self.failed = True
+        return None
+
+    def give_back(self, path: str | None) -> None:
+        """The tree of a worker that is gone: removed at idle priority (``drain_removals`` waits)."""
+        if path is not None:
+            _removals.put(path)
             _start_remover()
-            self.path = None
+
+    def clear(self) -> None:
+        """Remove the trees made ahead (at exit)."""
+        with self.lock:
+            ready, self.ready = list(self.ready), deque()
+        for path in ready:
+            shutil.rmtree(path, ignore_errors=True)
+        drain_removals()
+
+    def _build_ahead(self) -> None:
+        _idle_priority()
+        while True:
+            self.wake.wait()
+            self.wake.clear()
+            while not self.failed and len(self.ready) < max(self.READY, live_count() + 2):
+                path = self.make()
+                if path is None:
+                    break
+                with self.lock:
+                    self.ready.append(path)
+
+
+def _idle_priority() -> None:
+    try:  # this thread runs only when a CPU is idle: never on a bot's clock
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+    except (AttributeError, OSError):
+        pass
+
+
+trees = TreePool()
 
 
 _removals: queue.Queue[str] = queue.Queue()
@@ -489,10 +540,7 @@ def _start_remover() -> None:
 
 
 def _remove_trees() -> None:
-    try:  # idle priority: the trees wait for a CPU no bot is using
-        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
-    except (AttributeError, OSError):
-        pass
+    _idle_priority()
     while True:
         path = _removals.get()
         try:  # only the referee wrote in a tree (its workers see it read-only): no link in it is followed
@@ -502,7 +550,7 @@ def _remove_trees() -> None:
 
 
 def drain_removals(timeout: float = 60.0) -> bool:
-    """Wait until every tree handed to the remover is gone (at exit, and for tests); False on timeout."""
+    """Wait until every tree given back is gone (at exit, and for tests); False on timeout."""
     deadline = time.monotonic() + timeout
     while _removals.unfinished_tasks and time.monotonic() < deadline:
         time.sleep(0.01)
@@ -661,10 +709,12 @@ def sweep_stale_dirs(root: str) -> int:
     except OSError:
         return 0
     for entry in entries:
-        tag = entry.name[len(PRIVATE_PREFIX):].partition("-")[0]
+        prefix = next((p for p in (PRIVATE_PREFIX, TREE_PREFIX) if entry.name.startswith(p)), None)
+        if prefix is None:
+            continue
+        tag = entry.name[len(prefix):].partition("-")[0]
         their_ns, _, pid = tag.partition(".")
-        if (not entry.name.startswith(PRIVATE_PREFIX) or their_ns != ns or not pid.isdigit()
-                or _alive(int(pid))):
+        if their_ns != ns or not pid.isdigit() or _alive(int(pid)):
             continue
         try:
             if entry.is_dir(follow_symlinks=False) and now - entry.stat().st_mtime > STALE_AFTER:

@@ -25,7 +25,7 @@ from alhambra_ai import registry
 from alhambra_ai.record import make_record
 from alhambra_ai.stats import ranks
 
-from .process import BotFailure, BotProcess, BotSource, GameTree, give_cpu, kill_all, take_cpu
+from .process import BotFailure, BotProcess, BotSource, give_cpu, kill_all, take_cpu
 from .schedule import ScheduledGame, seat_seed
 
 WATCHDOG_GRACE = 30.0  # seconds beyond the longest legitimate step before a referee counts as stalled
@@ -154,13 +154,12 @@ def run_game(game: ScheduledGame, paths: Mapping[str, BotSource | str], limits: 
                          "detail": failure.detail, "move": moves})
 
     cpu = take_cpu()  # the game's CPU: one seat computes at a time
-    tree = GameTree()  # the game's own links to what its workers read
     try:
         if stop is not None and stop.is_set():
             raise GameInterrupted(game.id)
         # start all workers first: they load in parallel
         for seat, lim in zip(seats, seat_limits, strict=True):
-            seat.proc = BotProcess(paths[seat.bot], lim.memory_mb, cpu, tree=tree)
+            seat.proc = BotProcess(paths[seat.bot], lim.memory_mb, cpu)
             if heartbeat is not None:
                 heartbeat.procs.append(seat.proc)
         for k, (seat, lim) in enumerate(zip(seats, seat_limits, strict=True)):
@@ -199,7 +198,6 @@ def run_game(game: ScheduledGame, paths: Mapping[str, BotSource | str], limits: 
         for seat in seats:
             if seat.proc is not None:
                 seat.proc.close()
-        tree.close()
         give_cpu(cpu)
 
     # The record comes from the state's own history; not replayed here (check=False): the referee

@@ -153,7 +153,7 @@ def offered() -> Isolation:
 # Parts of the standard library no bot needs, large and mostly never read (their pages would stay cold)
 STDLIB_HIDDEN = ("site-packages", "test", "idlelib", "turtledemo", "ensurepip", "tkinter", "config-")
 EXTRA_PACKAGES = ("numpy", "numpy.libs")  # site-packages a bot may import, besides alhambra_ai
-UNLINKED = (".opt-1.pyc", ".opt-2.pyc")  # bytecode of -O runs: a game's tree leaves them out (a third of it)
+UNLINKED = (".opt-1.pyc", ".opt-2.pyc")  # bytecode of -O runs: a worker's tree leaves them out (a third of it)
 DEVICES = ("/dev/null", "/dev/urandom")
 
 
@@ -211,9 +211,9 @@ def link_tree(base: str, read: ReadSet) -> bool:
     False when a link cannot be made (another file system, or files of another user under
     fs.protected_hardlinks): the caller then uses the originals.
 
-    A game's workers get their directories from its own tree: a name that does not exist, looked up in a
-    directory, is remembered by the kernel for that directory only (a negative dentry), so in a tree of its
-    own no game sees what another looked up."""
+    Each worker gets its directories from a tree of its own (process.TreePool): a name that does not exist,
+    looked up in a directory, is remembered by the kernel for that directory only (a negative dentry), so
+    no worker sees what another looked up."""
     dirs, links, files = _tree_plan(read)
     try:
         for d in dirs:
@@ -340,7 +340,7 @@ def launch(plan: Isolation, private: str, memory_mb: int | None, lifeline: int,
            ) -> tuple[list[str], dict, bytes]:
     """The worker's command line, environment and configuration line (its first line of input) for
     ``plan``; ``private`` is its own empty directory, ``cpu`` the one CPU it may use, ``cgroup`` the cgroup
-    it must find itself in (None: no cgroup), ``tree`` its game's copy of the read set's directories
+    it must find itself in (None: no cgroup), ``tree`` its own copy of the read set's directories
     (link_tree; None: the originals)."""
     with _lock:
         protected = sorted(d for d in _protected if os.path.isdir(d))

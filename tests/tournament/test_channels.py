@@ -14,7 +14,7 @@ import pytest
 from tournament_support import HERE
 
 from alhambra_ai.tournament import process
-from alhambra_ai.tournament.process import BotProcess, BotSource, GameTree, live_count
+from alhambra_ai.tournament.process import BotProcess, BotSource, live_count
 from alhambra_ai.tournament.sandbox import Isolation
 
 COLLUDER = BotSource("colluder", (HERE / "attack_bots" / "channels" / "colluder.py").read_bytes())
@@ -24,8 +24,8 @@ needs_full_sandbox = pytest.mark.skipif(bool(FULL.missing()), reason=f"this mach
 BITS = 64
 
 
-def worker(plan: Isolation, tree: GameTree | None = None) -> BotProcess:
-    proc = BotProcess(COLLUDER, 256, plan=plan, tree=tree)
+def worker(plan: Isolation) -> BotProcess:
+    proc = BotProcess(COLLUDER, 256, plan=plan)
     proc.begin(30)
     proc.setup({}, 10)
     return proc
@@ -45,30 +45,26 @@ def passed(sent: list[int], received: str) -> int:
     return len(sent) if agree >= len(sent) - 4 else 0
 
 
-def transmit(channel: str, plan: Isolation, together: bool, same_game: bool = False
-             ) -> tuple[int, float, str]:
-    """Send BITS random bits through ``channel`` from one worker to another, alive at the same time or
-    started once the sender is gone, in one game or in two (each game has its own GameTree); (bits
-    passed, seconds it took, what came back)."""
+def transmit(channel: str, plan: Isolation, together: bool) -> tuple[int, float, str]:
+    """Send BITS random bits through ``channel`` from one worker to another, alive at the same time (two
+    seats of one game, or two concurrent games) or started once the sender is gone (a later seat, game or
+    seat rotation); (bits passed, seconds it took, what came back)."""
     bits = [secrets.randbelow(2) for _ in range(BITS)]
     salt = secrets.token_hex(6)
-    games = [GameTree(), GameTree()]
     started = time.monotonic()
-    sender = worker(plan, games[0])
-    receiver = worker(plan, games[0 if same_game else 1]) if together else None
+    sender = worker(plan)
+    receiver = worker(plan) if together else None
     try:
         ask(sender, role="send", channel=channel, bits=bits, salt=salt)
         if not together:
             sender.close()
-            receiver = worker(plan, games[0 if same_game else 1])
+            receiver = worker(plan)
         assert receiver is not None
         got = ask(receiver, role="receive", channel=channel, n=BITS, salt=salt)
     finally:
         sender.close()
         if receiver is not None:
             receiver.close()
-        for tree in games:
-            tree.close()
     return passed(bits, got), time.monotonic() - started, got
 
 
@@ -104,20 +100,12 @@ def transmit_rounds(channel: str, plan: Isolation, together: bool, n: int = 8) -
 @needs_full_sandbox
 @pytest.mark.parametrize("together", [True, False], ids=["together", "one after the other"])
 @pytest.mark.parametrize("channel", ["residency", "latency", "lookups"])
-def test_no_bit_passes_between_games(channel, together):
-    """Page-cache residency, read latency and cached lookups: nothing passes from one game to another,
-    whether the games run at once or one after the other (a deal's next seat rotation)."""
+def test_no_bit_passes_through_the_page_or_lookup_cache(channel, together):
+    """Page-cache residency, read latency and remembered lookups: nothing passes from one worker to
+    another, alive at once or one after the other (the next seat, game or seat rotation)."""
     bits, _, got = transmit(channel, FULL, together)
     assert bits == 0, f"{channel}: {got}"
     assert live_count() == 0
-
-
-@needs_full_sandbox
-@pytest.mark.parametrize("together", [True, False], ids=["together", "one after the other"])
-@pytest.mark.parametrize("channel", ["residency", "latency"])
-def test_no_bit_passes_through_the_page_cache_within_a_game(channel, together):
-    bits, _, got = transmit(channel, FULL, together, same_game=True)
-    assert bits == 0, f"{channel}: {got}"
 
 
 @needs_full_sandbox
