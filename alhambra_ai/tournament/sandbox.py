@@ -153,7 +153,7 @@ def offered() -> Isolation:
 # Parts of the standard library no bot needs, large and mostly never read (their pages would stay cold)
 STDLIB_HIDDEN = ("site-packages", "test", "idlelib", "turtledemo", "ensurepip", "tkinter", "config-")
 EXTRA_PACKAGES = ("numpy", "numpy.libs")  # site-packages a bot may import, besides alhambra_ai
-UNLINKED = (".opt-1.pyc", ".opt-2.pyc")  # bytecode of -O runs: a worker's tree leaves them out (a third of it)
+UNLINKED = (".opt-1.pyc", ".opt-2.pyc")  # bytecode of -O runs: left out of the trees (a third of them)
 DEVICES = ("/dev/null", "/dev/urandom")
 
 
