@@ -38,14 +38,17 @@ from typing import Any
 import numpy as np
 
 from alhambra_ai.errors import BadInput
-from alhambra_ai.selfplay import DatasetError, iter_shards, read_manifest, shards, write_npz
+from alhambra_ai.selfplay import DatasetError, _check_shard, read_manifest, read_shard, shards, write_npz
 from alhambra_ai.value_model import FORMAT, KINDS, TARGETS, VERSION, ValueModel, layer_shapes
 
 #: manifest fields every dataset of one training run (training and held-out) must share
 SAME_KEYS = ("format", "version", "game", "options", "rules", "players", "encoding", "features", "dtype",
              "layout")
-RIDGE_ALPHAS = (0.1, 10.0, 1000.0, 100000.0)
-LOGISTIC_C = 0.1
+RIDGE_ALPHAS = (1.0, 100.0, 1000.0, 3000.0, 10000.0, 30000.0)
+LOGISTIC_CS = (0.01, 0.1)
+#: the MLPs' L2 penalty: rows of one game share their outcome, so a net memorises games quickly (alpha
+#: 1e-3 overfit from the first epoch on 700 dice games; 3 was the best of 1e-3, 3, 30 on their validation)
+MLP_L2 = 3.0
 BINS = 10
 
 
@@ -134,6 +137,14 @@ class Dataset:
     games: int = 0               # games with rows
     role_rows: dict[str, int] = field(default_factory=dict)
     role_games: dict[str, int] = field(default_factory=dict)
+    paths: list[Path] = field(default_factory=list)  # the shards surveyed (and hashed): those read later
+
+    def iter_shards(self) -> Any:
+        """The surveyed shards, each checked (CRCs, and against the manifest), one at a time."""
+        for path in self.paths:
+            shard = read_shard(path)
+            _check_shard(path, shard["meta"], self.manifest)
+            yield shard
 
     def summary(self) -> dict[str, Any]:
         m = self.manifest
@@ -188,6 +199,7 @@ def survey(s: TrainSettings) -> list[Dataset]:
                 raise DatasetError(f"{shard}: truncated or corrupt shard "
                                    f"({' '.join(str(e).split())})") from None
             d.shards += 1
+            d.paths.append(shard)
             d.rows += len(games)
             d.games += len(np.unique(games))
             r = roles(s, d, games)
@@ -225,7 +237,7 @@ def gather(s: TrainSettings, data: list[Dataset], role: str, limit: int) -> Rows
     for k, d in enumerate(data):
         if d.holdout or not d.role_rows.get(role):
             continue
-        for shard in iter_shards(d.path):
+        for shard in d.iter_shards():
             keep = roles(s, d, shard["game"]) == role
             if p < 1.0:
                 keep &= _mix(s.seed, 2, int(d.manifest["seed"]), shard["game"], shard["ply"]) < p
@@ -353,12 +365,19 @@ def fit_linear(t: str, st: Standard, xs: np.ndarray, y: np.ndarray, xv: np.ndarr
         return best[1], best[2]
     linear_model, _nn = import_sklearn()
     xb, lab, wt = _binary(xs, y)
-    m = linear_model.LogisticRegression(C=LOGISTIC_C, solver="lbfgs", max_iter=500, tol=1e-6)
-    m.fit(xb, lab, sample_weight=wt)
-    arrays = _as_arrays(t, [st.fold(m.coef_.T.astype(np.float64), m.intercept_.astype(np.float64))])
-    arrays, platt = calibrate(arrays, t, xv, yv)
-    return arrays, {"kind": "linear", "logistic_C": LOGISTIC_C, "iterations": int(np.max(m.n_iter_)),
-                    "platt": platt}
+    found = None
+    for cost in LOGISTIC_CS:
+        m = linear_model.LogisticRegression(C=cost, solver="lbfgs", max_iter=500, tol=1e-6)
+        m.fit(xb, lab, sample_weight=wt)
+        arrays = _as_arrays(t, [st.fold(m.coef_.T.astype(np.float64), m.intercept_.astype(np.float64))])
+        arrays, platt = calibrate(arrays, t, xv, yv)
+        ll = _logloss(_sigmoid(_z(arrays, t, xv)), yv)
+        note(f"  linear win, logistic C {cost:g}: validation log-loss {ll:.4f}")
+        if found is None or ll < found[0]:
+            found = (ll, arrays, {"kind": "linear", "logistic_C": cost, "iterations": int(np.max(m.n_iter_)),
+                                  "platt": platt})
+    assert found is not None
+    return found[1], found[2]
 
 
 def fit_mlp(t: str, st: Standard, xs: np.ndarray, y: np.ndarray, xv: np.ndarray, yv: np.ndarray,
@@ -366,7 +385,7 @@ def fit_mlp(t: str, st: Standard, xs: np.ndarray, y: np.ndarray, xv: np.ndarray,
     """One hidden layer of ReLUs, adam, an epoch at a time; the epoch best on the validation rows kept."""
     _lm, nn = import_sklearn()
     common: dict[str, Any] = {"hidden_layer_sizes": (s.hidden,), "activation": "relu", "solver": "adam",
-                              "alpha": 1e-3, "batch_size": 256, "learning_rate_init": 1e-3,
+                              "alpha": MLP_L2, "batch_size": 256, "learning_rate_init": 1e-3,
                               "random_state": s.seed % 2**32, "shuffle": True}
     if t == "margin":
         mu, sd = float(y.mean()), float(y.std()) or 1.0
@@ -451,7 +470,7 @@ def evaluate(s: TrainSettings, data: list[Dataset], predictors: dict[str, Callab
     for d in data:
         if not d.role_rows.get("test"):
             continue
-        for shard in iter_shards(d.path):
+        for shard in d.iter_shards():
             keep = roles(s, d, shard["game"]) == "test"
             if not keep.any():
                 continue
