@@ -39,7 +39,7 @@ import numpy as np
 
 from alhambra_ai.errors import BadInput
 from alhambra_ai.selfplay import DatasetError, _check_shard, read_manifest, read_shard, shards, write_npz
-from alhambra_ai.value_model import FORMAT, KINDS, TARGETS, VERSION, ValueModel, layer_shapes
+from alhambra_ai.value_model import FORMAT, KINDS, TARGETS, VERSION, layer_shapes
 
 #: manifest fields every dataset of one training run (training and held-out) must share
 SAME_KEYS = ("format", "version", "game", "options", "rules", "players", "encoding", "features", "dtype",
@@ -234,7 +234,7 @@ def gather(s: TrainSettings, data: list[Dataset], role: str, limit: int) -> Rows
     total = sum(d.role_rows.get(role, 0) for d in data if not d.holdout)
     p = min(1.0, limit / total) if total else 0.0
     xs, ms, ws, games = [], [], [], 0
-    for k, d in enumerate(data):
+    for d in data:
         if d.holdout or not d.role_rows.get(role):
             continue
         for shard in d.iter_shards():
@@ -245,7 +245,6 @@ def gather(s: TrainSettings, data: list[Dataset], role: str, limit: int) -> Rows
             ms.append(shard["margin"][keep].astype(np.float64))
             ws.append(shard["win"][keep].astype(np.float64))
             games += len(np.unique(shard["game"][keep]))
-        del k
     width = int(data[0].manifest["features"])
     if not xs:
         return Rows(np.zeros((0, width), np.int16), np.zeros(0), np.zeros(0))
@@ -617,11 +616,6 @@ def report_lines(h: dict) -> list[str]:
             lines.append(f"  {b['bin'][0]:.1f}-{b['bin'][1]:.1f} {b['rows']:>9} {b['predicted']:>8.3f} "
                          f"{b['observed']:>8.3f}")
     return lines
-
-
-def loaded(path: str | Path) -> ValueModel:
-    from alhambra_ai.value_model import load
-    return load(path)
 
 
 __all__ = ["TrainSettings", "check_settings", "survey", "train"]
