@@ -21,6 +21,7 @@ from alhambra_ai.cli.selfplay import selfplay_command
 from alhambra_ai.cli.sprt import sprt_command
 from alhambra_ai.cli.strength import strength_command
 from alhambra_ai.cli.tournament import replay_command, submit_command, tournament_command
+from alhambra_ai.cli.train import train_command
 from alhambra_ai.errors import BadInput
 
 
@@ -88,4 +89,5 @@ main.add_command(strength_command)
 main.add_command(report_command)
 main.add_command(sprt_command)
 main.add_command(selfplay_command)
+main.add_command(train_command)
 
