@@ -36,6 +36,7 @@ off, to see or test the degraded modes.
 from __future__ import annotations
 
 import ctypes.util
+import importlib.util
 import json
 import os
 import shutil
@@ -152,7 +153,7 @@ def offered() -> Isolation:
 
 # Parts of the standard library no bot needs, large and mostly never read (their pages would stay cold)
 STDLIB_HIDDEN = ("site-packages", "test", "idlelib", "turtledemo", "ensurepip", "tkinter", "config-")
-EXTRA_PACKAGES = ("numpy", "numpy.libs")  # site-packages a bot may import, besides alhambra_ai
+EXTRA_PACKAGES = ("numpy",)  # installed packages a bot may import, besides alhambra_ai (with their .libs)
 UNLINKED = (".opt-1.pyc", ".opt-2.pyc")  # bytecode of -O runs: left out of the trees (a third of them)
 DEVICES = ("/dev/null", "/dev/urandom")
 
@@ -188,9 +189,10 @@ class ReadSet:
 
     def listed(self) -> list[str]:
         """The directories a bot may list but not read beneath (an importer lists them): those replaced
-        by their entries in ``rules`` and the hidden ones that hold paths of the set."""
+        by their entries in ``rules``, and the folders that hold an installed package of the set."""
         holders = [p for p in self.paths if any(h.startswith(p + "/") for h in self.hidden)]
-        return holders + [h for h in self.hidden if any(p.startswith(h + "/") for p in self.paths)]
+        return holders + sorted({os.path.dirname(p) for p in self.paths if os.path.isdir(p)
+                                 and os.path.basename(p) in EXTRA_PACKAGES})
 
     def files(self) -> list[str]:
         """Every regular file of the set (what resident.py keeps in memory)."""
@@ -293,9 +295,8 @@ def read_set() -> ReadSet:
 def _find_read_set() -> ReadSet:
     stdlib = os.path.realpath(sysconfig.get_path("stdlib"))
     hidden = [os.path.join(stdlib, n) for n in sorted(os.listdir(stdlib)) if n.startswith(STDLIB_HIDDEN)]
-    purelib = os.path.realpath(sysconfig.get_path("purelib"))
     paths = {stdlib, str(PACKAGE_DIR), os.path.realpath(sys.executable), "/etc/ld.so.cache"}
-    paths |= {os.path.join(purelib, n) for n in EXTRA_PACKAGES if os.path.exists(os.path.join(purelib, n))}
+    paths |= set(_package_dirs())
     libdir = sysconfig.get_config_var("LIBDIR") or ""
     library = sysconfig.get_config_var("INSTSONAME") or ""
     if libdir and library and os.path.isfile(os.path.join(libdir, library)):
@@ -315,6 +316,19 @@ def _find_read_set() -> ReadSet:
 
     kept = sorted(p for p in paths if not covered(p))
     return ReadSet(tuple(kept), tuple(hidden), tuple(sorted(names)))
+
+
+def _package_dirs() -> list[str]:
+    """Where EXTRA_PACKAGES are installed (a virtual environment's own site-packages or the system's), each
+    with its wheel's bundled libraries (``numpy.libs``) when it has them."""
+    found = []
+    for name in EXTRA_PACKAGES:
+        spec = importlib.util.find_spec(name)
+        if spec is None or not spec.origin:
+            continue
+        package = os.path.dirname(os.path.realpath(spec.origin))
+        found += [p for p in (package, package + ".libs") if os.path.isdir(p)]
+    return found
 
 
 def _shared_libraries(objects: list[str]) -> set[str]:
@@ -348,7 +362,7 @@ def launch(plan: Isolation, private: str, memory_mb: int | None, lifeline: int,
     if plan.landlock:  # (without Landlock a bot reads any file: keeping these resident would not help)
         resident.keep(readable)
     if plan.namespaces:  # its root holds nothing else (the hidden directories are empty there)
-        read, listed = [*readable.paths, "/dev/urandom", "/proc"], []  # /proc: its own (subset=pid)
+        read, listed = [*readable.paths, "/dev/urandom", "/proc"], readable.listed()  # /proc: subset=pid
     else:
         read, listed = [*readable.rules(), "/dev/urandom"], readable.listed()
     config = {"private": private, "protected": protected, "read": read, "write": ["/dev/null"],
