@@ -315,7 +315,7 @@ def market_lines(obs: Mapping[str, Any], width: int, color: bool = False) -> lis
 
 def render_screen(obs_like: Any, seat: int, names: Sequence[str] | None = None, width: int = 80,
                   height: int = 24, events: Sequence[str] = (), unicode: bool = False,
-                  color: bool = False) -> list[str]:
+                  color: bool = False, asking: str = "") -> list[str]:
     """The decision screen of ``play`` (issue 44): at most ``height`` lines of at most ``width`` columns
     holding the turn line, the market with prices, the money display, the seat's hand, the majority table
     (``majority_table``: scores, cards, buildings per type with the leaders, walls, what the next scoring
@@ -323,6 +323,8 @@ def render_screen(obs_like: Any, seat: int, names: Sequence[str] | None = None, 
     the seat's city and reserve, and ``events`` (what the others
     did since the seat's last move, one line each). A wide screen adds the other cities beside the seat's
     own while they fit. Lines for the prompt and messages are the caller's: ``height`` excludes them.
+    ``asking``: what the prompt asks in the window between turns (``between turns: thief, or done``), said
+    on the turn line instead of "to act".
 
     >>> from alhambra_ai import new_game
     >>> lines = render_screen(new_game(2, 1), 0, ["", "random"], 80, 21, ["Seat 2 (random): takes y3."])
@@ -336,10 +338,20 @@ def render_screen(obs_like: Any, seat: int, names: Sequence[str] | None = None, 
     turn = f"Turn {obs.get('turn', 0) + 1}"
     if obs.get("phase") == "over":
         turn += ": game over"
+    elif obs.get("phase") == "interrupt" and cur is not None and cur >= 0:
+        what = asking.partition(": ")[2] or "vizier / thief, or done"
+        turn = (f"Between turns after turn {obs.get('turn', 0) + 1}: "
+                f"{short_seat(cur, names, you)} may use {what}")
     elif cur is not None and cur >= 0:
         turn += f": {short_seat(cur, names, you)} to act"
     nxt = _scoring_line(obs).replace(", its card lies at draw-pile position", ", card at pile")
-    head += wrap(f"{turn} | {nxt}", width)
+    line = f"{turn} | {nxt}"
+    if len(line) > width and obs.get("phase") == "interrupt":     # one line, the window's words first
+        short = nxt.replace("Next scoring: round ", "scoring ").replace(", card", "")
+        turn = turn.replace(f" after turn {obs.get('turn', 0) + 1}", "")
+        line = f"{turn} | {short.replace(' (1 = top)', '')}"
+        line = line if len(line) <= width else turn
+    head += wrap(line, width)
     head += market_lines(obs, width, color)
     hand = obs.get("hand") or []
     cards = wrap(f"Your hand ({count(len(hand), 'card')}): " + hand_by_currency(hand, color), width)
