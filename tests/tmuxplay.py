@@ -59,3 +59,52 @@ class Tmux:
 
     def close(self):
         subprocess.run(["tmux", "-S", self.sock, "kill-server"], capture_output=True)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# What a screen must hold whole (issue 55 item 2): the own city, its news, its scoring lines
+
+TILE = re.compile(r"(?<![a-z])(?:pav|ser|arc|cha|gar|tow|baz|cmp)(?: ?\d+)?(?=[NS ]|[#|H=+]|$)|FOUNT|FNT")
+TITLE = re.compile(r"you \(seat \d\): (\d+) buildings?")
+
+
+def city_problems(screen, cells=None):
+    """What keeps the own city from being whole on ``screen`` (a list of words; [] when it is whole): a cut
+    marker, no title or reserve, a clipped line, a missing row or column, fewer tiles than its title counts.
+    ``cells`` (x, y, ...) of the city when known: each row and column is drawn."""
+    lines = screen.split("\n")
+    problems = [w for w, marker in (("cut", "(cut:"), ("widen", "widen the terminal")) if marker in screen]
+    title = next((k for k, x in enumerate(lines) if TITLE.search(x)), None)
+    head = next((k for k, x in enumerate(lines) if "y\\x" in x), None)
+    if title is None or head is None:
+        return [*problems, "no city"]
+    c = lines[head].index("y\\x")
+    start = TITLE.search(lines[title]).start()
+    side = lines[title].find("Since your last move", start)
+    end = side if side > start else None          # the events' column beside the city
+    ys, k = [], head + 1
+    while k < len(lines) and "reserve:" not in lines[k][max(0, c - 1):end]:
+        label = lines[k][max(0, c - 1):c + 3].strip()
+        if label.lstrip("-").isdigit():
+            ys.append(int(label))
+        elif label:
+            break
+        k += 1
+    if k >= len(lines) or "reserve:" not in lines[k][max(0, c - 1):end]:
+        problems.append("no reserve")
+    if ys != list(range(ys[0], ys[0] - len(ys), -1)) if ys else True:
+        problems.append(f"rows {ys}")
+    xs = [int(t) for t in re.findall(r"-?\d+", lines[head][c + 3:end])]
+    block = [x[max(0, c - 1):end] for x in lines[head + 1:k]]
+    if any(x.rstrip().endswith("...") for x in [lines[title][start:end], *block]):
+        problems.append("clipped")
+    drawn = sum(len(TILE.findall(x)) for x in block)
+    built = int(TITLE.search(lines[title]).group(1))
+    if drawn != built + 1:
+        problems.append(f"{drawn} tiles drawn, {built} buildings and the fountain")
+    if cells is not None:
+        need_y = {cell[1] for cell in cells}
+        need_x = {cell[0] for cell in cells}
+        if not need_y <= set(ys) or not need_x <= set(xs):
+            problems.append(f"rows {sorted(need_y - set(ys))} or columns {sorted(need_x - set(xs))} missing")
+    return problems

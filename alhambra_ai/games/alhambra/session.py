@@ -299,8 +299,7 @@ class AlhambraTerminalGame(TerminalGame):
 
     def turn_note(self) -> str:
         if self.state.phase == "final":
-            return ("The game is over; the market's leftover tiles went to the players with the most money "
-                    "of each slot's currency. Place yours.")
+            return "Game over: each leftover tile went to the most money of its slot. Place yours."
         return ""
 
     def move_note(self, seat: int) -> str:

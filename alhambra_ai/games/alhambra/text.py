@@ -21,6 +21,7 @@ from alhambra_ai._core import (
 from alhambra_ai.games.alhambra.modules import SCORE_COLUMNS, in_play
 from alhambra_ai.text import (
     ABBREV,
+    CUT,
     LEGEND_ASCII,
     LEGEND_UNICODE,
     MIN_WIDTH,
@@ -28,6 +29,7 @@ from alhambra_ai.text import (
     as_observation,
     card_paint,
     city_block,
+    clip,
     clip_event,
     count,
     fit_blocks,
@@ -352,7 +354,12 @@ def render_screen(obs_like: Any, seat: int, names: Sequence[str] | None = None, 
         line = f"{turn} | {short.replace(' (1 = top)', '')}"
         line = line if len(line) <= width else turn
     head += wrap(line, width)
-    head += market_lines(obs, width, color)
+    if obs.get("phase") == "final" and all(t is None for t in obs.get("market") or []):
+        display = " ".join(card_paint(c, color) if c else "--" for c in obs.get("display") or []) or "(empty)"
+        head += wrap(f"Market 1 to 4 empty (the leftover tiles are given out) | Money display: {display}",
+                     width)
+    else:
+        head += market_lines(obs, width, color)
     hand = obs.get("hand") or []
     cards = wrap(f"Your hand ({count(len(hand), 'card')}): " + hand_by_currency(hand, color), width)
     if len(cards) > 2:      # a hoard: cards and sum per currency ('table' lists every card)
@@ -360,21 +367,36 @@ def render_screen(obs_like: Any, seat: int, names: Sequence[str] | None = None, 
         sums = " | ".join(f"{name} {len(per[k])} cards ={sum(per[k])}" if per[k] else f"{name} -"
                           for k, name in zip(CURRENCY_LETTERS, CURRENCY_NAMES, strict=True))
         cards = wrap(f"Your hand ({len(hand)} cards, table: each): {sums}", width)
-    head += cards
     table = majority_table(obs, names, you, width, color=color)    # scores, cards, majorities (issue 55)
-    head += table
     pending = obs.get("pending") or []
+    place: list[str] = []
     if pending:
         who = "you" if cur == you else short_seat(cur, names, you)
-        head += wrap(f"To place ({who}): " + ", ".join(tile_long(t, color) for t in pending), width)
+        place = wrap(f"To place ({who}): " + ", ".join(tile_long(t, color) for t in pending), width)
     mods = module_words(obs, names, you)
-    if mods:
-        head += wrap(" | ".join(mods), width, indent="  ")
-    room = height - len(head)
-    if room < _BODY_MIN:        # a short screen: the next scoring's points per place are on the table page
-        head.remove(table[-1])
-        room += 1
-    return head + _screen_body(obs, you, names, width, room, list(events), unicode, color)
+    mod_lines = wrap(" | ".join(mods), width, indent="  ") if mods else []
+    hoard = []
+    if len(cards) > 1:      # the hand in one line, cards and sum per currency, when the city needs the room
+        per = {letter: [_card_value(c) for c in hand if c[0] == letter] for letter in CURRENCY_LETTERS}
+        hoard = wrap(f"Your hand ({len(hand)} cards): " + " | ".join(
+            f"{CURRENCY_NAMES[k]} ={sum(per[x])}" if per[x] else f"{CURRENCY_NAMES[k]} -"
+            for k, x in enumerate(CURRENCY_LETTERS)), width)
+    # The richest screen first; while the own city or the news do not fit whole, the header gives up room:
+    # the points per place (on the table page), the modules' line (beside the city), the hand's single cards,
+    # then the modules' words (on the table page)
+    body: list[str] = []
+    for level in range(5):
+        pays = level == 0
+        top = [*head, *(hoard if level >= 3 and hoard and len(hoard) < len(cards) else cards),
+               *(table if pays else table[:-1]), *place, *(mod_lines if level < 2 else [])]
+        room = height - len(top)
+        if pays and room < _BODY_MIN:   # a short screen: the next scoring's points per place on the table
+            continue
+        body, whole = _screen_body(obs, you, names, width, room, list(events), unicode, color,
+                                   side_extra=mods if 2 <= level < 4 else [])
+        if whole:
+            break
+    return top + body
 
 
 def cities_beside(obs: dict, city: list[str], others: Sequence[int], names, you: int | None, width: int,
@@ -394,34 +416,45 @@ def cities_beside(obs: dict, city: list[str], others: Sequence[int], names, you:
 
 
 def _screen_body(obs: dict, you: int, names, width: int, room: int, events: list[str], unicode: bool,
-                 color: bool) -> list[str]:
+                 color: bool, side_extra: Sequence[str] = ()) -> tuple[list[str], bool]:
     """The seat's city beside the events (below them when the city leaves too little room), and, while they
-    fit, the other cities beside it."""
+    fit, the other cities beside it; ``side_extra`` (the modules' words) below the events. Returns the lines
+    and whether the city and every event line are on them whole."""
     if room <= 0:
-        return []
+        return [], False
     title = "Since your last move:" if events else "Nothing happened since your last move."
-    side_min = 34
-    city = fit_city(obs, you, names, you, width - side_min - 3, room, unicode, color)
+    for side_min in (34, 22):       # the events' column: a narrower one beside a wide city
+        city = fit_city(obs, you, names, you, width - side_min - 3, room, unicode, color)
+        whole = CUT not in city and not any(x.endswith("...") for x in city)
+        if whole or side_min == 22:
+            break
     if max(visible_len(x) for x in city) <= width - side_min - 3 and not city[-1].endswith("..."):
         others = [p for p in range(obs["num_players"]) if p != you]
         blocks, _drawn, used = cities_beside(obs, city, others, names, you, width - side_min - 3, room,
                                              unicode, color)
         side = width - used - 3
-        shown = events[-(room - 1):] if room > 1 else []
+        extra = [x for item in side_extra for x in wrap(item, side, indent="  ")]
+        fits = room - 1 - len(extra)
+        shown = events[-fits:] if fits > 0 else []
         lines = [x for e in shown for x in wrap(e.strip(), side, indent="  ")]   # whole while they fit
-        if len(lines) > room - 1 or max((visible_len(x) for x in lines), default=0) > side:
+        if len(lines) > fits or max((visible_len(x) for x in lines), default=0) > side:
             lines = [clip_event(e.strip(), side) for e in shown]
-        blocks.append([title, *lines] if len(events) <= room - 1 else
-                      [f"Since your last move ({len(events) - len(shown)} earlier: log):", *lines])
+        blocks.append([title, *lines, *extra] if len(events) <= fits else
+                      [f"Since your last move ({len(events) - len(shown)} earlier: log):", *lines, *extra])
         out = fit_blocks(blocks, width)
         while out and not out[-1].strip():
             out.pop()
-        return out[:room]
-    # A narrow screen: the last events full width above the city.
-    n_ev = min(len(events), max(1, room // 4), 4)
-    ev = [title] + [clip_event(e.strip(), width) for e in events[-n_ev:]] if n_ev or not events else [title]
-    city = fit_city(obs, you, names, you, width, room - len(ev), unicode, color)
-    return (ev + city)[:room]
+        return out[:room], whole and len(events) <= fits and len(out) <= room
+    # A narrow screen: the events full width above the city (the last few when the city needs the room).
+    extra = [" | ".join(side_extra)] if side_extra else []
+    for n_ev in dict.fromkeys((len(events), min(len(events), max(1, room // 4), 4))):
+        ev = [title, *(clip_event(e.strip(), width) for e in events[-n_ev:])] if n_ev else [title]
+        mods = [clip(x, width) for x in extra]
+        city = fit_city(obs, you, names, you, width, room - len(ev) - len(mods), unicode, color)
+        whole = CUT not in city and not any(x.endswith("...") for x in city) and n_ev == len(events)
+        if whole:
+            break
+    return (ev + city + mods)[:room], whole and not any(x.endswith("...") for x in mods)
 
 
 def render_scoring(breakdown: Mapping | Sequence[Mapping], names: Sequence[str] | None = None,
