@@ -373,7 +373,7 @@ def city_block(obs: dict, seat: int, names, you, unicode: bool, color: bool, wid
 
 
 def fit_city(obs: dict, seat: int, names, you, width: int, height: int, unicode: bool = False,
-             color: bool = False, margins: Sequence[int] = (1, 0)) -> list[str]:
+             color: bool = False, margins: Sequence[int] = (1, 0), widest: int = CELL) -> list[str]:
     """Seat ``seat``'s city block (title, grid, reserve) in the richest drawing that fits ``width`` x
     ``height``: full cells, then narrow cells (each with an empty rim to place into, then without), then one
     line per row (``render_city_dense``); the densest one, cut to ``height``, when none fits."""
@@ -383,7 +383,7 @@ def fit_city(obs: dict, seat: int, names, you, width: int, height: int, unicode:
     res = "reserve: " + (", ".join(tile_long(t, color) for t in reserve) if reserve else "empty")
     block: list[str] = []
     grid: list[str] = []
-    for kind, _margin, grid in city_grids(cells, unicode, color, margins):
+    for kind, _margin, grid in city_grids(cells, unicode, color, margins, widest):
         wide = max(max(visible_len(line) for line in grid), 40)
         block = [title, *grid, *wrap(res, min(width, max(wide, 40)), indent="  ")]
         if kind != "cells":
@@ -404,13 +404,13 @@ def fit_city(obs: dict, seat: int, names, you, width: int, height: int, unicode:
 CUT = "(cut: city N shows it whole)"
 
 
-def city_grids(cells: Any, unicode: bool = False, color: bool = False,
-               margins: Sequence[int] = (1, 0)) -> Iterator[tuple[str, int, list[str]]]:
-    """The city's drawings from the richest to the narrowest: ``("cells", margin, lines)`` in full then
-    narrow cells for each margin (an empty rim to place into, then none), then ``"dense"`` (one line per row,
-    tile numbers) and ``"tiny"`` (one line per row, types only) for each margin."""
+def city_grids(cells: Any, unicode: bool = False, color: bool = False, margins: Sequence[int] = (1, 0),
+               widest: int = CELL) -> Iterator[tuple[str, int, list[str]]]:
+    """The city's drawings from the richest to the narrowest: ``("cells", margin, lines)`` in full (``widest``)
+    then narrow cells for each margin (an empty rim to place into, then none), then ``"dense"`` (one line per
+    row, tile numbers) and ``"tiny"`` (one line per row, types only) for each margin."""
     for margin in margins:
-        for cell in (CELL, 5):
+        for cell in sorted({widest, 5}, reverse=True):
             yield "cells", margin, render_city(cells, unicode=unicode, color=color, cell=cell,
                                                margin=margin).split("\n")
     for kind, draw in (("dense", render_city_dense), ("tiny", render_city_tiny)):

@@ -108,3 +108,16 @@ def city_problems(screen, cells=None):
         if not need_y <= set(ys) or not need_x <= set(xs):
             problems.append(f"rows {sorted(need_y - set(ys))} or columns {sorted(need_x - set(xs))} missing")
     return problems
+
+
+def news_problems(screen, events):
+    """The news lines (``TerminalGame.events()``) that ``screen`` lost: each seat's line must be there (its
+    ``s2: `` at least, as cut lines keep it), each other note by its first words."""
+    lost = []
+    for event in events:
+        seat = re.match(r"(you|s\d+): ", event)
+        if seat and not re.search(rf"(^|\s){re.escape(seat.group(0))}", screen, re.M):
+            lost.append(event)
+        elif not seat and " ".join(event.split()[:3]) not in " ".join(screen.split()):
+            lost.append(event)
+    return lost

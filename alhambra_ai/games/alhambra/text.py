@@ -436,7 +436,8 @@ def _screen_body(obs: dict, you: int, names, width: int, room: int, events: list
         extra = [x for item in side_extra for x in wrap(item, side, indent="  ")]
         fits = room - 1 - len(extra)
         shown = events[-fits:] if fits > 0 else []
-        lines = [x for e in shown for x in wrap(e.strip(), side, indent="  ")]   # whole while they fit
+        lines = [x.replace("\xa0", " ") for e in shown                            # whole while they fit
+                 for x in wrap(e.strip().replace(": ", ":\xa0", 1), side, indent="  ")]   # (seat and move)
         if len(lines) > fits or max((visible_len(x) for x in lines), default=0) > side:
             lines = [clip_event(e.strip(), side) for e in shown]
         blocks.append([title, *lines, *extra] if len(events) <= fits else

@@ -55,7 +55,13 @@ class DiceTerminalGame(TerminalGame):
         return self.table()
 
     def screen_lines(self, width: int, height: int) -> list[str]:
-        """The board in its compact form, then the news since the person's last move while they fit."""
+        """The board in its compact form, then the news since the person's last move while they fit
+        (Alcazaba: the news under the seats, beside the city, which is drawn whole in ``height`` lines)."""
+        if self.state.game == "alcazaba":
+            news = [e for e in self.events() if not e.startswith("Scores: ")]     # (the seats' column)
+            board = render(self.state, self.names, width=width, you=self.human, compact=True,
+                           unicode=self.unicode, color=self.color, height=height, events=news).split("\n")
+            return [clip(line, width) for line in board][:height]
         board = render(self.state, self.names, width=width, you=self.human, compact=True,
                        unicode=self.unicode, color=self.color).split("\n")
         room = height - len(board) - 1
