@@ -406,9 +406,9 @@ CUT = "(cut: city N shows it whole)"
 
 def city_grids(cells: Any, unicode: bool = False, color: bool = False, margins: Sequence[int] = (1, 0),
                widest: int = CELL) -> Iterator[tuple[str, int, list[str]]]:
-    """The city's drawings from the richest to the narrowest: ``("cells", margin, lines)`` in full (``widest``)
-    then narrow cells for each margin (an empty rim to place into, then none), then ``"dense"`` (one line per
-    row, tile numbers) and ``"tiny"`` (one line per row, types only) for each margin."""
+    """The city's drawings from the richest to the narrowest: ``("cells", margin, lines)`` in full
+    (``widest``) then narrow cells for each margin (an empty rim to place into, then none), then ``"dense"``
+    (one line per row, tile numbers) and ``"tiny"`` (one line per row, types only) for each margin."""
     for margin in margins:
         for cell in sorted({widest, 5}, reverse=True):
             yield "cells", margin, render_city(cells, unicode=unicode, color=color, cell=cell,

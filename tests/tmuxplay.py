@@ -65,7 +65,7 @@ class Tmux:
 # What a screen must hold whole (issue 55 item 2): the own city, its news, its scoring lines
 
 TILE = re.compile(r"(?<![a-z])(?:pav|ser|arc|cha|gar|tow|baz|cmp)(?: ?\d+)?(?=[NS ]|[#|H=+]|$)|FOUNT|FNT")
-TITLE = re.compile(r"you \(seat \d\): (\d+) buildings?")
+TITLE = re.compile(r"you(?: \(seat \d\))?: (\d+) buildings?")
 
 
 def city_problems(screen, cells=None):
@@ -80,8 +80,10 @@ def city_problems(screen, cells=None):
         return [*problems, "no city"]
     c = lines[head].index("y\\x")
     start = TITLE.search(lines[title]).start()
-    side = lines[title].find("Since your last move", start)
-    end = side if side > start else None          # the events' column beside the city
+    beside = [m.start() for m in re.finditer(r"Since your last move|Nothing happened|seat \d+[ :]",
+                                             lines[title][start + 1:])]
+    side = start + 1 + beside[0] if beside else -1
+    end = side if side > start else start if start > c else None    # what stands beside the city's grid
     ys, k = [], head + 1
     while k < len(lines) and "reserve:" not in lines[k][max(0, c - 1):end]:
         label = lines[k][max(0, c - 1):c + 3].strip()
@@ -90,7 +92,7 @@ def city_problems(screen, cells=None):
         elif label:
             break
         k += 1
-    if k >= len(lines) or "reserve:" not in lines[k][max(0, c - 1):end]:
+    if not any("reserve:" in x for x in lines[title:]):
         problems.append("no reserve")
     if ys != list(range(ys[0], ys[0] - len(ys), -1)) if ys else True:
         problems.append(f"rows {ys}")

@@ -23,17 +23,20 @@ from alhambra_ai.text import (
     ABBREV,
     CUT,
     LEGEND_ASCII,
+    LEGEND_TINY,
     LEGEND_UNICODE,
     MIN_WIDTH,
     WIDTH,
     as_observation,
     card_paint,
     city_block,
+    city_title,
     clip,
     clip_event,
     count,
     fit_blocks,
     fit_city,
+    render_city_tiny,
     render_totals,
     seat_name,
     short_seat,
@@ -407,8 +410,8 @@ def cities_beside(obs: dict, city: list[str], others: Sequence[int], names, you:
     for p in others:
         other = fit_city(obs, p, names, you, width - used - 3, room, unicode, color, margins=(0,))
         w = max(visible_len(x) for x in other)
-        if used + 3 + w > width or other[-1].endswith("..."):
-            break
+        if used + 3 + w > width or CUT in other or any(x.endswith("...") for x in other):
+            break       # (only whole cities stand beside the own)
         blocks.append(other)
         drawn.append(p)
         used += 3 + w
@@ -445,7 +448,14 @@ def _screen_body(obs: dict, you: int, names, width: int, room: int, events: list
         out = fit_blocks(blocks, width)
         while out and not out[-1].strip():
             out.pop()
-        return out[:room], whole and len(events) <= fits and len(out) <= room
+        if whole and len(events) <= fits and len(out) <= room:
+            return out, True
+        tall = _tall_city(obs, you, names, width, room, events, title)
+        return (tall, not side_extra) if tall else (out[:room], False)
+    # A tall city: its grid alone on the left, its title and reserve above the events beside it
+    tall = _tall_city(obs, you, names, width, room, events, title)
+    if tall:
+        return tall, not side_extra
     # A narrow screen: the events full width above the city (the last few when the city needs the room).
     extra = [" | ".join(side_extra)] if side_extra else []
     for n_ev in dict.fromkeys((len(events), min(len(events), max(1, room // 4), 4))):
@@ -456,6 +466,32 @@ def _screen_body(obs: dict, you: int, names, width: int, room: int, events: list
         if whole:
             break
     return (ev + city + mods)[:room], whole and not any(x.endswith("...") for x in mods)
+
+
+def _tall_city(obs: dict, you: int, names, width: int, room: int, events: list[str],
+               title: str) -> list[str] | None:
+    """The city's narrowest drawing (one line per row) with its title, reserve and legend beside it, above
+    the events: for a city taller than the room left under the header; None when it does not fit."""
+    cells = obs["cities"][you]
+    grid = render_city_tiny(cells).split("\n")
+    side = width - max(visible_len(x) for x in grid) - 3
+    if len(grid) > room or side < 22:
+        return None
+    reserve = (obs.get("reserves") or [[]] * (you + 1))[you]
+    res = "reserve: " + (", ".join(tile_long(t) for t in reserve) if reserve else "empty")
+    head = city_title(obs, you, names, you)
+    head = head if len(head) <= side else head.replace(f"you (seat {you + 1})", "you")
+    column = [*wrap(head, side, indent="  "), *wrap(res, side, indent="  ")]
+    news = [title, *(clip_event(e.strip(), side) for e in events)]
+    if len(column) + len(news) > room:
+        return None
+    legend = wrap(LEGEND_TINY, side, indent="  ")
+    if len(column) + len(legend) + len(news) <= room:
+        column += legend
+    out = fit_blocks([grid, column + news], width)
+    while out and not out[-1].strip():
+        out.pop()
+    return out if len(out) <= room else None      # (side by side, not one under the other)
 
 
 def render_scoring(breakdown: Mapping | Sequence[Mapping], names: Sequence[str] | None = None,

@@ -64,10 +64,15 @@ class DiceTerminalGame(TerminalGame):
             return [clip(line, width) for line in board][:height]
         board = render(self.state, self.names, width=width, you=self.human, compact=True,
                        unicode=self.unicode, color=self.color).split("\n")
+        news = [e for e in self.events() if not e.startswith("Scores: ")]         # (the seats' table)
         room = height - len(board) - 1
-        events = [x for e in self.events() for x in wrap(e, width, indent="  ")]    # whole while they fit
+        events = [x for e in news for x in wrap(e, width, indent="  ")]            # whole while they fit
         if len(events) > room:
-            events = [clip_event(e, width) for e in self.events()]
+            events = [clip_event(e, width) for e in news]
+        legend = next((k for k, x in enumerate(board) if x.startswith('legend: "5 in 3"')), None)
+        if len(events) > room and legend is not None:     # every seat's line before the legend (in help)
+            room += len(board) - legend
+            board = board[:legend]
         if events and room > 0:
             board += [""] * (room > len(events)) + events[-room:]
         return [clip(line, width) for line in board][:height]

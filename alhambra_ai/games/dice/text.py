@@ -344,8 +344,8 @@ def render(state: Any, names: Sequence[str] | None = None, width: int = MIN_WIDT
     and (Alcazaba) the cities. ``names``: per seat (``""`` for nobody); ``you``: the seat shown as "you" (None
     for a spectator). ``compact`` (a screen of about 24 lines): one title line, the dice in the columns only
     and (Alcazaba) only ``you``'s city, drawn in narrow cells beside the seats. Every line fits ``width``
-    (at least 80). ``height`` (the compact Alcazaba screen): the lines the board may take, with ``events`` (the
-    news) under the seats; the city is then drawn whole in whatever form fits."""
+    (at least 80). ``height`` (the compact Alcazaba screen): the lines the board may take, with ``events``
+    (the news) under the seats; the city is then drawn whole in whatever form fits."""
     width = max(MIN_WIDTH, width)
     obs = _obs(state, you)
     cur, over = obs["current_player"], obs["phase"] == "over"
