@@ -404,6 +404,12 @@ def fit_city(obs: dict, seat: int, names, you, width: int, height: int, unicode:
 CUT = "(cut: city N shows it whole)"
 
 
+def city_whole(block: Sequence[str]) -> bool:
+    """Whether a ``fit_city`` block holds its city whole: the grid and the reserve, nothing cut or clipped."""
+    return (CUT not in block and not any(x.endswith("...") for x in block)
+            and any("y\\x" in x for x in block) and any(x.startswith("reserve:") for x in block))
+
+
 def city_grids(cells: Any, unicode: bool = False, color: bool = False, margins: Sequence[int] = (1, 0),
                widest: int = CELL) -> Iterator[tuple[str, int, list[str]]]:
     """The city's drawings from the richest to the narrowest: ``("cells", margin, lines)`` in full

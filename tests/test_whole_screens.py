@@ -29,7 +29,7 @@ needs_tmux = pytest.mark.skipif(shutil.which("tmux") is None,
 class _Out:
     """A seat whose bot is out: the session plays random legal moves for it (no worker process)."""
 
-    name, alive = "random", False
+    name, alive = "expectimax", False     # (the longest built-in name: the widest seat labels)
 
     def close(self):
         pass

@@ -26,9 +26,9 @@ from alhambra_ai.text import card_paint, render_city, seat_name, tile_long, visi
 
 _SCORED = re.compile(r"^score (\d+): ")
 
-_WINDOW_WORDS = {"useful": "between turns you are asked when the vizier can buy a tile or a thief can take a "
-                           "card worth 5 or more that you have not let pass before.",
-                 "ask": "between turns you are asked whenever the vizier or a thief can act.",
+_WINDOW_WORDS = {"useful": "between turns you are asked when a piece can act there with an offer worth it "
+                           "that you have not let pass before.",
+                 "ask": "between turns you are asked whenever a piece can act there.",
                  "auto": "between turns you are never asked (done is played for you)."}
 
 # One line per command: (module that brings it, or "" for the base game; "dirk": 2 players only), an
@@ -85,37 +85,45 @@ SITUATIONS = {"action": "your move", "place": "place your tiles", "final": "plac
 
 def situation(phase: str, options: dict, moves: Sequence[str] | None = None) -> str:
     """What the prompt says the person is to do in ``phase``; between turns (the ``interrupt`` window), the
-    modules in play that act there (rules.md §9.0), or of those only the ones ``moves`` (the legal moves'
-    texts) can use now.
+    modules in play that act there (rules.md §9.0), or of those only the ones in ``moves`` (the window words
+    of the modules whose moves are legal now).
 
     >>> situation("interrupt", {"vizier": True, "thief": True}), situation("falcons", {"falcons": True})
     ('between turns: vizier / thief, or done', 'more falcons, or done')
-    >>> situation("interrupt", {"vizier": True, "thief": True}, ["thief y5", "done"])
+    >>> situation("interrupt", {"vizier": True, "thief": True}, ["thief"])
     'between turns: thief, or done'
     """
     if phase == "interrupt":
         kinds = [m.window for m in in_play(options) if m.window]
         if moves is not None:
-            used = {_WINDOW_KIND.get(text.split()[0], "") for text in moves}
-            kinds = [k for k in kinds if k in used] or kinds
+            kinds = [k for k in kinds if k in moves] or kinds
         return f"between turns: {' / '.join(kinds)}, or done"
     return SITUATIONS.get(phase, "place your tiles")
 
 
-#: the window's moves by the piece that makes them: a vizier buys a tile or a bazaar, a thief takes a card
-_WINDOW_KIND = {"buy": "vizier", "bazaar": "vizier", "thief": "thief"}
-
 #: ``--windows``: when the person is asked in the window between turns (docs: README, the ``play`` command)
 WINDOW_MODES = ("useful", "ask", "auto")
 
-#: a thief is worth asking about when the card it would take is worth at least this much (an average card)
-THIEF_WORTH = 5
+
+def window_moves(state: Any) -> list[tuple[Any, bool, tuple]]:
+    """The moves of the window between turns as the modules in play see them: (module, worth asking, offer)
+    for each legal move a module's ``window_offer`` claims (a move's payments are one offer)."""
+    if state.phase != "interrupt":
+        return []
+    found = []
+    for code in state.legal_actions():
+        words = state.action_to_text(code).split()
+        for m in in_play(state.options):
+            claim = m.window_offer(state, words) if m.window_offer else None
+            if claim is not None:
+                found.append((m, *claim))
+                break
+    return found
 
 
-def window_offers(state: Any) -> dict[tuple, list[int]]:
-    """The moves of the window between turns that the person is asked about when ``--windows useful``, by
-    offer: ``("buy", slot, tile)`` (the vizier: a market tile or bazaar paid exactly; every payment of it is
-    one offer), ``("thief", card)`` (a display card worth ``THIEF_WORTH`` or more). Empty outside the window.
+def window_offers(state: Any) -> set[tuple]:
+    """The offers of the window between turns worth asking about (``--windows useful``), as each module's
+    ``window_offer`` says (the vizier: a tile it can pay exactly; a thief: a card worth 5 or more).
 
     >>> from alhambra_ai import State
     >>> s = State.from_setup(3, options={"thief": True}, thieves=[[], [], ["o", "y"]],
@@ -124,24 +132,7 @@ def window_offers(state: Any) -> dict[tuple, list[int]]:
     >>> sorted(window_offers(s))          # o3 (worth 3) is not worth a thief; y7 is
     [('thief', 'y7')]
     """
-    if state.phase != "interrupt":
-        return {}
-    offers: dict[tuple, list[int]] = {}
-    market = list(state.market())
-    for code in state.legal_actions():
-        words = state.action_to_text(code).split()
-        if words[0] == "buy" and words[1].isdigit() and 1 <= int(words[1]) <= len(market):
-            key: tuple = ("buy", int(words[1]), market[int(words[1]) - 1])
-        elif words[0] == "bazaar":
-            key = ("buy", "bazaar", words[1])
-        elif words[0] == "thief" and len(words) > 1 and words[1][1:].isdigit():
-            if int(words[1][1:]) < THIEF_WORTH:
-                continue
-            key = ("thief", words[1])
-        else:
-            continue
-        offers.setdefault(key, []).append(code)
-    return offers
+    return {offer for _m, worth, offer in window_moves(state) if worth}
 
 
 class AlhambraTerminalGame(TerminalGame):
@@ -190,7 +181,7 @@ class AlhambraTerminalGame(TerminalGame):
     def situation(self) -> str:
         """What the prompt says the person is to do (between turns: the pieces that can act now)."""
         s = self.state
-        moves = [s.action_to_text(a) for a in s.legal_actions()] if s.phase == "interrupt" else None
+        moves = [m.window for m, _worth, _offer in window_moves(s)] if s.phase == "interrupt" else None
         return situation(s.phase, s.options, moves)
 
     def table(self) -> str:
@@ -242,11 +233,11 @@ class AlhambraTerminalGame(TerminalGame):
         asks a seat that holds thieves even when none matches the display (so that being asked tells nobody
         anything); the person is asked only when the window offers more than 'done' and (``windows``):
 
-        - ``useful`` (the default): some offer of ``window_offers`` (a tile the vizier can pay exactly, a
-          display card worth 5 or more for a thief) is new: not one the person let pass by answering 'done'
-          in an earlier window (a tile still in its slot, a card still on the display);
-        - ``ask``: always; ``auto``: never ('done' is played; the vizier and thieves are then used only by
-          typing ``windows ask`` first)."""
+        - ``useful`` (the default): some offer of ``window_offers`` (each module's ``window_offer``) is new:
+          not one the person let pass by answering 'done' in an earlier window (a tile still in its slot, a
+          card still on the display);
+        - ``ask``: always; ``auto``: never ('done' is played; the window's pieces are then used only after
+          typing ``windows ask``)."""
         s = self.state
         if s.phase != "interrupt":
             return False
@@ -257,7 +248,7 @@ class AlhambraTerminalGame(TerminalGame):
             return False
         if self.windows == "auto":
             return True
-        return not set(window_offers(s)) - self.declined
+        return not window_offers(s) - self.declined
 
     def formality(self) -> int:
         """The window's 'done' (what ``nothing_to_decide`` plays for the person)."""
@@ -271,7 +262,7 @@ class AlhambraTerminalGame(TerminalGame):
             return False
         if not args:
             self.tell(f"windows {self.windows}: " + _WINDOW_WORDS[self.windows]
-                      + " Type windows ask, windows auto or windows useful to change it.")
+                      + " Type windows ask, windows auto or windows useful to switch.")
             return True
         if args[0] not in WINDOW_MODES:
             raise InputError("Write windows ask (always asked between turns), windows auto (never) or "
@@ -284,7 +275,7 @@ class AlhambraTerminalGame(TerminalGame):
         """A move; the person's 'done' in the window lets its offers pass (``useful`` does not ask again)."""
         s = self.state
         if seat == self.human and s.phase == "interrupt" and s.action_to_text(code) == "done":
-            self.declined |= set(window_offers(self.state))
+            self.declined |= window_offers(self.state)
         super().apply(code, seat)
 
     def turn_key(self) -> tuple:
@@ -312,4 +303,4 @@ class AlhambraTerminalGame(TerminalGame):
 
 
 __all__ = ["COMMANDS", "SITUATIONS", "WINDOW_MODES", "AlhambraTerminalGame", "help_text", "situation",
-           "window_offers"]
+           "window_moves", "window_offers"]

@@ -31,6 +31,7 @@ from alhambra_ai.text import (
     card_paint,
     city_block,
     city_title,
+    city_whole,
     clip,
     clip_event,
     count,
@@ -344,7 +345,7 @@ def render_screen(obs_like: Any, seat: int, names: Sequence[str] | None = None, 
     if obs.get("phase") == "over":
         turn += ": game over"
     elif obs.get("phase") == "interrupt" and cur is not None and cur >= 0:
-        what = asking.partition(": ")[2] or "vizier / thief, or done"
+        what = asking.partition(": ")[2] or "a piece there, or done"
         turn = (f"Between turns after turn {obs.get('turn', 0) + 1}: "
                 f"{short_seat(cur, names, you)} may use {what}")
     elif cur is not None and cur >= 0:
@@ -359,8 +360,7 @@ def render_screen(obs_like: Any, seat: int, names: Sequence[str] | None = None, 
     head += wrap(line, width)
     if obs.get("phase") == "final" and all(t is None for t in obs.get("market") or []):
         display = " ".join(card_paint(c, color) if c else "--" for c in obs.get("display") or []) or "(empty)"
-        head += wrap(f"Market 1 to 4 empty (the leftover tiles are given out) | Money display: {display}",
-                     width)
+        head += wrap(f"Market 1 to 4 empty (leftovers given out) | Money display: {display}", width)
     else:
         head += market_lines(obs, width, color)
     hand = obs.get("hand") or []
@@ -428,7 +428,7 @@ def _screen_body(obs: dict, you: int, names, width: int, room: int, events: list
     title = "Since your last move:" if events else "Nothing happened since your last move."
     for side_min in (34, 22):       # the events' column: a narrower one beside a wide city
         city = fit_city(obs, you, names, you, width - side_min - 3, room, unicode, color)
-        whole = CUT not in city and not any(x.endswith("...") for x in city)
+        whole = city_whole(city)
         if whole or side_min == 22:
             break
     if max(visible_len(x) for x in city) <= width - side_min - 3 and not city[-1].endswith("..."):
@@ -462,7 +462,7 @@ def _screen_body(obs: dict, you: int, names, width: int, room: int, events: list
         ev = [title, *(clip_event(e.strip(), width) for e in events[-n_ev:])] if n_ev else [title]
         mods = [clip(x, width) for x in extra]
         city = fit_city(obs, you, names, you, width, room - len(ev) - len(mods), unicode, color)
-        whole = CUT not in city and not any(x.endswith("...") for x in city) and n_ev == len(events)
+        whole = city_whole(city) and n_ev == len(events)
         if whole:
             break
     return (ev + city + mods)[:room], whole and not any(x.endswith("...") for x in mods)

@@ -144,9 +144,9 @@ class DiceTerminalGame(TerminalGame):
                and (round_ is None or e["round"] == round_)]
         for entry in new:
             self.reported.add(entry["round"])
-            totals = ", ".join(f"{seat_name(p, self.names, self.human)} {row['total']}"
+            totals = ", ".join(f"{seat_name(p, self.names, self.human)} +{row['total']}"
                                for p, row in enumerate(entry["seats"]))
-            dirk = f", Dirk {entry['dirk']['total']}" if entry.get("dirk") else ""
+            dirk = f", Dirk +{entry['dirk']['total']}" if entry.get("dirk") else ""
             self.write(f"Scoring {'ABC'[entry['round'] - 1]}: {totals}{dirk}.")
         if new:
             self.write(self.score_line())

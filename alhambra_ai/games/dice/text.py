@@ -21,18 +21,19 @@ from typing import Any
 
 from alhambra_ai._core import BONUS_NAMES, TYPE_NAMES, tile_info
 from alhambra_ai.text import (
-    CUT,
     LEGEND_ASCII,
     LEGEND_UNICODE,
     MIN_WIDTH,
     city_block,
     city_title,
+    city_whole,
     clip_event,
     fit_blocks,
     fit_city,
     render_totals,
     tile_label,
     tile_long,
+    visible_len,
     wrap,
 )
 
@@ -304,13 +305,13 @@ def _alcazaba_compact(obs: dict, names, you: int, width: int, unicode: bool, col
     if height is None:
         city = city_block(obs, you, seat_names, you, unicode, color, width - LEFT - 3, widest=5, margin=0)
     else:
-        for side in (LEFT, NARROW_LEFT):
+        for narrow in (False, True):     # (the seats' column as wide as its widest line: long names)
+            left = alcazaba_seats(obs, names, you, "city N: seat N's city", narrow=narrow)
+            side = max(NARROW_LEFT if narrow else LEFT, *(visible_len(x) for x in left))
             city = fit_city(obs, you, seat_names, you, width - side - 3, height, unicode, color, margins=(0,),
                             widest=5)
-            if CUT not in city and not any(x.endswith("...") for x in city):
+            if city_whole(city):
                 break
-        if side != LEFT:
-            left = alcazaba_seats(obs, names, you, "city N: seat N's city", narrow=True)
         news = [x.replace("\xa0", " ") for e in events                          # whole while they fit
                 for x in wrap(e.replace(": ", ":\xa0", 1), side, indent="  ")]  # (the seat with its move)
         if len(left) + len(news) > height and "dirk" in _rows(obs):     # Dirk's tiles counted by type

@@ -68,7 +68,7 @@ def test_full_game_against_random_with_bad_input():
     assert "1) " in out and "Type a number to play that move." in out
     assert "Write city N with N a seat from 1 to 2." in out
     assert "seat 2 (random): " in out and "  reserve: " in out    # city N: the city and its reserve (public)
-    assert "  wall 5 17" not in out and "  dirk 17 " in out      # help: only the commands of this game
+    assert "  wall 5 17" not in out and "| dirk 17 " in out      # help: only the commands of this game
     assert "Seat 2 (random) " in out                          # bot moves in words
     assert "Scoring round 3 (final)" in out
     assert "Final scores:" in out
