@@ -362,11 +362,17 @@ def city_block(obs: dict, seat: int, names, you, unicode: bool, color: bool, wid
         wide = max(visible_len(line) for line in grid)
         if wide <= width:
             break
+    legend: list[str] = []
+    for draw, words in ((render_city_dense, LEGEND_DENSE), (render_city_tiny, LEGEND_TINY)):
+        if wide > width:        # one line per row (tile numbers, then types only) before a cut
+            grid = draw(cells, margin=margin).split("\n")
+            wide = max(visible_len(line) for line in grid)
+            legend = wrap(words, width, indent="  ")
     block = [title]
     if wide > width:
         block.append(f"(this city is {wide} columns wide, more than {width}: "
                      "widen the terminal to see it whole)")
-    block += grid
+    block += grid + legend
     res = "reserve: " + (", ".join(tile_long(t, color) for t in reserve) if reserve else "empty")
     block += wrap(res, max(wide, 40) if wide <= width else width, indent="  ")
     return block
