@@ -73,13 +73,16 @@ def play_game(players: int | None = None, seat: int = 1, bots: Sequence[str] = (
               read: Callable[[str], str] = input, write: Callable[[str], None] | None = None,
               record: str | None = None, error: Callable[[str], None] | None = None,
               review: bool = True, width: int = WIDTH, compact: bool = False,
-              options: dict | None = None, game: str = registry.DEFAULT, screen: bool = False) -> int:
+              options: dict | None = None, game: str = registry.DEFAULT, screen: bool = False,
+              windows: str | None = None) -> int:
     """Set up and play one game; returns the exit status: 0 (also when the person leaves), 2 for bad
     options or bot files (nothing started), 1 for an internal error, 130 after Ctrl-C. Output goes to
     ``write`` (default: print), errors to ``error`` (default stderr). After a finished game the record is
     saved (``record``), then the ``review`` prompt is offered. ``game``: a name of ``registry.names()``
     (``options`` for the games that take the rulebook's modules). ``screen``: the full-screen decision view
-    (``alhambra_ai.screen``; a terminal at both ends), else the line mode."""
+    (``alhambra_ai.screen``; a terminal at both ends), else the line mode. ``windows``: when the base game's
+    window between turns asks the person (``useful``, ``ask``, ``auto``: the session's
+    ``nothing_to_decide``)."""
     if write is None:
         write = print
     if error is None:
@@ -119,6 +122,8 @@ def play_game(players: int | None = None, seat: int = 1, bots: Sequence[str] = (
             view = Screen()
         terminal = board(state, human, seat_bots, hint_path, move_time, unicode, color, read, write,
                          time_bank=time_bank, width=width, compact=compact, screen=view)
+        if windows is not None and hasattr(terminal, "windows"):
+            terminal.windows = windows
     except Exception as exc:
         for bot in seat_bots.values():
             bot.close()

@@ -363,6 +363,14 @@ class TerminalGame:
         """Whether the person's only move is a formality the screen may play for them."""
         return False
 
+    def formality(self) -> int:
+        """The move played for the person when ``nothing_to_decide``."""
+        return self.state.legal_actions()[0]
+
+    def setting(self, cmd: str, args: list[str]) -> bool:
+        """A game's own setting command (the base game's ``windows``); False for any other command."""
+        return False
+
     def end_lines(self) -> list[str]:
         """What the end screen shows below the final scores, if the game has more to show (the base game:
         the majorities)."""
@@ -387,7 +395,7 @@ class TerminalGame:
         while not s.is_terminal():
             seat = s.current_player
             if seat == self.human and self.nothing_to_decide():
-                s.apply(s.legal_actions()[0])       # 'done' is all the window offers: do not ask
+                s.apply(self.formality())           # 'done', the window not worth asking: do not ask
                 self.news()
             elif seat == self.human:
                 key = self.turn_key()
@@ -455,7 +463,7 @@ class TerminalGame:
                     self.show_moves(words[1:])
                 elif cmd == "hint":
                     self.hint()
-                elif self.look(cmd, words[1:]):
+                elif self.look(cmd, words[1:]) or self.setting(cmd, words[1:]):
                     pass
                 elif cmd.isdigit():
                     legal = s.legal_actions()

@@ -23,7 +23,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, Literal
 
 from alhambra_ai._core import (
@@ -226,7 +226,43 @@ def render_city_dense(city: Any, margin: int = 0) -> str:
     return "\n".join(lines)
 
 
+def render_city_tiny(city: Any, margin: int = 0) -> str:
+    """The narrowest drawing: one text line per row, a cell its building type in three letters (``FNT`` the
+    fountain) and its north and south walls (``N``, ``S``), east and west walls between the cells as in
+    ``render_city_dense``: six columns a cell, for a city that is wide on a narrow screen (the tile numbers
+    are in ``city N``)::
+
+        >>> print(render_city_tiny([(0, 0, 0, 0), (1, 0, 17, 6)]))   # 17 with walls E and S
+         y\\x    0     1
+           0 |FNT   arc S#
+    """
+    cells = {(x, y): (t, w) for x, y, t, w in _cells_of(city)} or {(0, 0): (0, 0)}
+    xs = [x for x, _ in cells]
+    ys = [y for _, y in cells]
+    x0, x1 = min(xs) - margin, max(xs) + margin
+    y0, y1 = min(ys) - margin, max(ys) + margin
+
+    def v_edge(x: int, y: int) -> str:          # the edge between (x - 1, y) and (x, y)
+        return _ASCII[_edge_kind(cells.get((x - 1, y)), cells.get((x, y)), WALL_E, WALL_W)][1]
+
+    head = "y\\x".rjust(LABEL - 1) + " " + "".join(" " + str(x).center(5) for x in range(x0, x1 + 1))
+    lines = [head.rstrip()]
+    for y in range(y1, y0 - 1, -1):
+        line = str(y).rjust(LABEL - 1) + " "
+        for x in range(x0, x1 + 1):
+            here = cells.get((x, y))
+            text = " " * 5
+            if here is not None:
+                t, w = here
+                name = "FNT" if t == 0 else ABBREV[tile_info(t)[0]]
+                text = name + ("N" if w & WALL_N else " ") + ("S" if w & WALL_S else " ")
+            line += v_edge(x, y) + text
+        lines.append((line + v_edge(x1 + 1, y)).rstrip())
+    return "\n".join(lines)
+
+
 LEGEND_DENSE = "N S after a tile: its walls north, south; # outer wall, H inner, | edge"
+LEGEND_TINY = "N S: walls north, south; # outer wall, H inner, | edge; FNT fountain"
 
 
 LEGEND_ASCII = "walls: # outer wall, = H inner wall (between two tiles), - | tile edge, blank = open"
@@ -326,18 +362,24 @@ def city_block(obs: dict, seat: int, names, you, unicode: bool, color: bool, wid
         wide = max(visible_len(line) for line in grid)
         if wide <= width:
             break
+    legend: list[str] = []
+    for draw, words in ((render_city_dense, LEGEND_DENSE), (render_city_tiny, LEGEND_TINY)):
+        if wide > width:        # one line per row (tile numbers, then types only) before a cut
+            grid = draw(cells, margin=margin).split("\n")
+            wide = max(visible_len(line) for line in grid)
+            legend = wrap(words, width, indent="  ")
     block = [title]
     if wide > width:
         block.append(f"(this city is {wide} columns wide, more than {width}: "
                      "widen the terminal to see it whole)")
-    block += grid
+    block += grid + legend
     res = "reserve: " + (", ".join(tile_long(t, color) for t in reserve) if reserve else "empty")
     block += wrap(res, max(wide, 40) if wide <= width else width, indent="  ")
     return block
 
 
 def fit_city(obs: dict, seat: int, names, you, width: int, height: int, unicode: bool = False,
-             color: bool = False, margins: Sequence[int] = (1, 0)) -> list[str]:
+             color: bool = False, margins: Sequence[int] = (1, 0), widest: int = CELL) -> list[str]:
     """Seat ``seat``'s city block (title, grid, reserve) in the richest drawing that fits ``width`` x
     ``height``: full cells, then narrow cells (each with an empty rim to place into, then without), then one
     line per row (``render_city_dense``); the densest one, cut to ``height``, when none fits."""
@@ -347,24 +389,45 @@ def fit_city(obs: dict, seat: int, names, you, width: int, height: int, unicode:
     res = "reserve: " + (", ".join(tile_long(t, color) for t in reserve) if reserve else "empty")
     block: list[str] = []
     grid: list[str] = []
-    for dense in (False, True):
-        for margin in margins:
-            for cell in ((CELL, 5) if not dense else (7,)):
-                if dense:
-                    grid = render_city_dense(cells, margin=margin).split("\n")
-                else:
-                    grid = render_city(cells, unicode=unicode, color=color, cell=cell,
-                                       margin=margin).split("\n")
-                wide = max(max(visible_len(line) for line in grid), 40)
-                block = [title, *grid, *wrap(res, min(width, max(wide, 40)), indent="  ")]
-                if dense:
-                    block.append(LEGEND_DENSE)
-                if max(visible_len(line) for line in block) <= width and len(block) <= height:
-                    return block
-    # None fits: the title, the rows that fit, the reserve (the whole city: ``city``)
-    rows = grid if len(grid) <= height - 2 else [*grid[:max(0, height - 3)], "(cut: city N shows it whole)"]
+    for kind, _margin, grid in city_grids(cells, unicode, color, margins, widest):
+        wide = max(max(visible_len(line) for line in grid), 40)
+        block = [title, *grid, *wrap(res, min(width, max(wide, 40)), indent="  ")]
+        if kind != "cells":
+            block += [LEGEND_DENSE] if kind == "dense" else wrap(LEGEND_TINY, width, indent="  ")
+        if max(visible_len(line) for line in block) <= width and len(block) <= height:
+            return block
+    # None fits: the narrowest drawing without its legend, else the title, the rows that fit, the reserve
+    # (the whole city: ``city``)
+    reserve_lines = wrap(res, width, indent="  ")
+    if max(visible_len(line) for line in grid) <= width and len(grid) + 1 + len(reserve_lines) <= height:
+        return [title, *grid, *reserve_lines]
+    rows = grid if len(grid) <= height - 2 else [*grid[:max(0, height - 3)], CUT]
     cut = [title, *rows, res]
     return [clip(line, width) for line in cut[:max(1, height)]]
+
+
+#: the line that says a city is not drawn whole (the screens avoid it; the screen tests look for it)
+CUT = "(cut: city N shows it whole)"
+
+
+def city_whole(block: Sequence[str]) -> bool:
+    """Whether a ``fit_city`` block holds its city whole: the grid and the reserve, nothing cut or clipped."""
+    return (CUT not in block and not any(x.endswith("...") for x in block)
+            and any("y\\x" in x for x in block) and any(x.startswith("reserve:") for x in block))
+
+
+def city_grids(cells: Any, unicode: bool = False, color: bool = False, margins: Sequence[int] = (1, 0),
+               widest: int = CELL) -> Iterator[tuple[str, int, list[str]]]:
+    """The city's drawings from the richest to the narrowest: ``("cells", margin, lines)`` in full
+    (``widest``) then narrow cells for each margin (an empty rim to place into, then none), then ``"dense"``
+    (one line per row, tile numbers) and ``"tiny"`` (one line per row, types only) for each margin."""
+    for margin in margins:
+        for cell in sorted({widest, 5}, reverse=True):
+            yield "cells", margin, render_city(cells, unicode=unicode, color=color, cell=cell,
+                                               margin=margin).split("\n")
+    for kind, draw in (("dense", render_city_dense), ("tiny", render_city_tiny)):
+        for margin in margins:
+            yield kind, margin, draw(cells, margin=margin).split("\n")
 
 
 def clip(line: str, width: int) -> str:

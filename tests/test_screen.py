@@ -40,7 +40,7 @@ def check(screen, size, game):
     if shown[-1].startswith("[game over]") or "-- Enter" in screen or "-- lines" in screen:
         return                                             # the end screen, or a page asked for
     if game == "alhambra":
-        assert re.search(r"^Turn \d+", screen, re.M), screen
+        assert re.search(r"^(Turn \d+|Between turns)", screen, re.M), screen      # (the window: issue 55)
         assert screen.count("Market 1 ") == 1, screen
         assert "Money display:" in screen and "Your hand (" in screen, screen
         assert re.search(r"^ *y\\x", screen, re.M) and "reserve:" in screen, screen      # the own city

@@ -59,3 +59,67 @@ class Tmux:
 
     def close(self):
         subprocess.run(["tmux", "-S", self.sock, "kill-server"], capture_output=True)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# What a screen must hold whole (issue 55 item 2): the own city, its news, its scoring lines
+
+TILE = re.compile(r"(?<![a-z])(?:pav|ser|arc|cha|gar|tow|baz|cmp)(?: ?\d+)?(?=[NS ]|[#|H=+]|$)|FOUNT|FNT")
+TITLE = re.compile(r"you(?: \(seat \d\))?: (\d+) buildings?")
+
+
+def city_problems(screen, cells=None):
+    """What keeps the own city from being whole on ``screen`` (a list of words; [] when it is whole): a cut
+    marker, no title or reserve, a clipped line, a missing row or column, fewer tiles than its title counts.
+    ``cells`` (x, y, ...) of the city when known: each row and column is drawn."""
+    lines = screen.split("\n")
+    problems = [w for w, marker in (("cut", "(cut:"), ("widen", "widen the terminal")) if marker in screen]
+    title = next((k for k, x in enumerate(lines) if TITLE.search(x)), None)
+    head = next((k for k, x in enumerate(lines) if "y\\x" in x), None)
+    if title is None or head is None:
+        return [*problems, "no city"]
+    c = lines[head].index("y\\x")
+    start = TITLE.search(lines[title]).start()
+    beside = [m.start() for m in re.finditer(r"Since your last move|Nothing happened|seat \d+[ :]",
+                                             lines[title][start + 1:])]
+    side = start + 1 + beside[0] if beside else -1
+    end = side if side > start else start if start > c else None    # what stands beside the city's grid
+    ys, k = [], head + 1
+    while k < len(lines) and "reserve:" not in lines[k][max(0, c - 1):end]:
+        label = lines[k][max(0, c - 1):c + 3].strip()
+        if label.lstrip("-").isdigit():
+            ys.append(int(label))
+        elif label:
+            break
+        k += 1
+    if not any("reserve:" in x for x in lines[title:]):
+        problems.append("no reserve")
+    if ys != list(range(ys[0], ys[0] - len(ys), -1)) if ys else True:
+        problems.append(f"rows {ys}")
+    xs = [int(t) for t in re.findall(r"-?\d+", lines[head][c + 3:end])]
+    block = [x[max(0, c - 1):end] for x in lines[head + 1:k]]
+    if any(x.rstrip().endswith("...") for x in [lines[title][start:end], *block]):
+        problems.append("clipped")
+    drawn = sum(len(TILE.findall(x)) for x in block)
+    built = int(TITLE.search(lines[title]).group(1))
+    if drawn != built + 1:
+        problems.append(f"{drawn} tiles drawn, {built} buildings and the fountain")
+    if cells is not None:
+        need_y = {cell[1] for cell in cells}
+        need_x = {cell[0] for cell in cells}
+        if not need_y <= set(ys) or not need_x <= set(xs):
+            problems.append(f"rows {sorted(need_y - set(ys))} or columns {sorted(need_x - set(xs))} missing")
+    return problems
+
+
+def news_problems(screen, events):
+    """The news lines (``TerminalGame.events()``) that ``screen`` lost: each seat's line must be there (its
+    ``s2: `` at least, as cut lines keep it), each other note by its first words."""
+    lost = []
+    for event in events:
+        seat = re.match(r"(you|s\d+): ", event)
+        if seat and not re.search(rf"(^|\s){re.escape(seat.group(0))}", screen, re.M):
+            lost.append(event)
+        elif not seat and " ".join(event.split()[:3]) not in " ".join(screen.split()):
+            lost.append(event)
+    return lost

@@ -41,9 +41,12 @@ from alhambra_ai.text import COMPACT_HEIGHT, screen_size
               "decision]")
 @click.option("--options", "options", default=None, callback=options_callback, help=OPTIONS_HELP)
 @click.option("--game", "game", type=GAME_CHOICE, default=registry.DEFAULT, help=GAME_HELP)
+@click.option("--windows", type=click.Choice(["useful", "ask", "auto"]), default="useful", show_default=True,
+              help="the window between turns (vizier, thief): asked when an offer is new and worth it, "
+              "always, or never (done is played); in the game: windows ask|auto|useful")
 def play(players: int | None, seat: int, bots: tuple[str, ...], seed: int | None, move_time: float,
          time_bank: float, unicode: bool, color: bool, record: str | None, width: int | None,
-         compact: bool | None, plain: bool, options: dict, game: str) -> None:
+         compact: bool | None, plain: bool, options: dict, game: str, windows: str) -> None:
     """Play one game in the terminal against bots (the strongest by default); after the end the final
     position stays for review (scores, city N, table, log) until quit."""
     screen = not plain and terminal_is_interactive()
@@ -56,4 +59,4 @@ def play(players: int | None, seat: int, bots: tuple[str, ...], seed: int | None
     sys.exit(play_game(players, seat, bots, seed, move_time, unicode, color, time_bank=time_bank,
                        record=record, width=columns,
                        compact=lines < COMPACT_HEIGHT if compact is None else compact, options=options,
-                       game=game, screen=screen))
+                       game=game, screen=screen, windows=windows))

@@ -21,17 +21,23 @@ from alhambra_ai._core import (
 from alhambra_ai.games.alhambra.modules import SCORE_COLUMNS, in_play
 from alhambra_ai.text import (
     ABBREV,
+    CUT,
     LEGEND_ASCII,
+    LEGEND_TINY,
     LEGEND_UNICODE,
     MIN_WIDTH,
     WIDTH,
     as_observation,
     card_paint,
     city_block,
+    city_title,
+    city_whole,
+    clip,
     clip_event,
     count,
     fit_blocks,
     fit_city,
+    render_city_tiny,
     render_totals,
     seat_name,
     short_seat,
@@ -315,7 +321,7 @@ def market_lines(obs: Mapping[str, Any], width: int, color: bool = False) -> lis
 
 def render_screen(obs_like: Any, seat: int, names: Sequence[str] | None = None, width: int = 80,
                   height: int = 24, events: Sequence[str] = (), unicode: bool = False,
-                  color: bool = False) -> list[str]:
+                  color: bool = False, asking: str = "") -> list[str]:
     """The decision screen of ``play`` (issue 44): at most ``height`` lines of at most ``width`` columns
     holding the turn line, the market with prices, the money display, the seat's hand, the majority table
     (``majority_table``: scores, cards, buildings per type with the leaders, walls, what the next scoring
@@ -323,6 +329,8 @@ def render_screen(obs_like: Any, seat: int, names: Sequence[str] | None = None, 
     the seat's city and reserve, and ``events`` (what the others
     did since the seat's last move, one line each). A wide screen adds the other cities beside the seat's
     own while they fit. Lines for the prompt and messages are the caller's: ``height`` excludes them.
+    ``asking``: what the prompt asks in the window between turns (``between turns: thief, or done``), said
+    on the turn line instead of "to act".
 
     >>> from alhambra_ai import new_game
     >>> lines = render_screen(new_game(2, 1), 0, ["", "random"], 80, 21, ["Seat 2 (random): takes y3."])
@@ -336,11 +344,25 @@ def render_screen(obs_like: Any, seat: int, names: Sequence[str] | None = None, 
     turn = f"Turn {obs.get('turn', 0) + 1}"
     if obs.get("phase") == "over":
         turn += ": game over"
+    elif obs.get("phase") == "interrupt" and cur is not None and cur >= 0:
+        what = asking.partition(": ")[2] or "a piece there, or done"
+        turn = (f"Between turns after turn {obs.get('turn', 0) + 1}: "
+                f"{short_seat(cur, names, you)} may use {what}")
     elif cur is not None and cur >= 0:
         turn += f": {short_seat(cur, names, you)} to act"
     nxt = _scoring_line(obs).replace(", its card lies at draw-pile position", ", card at pile")
-    head += wrap(f"{turn} | {nxt}", width)
-    head += market_lines(obs, width, color)
+    line = f"{turn} | {nxt}"
+    if len(line) > width and obs.get("phase") == "interrupt":     # one line, the window's words first
+        short = nxt.replace("Next scoring: round ", "scoring ").replace(", card", "")
+        turn = turn.replace(f" after turn {obs.get('turn', 0) + 1}", "")
+        line = f"{turn} | {short.replace(' (1 = top)', '')}"
+        line = line if len(line) <= width else turn
+    head += wrap(line, width)
+    if obs.get("phase") == "final" and all(t is None for t in obs.get("market") or []):
+        display = " ".join(card_paint(c, color) if c else "--" for c in obs.get("display") or []) or "(empty)"
+        head += wrap(f"Market 1 to 4 empty (leftovers given out) | Money display: {display}", width)
+    else:
+        head += market_lines(obs, width, color)
     hand = obs.get("hand") or []
     cards = wrap(f"Your hand ({count(len(hand), 'card')}): " + hand_by_currency(hand, color), width)
     if len(cards) > 2:      # a hoard: cards and sum per currency ('table' lists every card)
@@ -348,21 +370,36 @@ def render_screen(obs_like: Any, seat: int, names: Sequence[str] | None = None, 
         sums = " | ".join(f"{name} {len(per[k])} cards ={sum(per[k])}" if per[k] else f"{name} -"
                           for k, name in zip(CURRENCY_LETTERS, CURRENCY_NAMES, strict=True))
         cards = wrap(f"Your hand ({len(hand)} cards, table: each): {sums}", width)
-    head += cards
     table = majority_table(obs, names, you, width, color=color)    # scores, cards, majorities (issue 55)
-    head += table
     pending = obs.get("pending") or []
+    place: list[str] = []
     if pending:
         who = "you" if cur == you else short_seat(cur, names, you)
-        head += wrap(f"To place ({who}): " + ", ".join(tile_long(t, color) for t in pending), width)
+        place = wrap(f"To place ({who}): " + ", ".join(tile_long(t, color) for t in pending), width)
     mods = module_words(obs, names, you)
-    if mods:
-        head += wrap(" | ".join(mods), width, indent="  ")
-    room = height - len(head)
-    if room < _BODY_MIN:        # a short screen: the next scoring's points per place are on the table page
-        head.remove(table[-1])
-        room += 1
-    return head + _screen_body(obs, you, names, width, room, list(events), unicode, color)
+    mod_lines = wrap(" | ".join(mods), width, indent="  ") if mods else []
+    hoard = []
+    if len(cards) > 1:      # the hand in one line, cards and sum per currency, when the city needs the room
+        per = {letter: [_card_value(c) for c in hand if c[0] == letter] for letter in CURRENCY_LETTERS}
+        hoard = wrap(f"Your hand ({len(hand)} cards): " + " | ".join(
+            f"{CURRENCY_NAMES[k]} ={sum(per[x])}" if per[x] else f"{CURRENCY_NAMES[k]} -"
+            for k, x in enumerate(CURRENCY_LETTERS)), width)
+    # The richest screen first; while the own city or the news do not fit whole, the header gives up room:
+    # the points per place (on the table page), the modules' line (beside the city), the hand's single cards,
+    # then the modules' words (on the table page)
+    body: list[str] = []
+    for level in range(5):
+        pays = level == 0
+        top = [*head, *(hoard if level >= 3 and hoard and len(hoard) < len(cards) else cards),
+               *(table if pays else table[:-1]), *place, *(mod_lines if level < 2 else [])]
+        room = height - len(top)
+        if pays and room < _BODY_MIN:   # a short screen: the next scoring's points per place on the table
+            continue
+        body, whole = _screen_body(obs, you, names, width, room, list(events), unicode, color,
+                                   side_extra=mods if 2 <= level < 4 else [])
+        if whole:
+            break
+    return top + body
 
 
 def cities_beside(obs: dict, city: list[str], others: Sequence[int], names, you: int | None, width: int,
@@ -373,8 +410,8 @@ def cities_beside(obs: dict, city: list[str], others: Sequence[int], names, you:
     for p in others:
         other = fit_city(obs, p, names, you, width - used - 3, room, unicode, color, margins=(0,))
         w = max(visible_len(x) for x in other)
-        if used + 3 + w > width or other[-1].endswith("..."):
-            break
+        if used + 3 + w > width or CUT in other or any(x.endswith("...") for x in other):
+            break       # (only whole cities stand beside the own)
         blocks.append(other)
         drawn.append(p)
         used += 3 + w
@@ -382,34 +419,79 @@ def cities_beside(obs: dict, city: list[str], others: Sequence[int], names, you:
 
 
 def _screen_body(obs: dict, you: int, names, width: int, room: int, events: list[str], unicode: bool,
-                 color: bool) -> list[str]:
+                 color: bool, side_extra: Sequence[str] = ()) -> tuple[list[str], bool]:
     """The seat's city beside the events (below them when the city leaves too little room), and, while they
-    fit, the other cities beside it."""
+    fit, the other cities beside it; ``side_extra`` (the modules' words) below the events. Returns the lines
+    and whether the city and every event line are on them whole."""
     if room <= 0:
-        return []
+        return [], False
     title = "Since your last move:" if events else "Nothing happened since your last move."
-    side_min = 34
-    city = fit_city(obs, you, names, you, width - side_min - 3, room, unicode, color)
+    for side_min in (34, 22):       # the events' column: a narrower one beside a wide city
+        city = fit_city(obs, you, names, you, width - side_min - 3, room, unicode, color)
+        whole = city_whole(city)
+        if whole or side_min == 22:
+            break
     if max(visible_len(x) for x in city) <= width - side_min - 3 and not city[-1].endswith("..."):
         others = [p for p in range(obs["num_players"]) if p != you]
         blocks, _drawn, used = cities_beside(obs, city, others, names, you, width - side_min - 3, room,
                                              unicode, color)
         side = width - used - 3
-        shown = events[-(room - 1):] if room > 1 else []
-        lines = [x for e in shown for x in wrap(e.strip(), side, indent="  ")]   # whole while they fit
-        if len(lines) > room - 1 or max((visible_len(x) for x in lines), default=0) > side:
+        extra = [x for item in side_extra for x in wrap(item, side, indent="  ")]
+        fits = room - 1 - len(extra)
+        shown = events[-fits:] if fits > 0 else []
+        lines = [x.replace("\xa0", " ") for e in shown                            # whole while they fit
+                 for x in wrap(e.strip().replace(": ", ":\xa0", 1), side, indent="  ")]   # (seat and move)
+        if len(lines) > fits or max((visible_len(x) for x in lines), default=0) > side:
             lines = [clip_event(e.strip(), side) for e in shown]
-        blocks.append([title, *lines] if len(events) <= room - 1 else
-                      [f"Since your last move ({len(events) - len(shown)} earlier: log):", *lines])
+        blocks.append([title, *lines, *extra] if len(events) <= fits else
+                      [f"Since your last move ({len(events) - len(shown)} earlier: log):", *lines, *extra])
         out = fit_blocks(blocks, width)
         while out and not out[-1].strip():
             out.pop()
-        return out[:room]
-    # A narrow screen: the last events full width above the city.
-    n_ev = min(len(events), max(1, room // 4), 4)
-    ev = [title] + [clip_event(e.strip(), width) for e in events[-n_ev:]] if n_ev or not events else [title]
-    city = fit_city(obs, you, names, you, width, room - len(ev), unicode, color)
-    return (ev + city)[:room]
+        if whole and len(events) <= fits and len(out) <= room:
+            return out, True
+        tall = _tall_city(obs, you, names, width, room, events, title)
+        return (tall, not side_extra) if tall else (out[:room], False)
+    # A tall city: its grid alone on the left, its title and reserve above the events beside it
+    tall = _tall_city(obs, you, names, width, room, events, title)
+    if tall:
+        return tall, not side_extra
+    # A narrow screen: the events full width above the city (the last few when the city needs the room).
+    extra = [" | ".join(side_extra)] if side_extra else []
+    for n_ev in dict.fromkeys((len(events), min(len(events), max(1, room // 4), 4))):
+        ev = [title, *(clip_event(e.strip(), width) for e in events[-n_ev:])] if n_ev else [title]
+        mods = [clip(x, width) for x in extra]
+        city = fit_city(obs, you, names, you, width, room - len(ev) - len(mods), unicode, color)
+        whole = city_whole(city) and n_ev == len(events)
+        if whole:
+            break
+    return (ev + city + mods)[:room], whole and not any(x.endswith("...") for x in mods)
+
+
+def _tall_city(obs: dict, you: int, names, width: int, room: int, events: list[str],
+               title: str) -> list[str] | None:
+    """The city's narrowest drawing (one line per row) with its title, reserve and legend beside it, above
+    the events: for a city taller than the room left under the header; None when it does not fit."""
+    cells = obs["cities"][you]
+    grid = render_city_tiny(cells).split("\n")
+    side = width - max(visible_len(x) for x in grid) - 3
+    if len(grid) > room or side < 22:
+        return None
+    reserve = (obs.get("reserves") or [[]] * (you + 1))[you]
+    res = "reserve: " + (", ".join(tile_long(t) for t in reserve) if reserve else "empty")
+    head = city_title(obs, you, names, you)
+    head = head if len(head) <= side else head.replace(f"you (seat {you + 1})", "you")
+    column = [*wrap(head, side, indent="  "), *wrap(res, side, indent="  ")]
+    news = [title, *(clip_event(e.strip(), side) for e in events)]
+    if len(column) + len(news) > room:
+        return None
+    legend = wrap(LEGEND_TINY, side, indent="  ")
+    if len(column) + len(legend) + len(news) <= room:
+        column += legend
+    out = fit_blocks([grid, column + news], width)
+    while out and not out[-1].strip():
+        out.pop()
+    return out if len(out) <= room else None      # (side by side, not one under the other)
 
 
 def render_scoring(breakdown: Mapping | Sequence[Mapping], names: Sequence[str] | None = None,

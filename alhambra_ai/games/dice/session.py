@@ -55,13 +55,24 @@ class DiceTerminalGame(TerminalGame):
         return self.table()
 
     def screen_lines(self, width: int, height: int) -> list[str]:
-        """The board in its compact form, then the news since the person's last move while they fit."""
+        """The board in its compact form, then the news since the person's last move while they fit
+        (Alcazaba: the news under the seats, beside the city, which is drawn whole in ``height`` lines)."""
+        if self.state.game == "alcazaba":
+            news = [e for e in self.events() if not e.startswith("Scores: ")]     # (the seats' column)
+            board = render(self.state, self.names, width=width, you=self.human, compact=True,
+                           unicode=self.unicode, color=self.color, height=height, events=news).split("\n")
+            return [clip(line, width) for line in board][:height]
         board = render(self.state, self.names, width=width, you=self.human, compact=True,
                        unicode=self.unicode, color=self.color).split("\n")
+        news = [e for e in self.events() if not e.startswith("Scores: ")]         # (the seats' table)
         room = height - len(board) - 1
-        events = [x for e in self.events() for x in wrap(e, width, indent="  ")]    # whole while they fit
+        events = [x for e in news for x in wrap(e, width, indent="  ")]            # whole while they fit
         if len(events) > room:
-            events = [clip_event(e, width) for e in self.events()]
+            events = [clip_event(e, width) for e in news]
+        legend = next((k for k, x in enumerate(board) if x.startswith('legend: "5 in 3"')), None)
+        if len(events) > room and legend is not None:     # every seat's line before the legend (in help)
+            room += len(board) - legend
+            board = board[:legend]
         if events and room > 0:
             board += [""] * (room > len(events)) + events[-room:]
         return [clip(line, width) for line in board][:height]
@@ -133,9 +144,9 @@ class DiceTerminalGame(TerminalGame):
                and (round_ is None or e["round"] == round_)]
         for entry in new:
             self.reported.add(entry["round"])
-            totals = ", ".join(f"{seat_name(p, self.names, self.human)} {row['total']}"
+            totals = ", ".join(f"{seat_name(p, self.names, self.human)} +{row['total']}"
                                for p, row in enumerate(entry["seats"]))
-            dirk = f", Dirk {entry['dirk']['total']}" if entry.get("dirk") else ""
+            dirk = f", Dirk +{entry['dirk']['total']}" if entry.get("dirk") else ""
             self.write(f"Scoring {'ABC'[entry['round'] - 1]}: {totals}{dirk}.")
         if new:
             self.write(self.score_line())

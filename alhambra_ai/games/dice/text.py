@@ -26,10 +26,14 @@ from alhambra_ai.text import (
     MIN_WIDTH,
     city_block,
     city_title,
+    city_whole,
+    clip_event,
     fit_blocks,
+    fit_city,
     render_totals,
     tile_label,
     tile_long,
+    visible_len,
     wrap,
 )
 
@@ -267,28 +271,59 @@ def _seat_table(obs: dict, names, you: int | None, width: int) -> list[str]:
 
 
 LEFT = 38       # the compact Alcazaba screen: the seats' column beside the own city
+NARROW_LEFT = 31    # the same beside a city too wide for LEFT
 
 
-def alcazaba_seats(obs: dict, names: Sequence[str] | None, you: int | None, key: str) -> list[str]:
+def alcazaba_seats(obs: dict, names: Sequence[str] | None, you: int | None, key: str,
+                   narrow: bool = False) -> list[str]:
     """Alcazaba's seats in a column LEFT wide (score, markers left, longest wall; Dirk's tiles) with the
-    line of keys ``key``, for a city to stand beside: the player's screen and the spectator's."""
+    line of keys ``key``, for a city to stand beside: the player's screen and the spectator's. ``narrow``:
+    NARROW_LEFT wide, the seats as ``s2`` (beside a wide city)."""
     rows, lab, scores, w = _seat_rows(obs, names, you)
-    left = _table_row([("seat", w), ("score", 5), ("markers left", 14), ("wall", 0)], LEFT)
+    width, marks = (NARROW_LEFT, 12) if narrow else (LEFT, 14)
+    if narrow:
+        lab = [short(r, you) + (" *" if r == obs["start_player"] else "") for r in rows]
+        w = max(6, *(len(x) for x in lab)) + 1
+    left = _table_row([("seat", w), ("score", 5), ("markers left", marks), ("wall", 0)], width)
     for k, row in enumerate(rows):
         wall = "" if row == "dirk" else city_title(obs, row, None, None).rpartition("wall ")[2]
-        left += _table_row([(lab[k], w), (f"{scores[k]:>5}", 5), (_markers_left(obs, k, row), 14),
-                            (f"{wall:>4}", 0)], LEFT)
+        left += _table_row([(lab[k], w), (f"{scores[k]:>5}", 5), (_markers_left(obs, k, row), marks),
+                            (f"{wall:>4}", 0)], width)
     if "dirk" in rows:
-        left += wrap(f"Dirk's tiles: {_dirk_tiles(obs)}", LEFT, indent="  ")
-    return left + wrap(f"* start player; {key}", LEFT)
+        left += wrap(f"Dirk's tiles: {_dirk_tiles(obs)}", width, indent="  ")
+    return left + wrap(f"* start player; {key}", width)
 
 
-def _alcazaba_compact(obs: dict, names, you: int, width: int, unicode: bool, color: bool) -> list[str]:
-    """The seats (score, markers left, longest wall; Dirk's tiles) beside ``you``'s city drawn in narrow
-    cells with its reserve: side by side while they fit, so that a 24-line screen holds the board."""
+def _alcazaba_compact(obs: dict, names, you: int, width: int, unicode: bool, color: bool,
+                      height: int | None = None, events: Sequence[str] = ()) -> list[str]:
+    """The seats (score, markers left, longest wall; Dirk's tiles) and ``events`` (the news since the
+    person's last move) beside ``you``'s city with its reserve, in at most ``height`` lines (issue 55): the
+    city in narrow cells, or one line per row when they do not fit (``fit_city``), so that a 24-line screen
+    holds the board, the whole city and the news."""
     left = alcazaba_seats(obs, names, you, "city N: seat N's city")
     seat_names = [("you" if p == you else "") for p in range(obs["num_players"])]
-    city = city_block(obs, you, seat_names, you, unicode, color, width - LEFT - 3, widest=5, margin=0)
+    if height is None:
+        city = city_block(obs, you, seat_names, you, unicode, color, width - LEFT - 3, widest=5, margin=0)
+    else:
+        for narrow in (False, True):     # (the seats' column as wide as its widest line: long names)
+            left = alcazaba_seats(obs, names, you, "city N: seat N's city", narrow=narrow)
+            side = max(NARROW_LEFT if narrow else LEFT, *(visible_len(x) for x in left))
+            city = fit_city(obs, you, seat_names, you, width - side - 3, height, unicode, color, margins=(0,),
+                            widest=5)
+            if city_whole(city):
+                break
+        news = [x.replace("\xa0", " ") for e in events                          # whole while they fit
+                for x in wrap(e.replace(": ", ":\xa0", 1), side, indent="  ")]  # (the seat with its move)
+        if len(left) + len(news) > height and "dirk" in _rows(obs):     # Dirk's tiles counted by type
+            at = next(k for k, x in enumerate(left) if x.startswith("Dirk's tiles:"))
+            key = next(k for k, x in enumerate(left) if x.startswith("* start player"))
+            kinds = [tile_info(t)[0] for t in obs["dirk_tiles"] or []]
+            left[at:key] = wrap("Dirk's tiles: " + (" ".join(f"{ABBREV[k]} {kinds.count(name)}"
+                                                             for k, name in enumerate(TYPES) if name in kinds)
+                                                    or "none"), side, indent="  ")
+        if len(left) + len(news) > height:
+            news = [clip_event(e, side) for e in events]
+        left = [*left, *news]
     out = fit_blocks([left, city], width)
     while out and not out[-1].strip():
         out.pop()
@@ -304,12 +339,14 @@ def _scoring_words(obs: dict) -> str:
 
 
 def render(state: Any, names: Sequence[str] | None = None, width: int = MIN_WIDTH, you: int | None = None,
-           compact: bool = False, unicode: bool = False, color: bool = False) -> str:
+           compact: bool = False, unicode: bool = False, color: bool = False, height: int | None = None,
+           events: Sequence[str] = ()) -> str:
     """The public board of a DiceState (or its observation dict): title, rolled dice, the columns, the seats
     and (Alcazaba) the cities. ``names``: per seat (``""`` for nobody); ``you``: the seat shown as "you" (None
     for a spectator). ``compact`` (a screen of about 24 lines): one title line, the dice in the columns only
     and (Alcazaba) only ``you``'s city, drawn in narrow cells beside the seats. Every line fits ``width``
-    (at least 80)."""
+    (at least 80). ``height`` (the compact Alcazaba screen): the lines the board may take, with ``events``
+    (the news) under the seats; the city is then drawn whole in whatever form fits."""
     width = max(MIN_WIDTH, width)
     obs = _obs(state, you)
     cur, over = obs["current_player"], obs["phase"] == "over"
@@ -327,8 +364,9 @@ def render(state: Any, names: Sequence[str] | None = None, width: int = MIN_WIDT
             out += wrap(dice, width)
     out += _column_table(obs, you, width)
     if obs["game"] == "alcazaba" and compact and you is not None:
+        room = None if height is None else height - len(out)
         return "\n".join(line.rstrip() for line in out + _alcazaba_compact(obs, names, you, width, unicode,
-                                                                           color))
+                                                                           color, room, events))
     out += _seat_table(obs, names, you, width)
     if obs["game"] == "dice":
         out += wrap('legend: "5 in 3" = the field of 5 dice in 3 rolls (more dice win, then fewer rolls); '

@@ -68,7 +68,7 @@ def test_full_game_against_random_with_bad_input():
     assert "1) " in out and "Type a number to play that move." in out
     assert "Write city N with N a seat from 1 to 2." in out
     assert "seat 2 (random): " in out and "  reserve: " in out    # city N: the city and its reserve (public)
-    assert "  wall 5 17" not in out and "  dirk 17 " in out      # help: only the commands of this game
+    assert "  wall 5 17" not in out and "| dirk 17 " in out      # help: only the commands of this game
     assert "Seat 2 (random) " in out                          # bot moves in words
     assert "Scoring round 3 (final)" in out
     assert "Final scores:" in out
@@ -465,6 +465,8 @@ def test_the_window_asks_the_person_only_with_a_choice():
     s2 = State.from_setup(3, options={"thief": True}, thieves=[[], [], ["o"]], **table)
     s2.apply("take y4")
     game2 = TerminalGame(s2, 2, {}, None, 1.0, write=lambda text: None)
+    assert game2.nothing_to_decide()                    # (useful: o2 and o3 are not worth a thief)
+    game2.windows = "ask"
     assert not game2.nothing_to_decide()
     assert s2.action_to_text(game2.parse("done")) == "done"                 # module moves typed as text
     assert s2.action_to_text(game2.parse("thief o2")) == "thief o2"
@@ -479,3 +481,33 @@ def test_full_game_with_all_eight_modules(seed):
     assert result.exit_code == 0, out[-3000:]
     assert "Internal error" not in out and "Traceback" not in out
     assert "Final scores:" in out and "cmp" in out
+
+
+def test_the_window_asks_when_an_offer_is_new_and_worth_it():
+    """Issue 55 item 3: ``--windows useful`` asks for a thief's card worth 5 or more, not again once let
+    pass; ``ask`` always, ``auto`` never; the header and the prompt say what is asked."""
+    from alhambra_ai import State
+
+    table = {"draw_pile": ["y1", "y2", "s1", "s2"], "display": ["o2", "o7", "y4", "b5"]}
+    s = State.from_setup(3, options={"thief": True}, thieves=[[], [], ["o", "o"]], **table)
+    s.apply("take y4")
+    game = TerminalGame(s, 2, {}, None, 1.0, write=lambda text: None)
+    assert s.phase == "interrupt" and s.current_player == 2 and not game.nothing_to_decide()
+    assert game.situation() == "between turns: thief, or done"
+    screen = "\n".join(game.screen_lines(80, 23))
+    assert screen.startswith("Between turns: you may use thief, or done"), screen
+    assert "to act" not in screen.split("\n")[0]
+    game.windows = "auto"
+    assert game.nothing_to_decide() and s.action_to_text(game.formality()) == "done"
+    game.windows = "useful"
+    probe = s.clone()
+    game.apply(game.parse("done"), 2)                    # o7 let pass: not asked for it again
+    assert game.declined == {("thief", "o7")}
+    game.state = probe
+    assert game.nothing_to_decide()
+    game.windows = "ask"
+    assert not game.nothing_to_decide()
+    said = []
+    game.tell = said.append
+    assert game.setting("windows", ["auto"]) and game.windows == "auto" and "never" in said[-1]
+    assert not game.setting("table", [])

@@ -106,6 +106,9 @@ class Module:
     phases: Mapping[str, str] = field(default_factory=dict)
     #: its word in the prompt of the window between turns (the ``interrupt`` phase), "" if it has none there
     window: str = ""
+    #: one of its window moves (the state, the move's words) -> (worth asking, the offer it makes), None
+    #: for another module's move: ``--windows useful`` asks for an offer worth it not let pass before
+    window_offer: Callable[[Any, list[str]], tuple[bool, tuple] | None] | None = None
     #: its actions in words, by the action's first word
     describe: Mapping[str, Describe] = field(default_factory=dict)
     #: what an overpayment (the points over the cost) brings, when the module changes it

@@ -49,6 +49,22 @@ def screen_words(obs: Mapping[str, Any], names: Sequence[str] | None, you: int |
             else "thieves: " + (others or "none")]
 
 
+#: a thief is worth asking about for a display card worth at least this much (an average card)
+WORTH = 5
+
+
+def window_offer(state: Any, words: list[str]) -> tuple[bool, tuple] | None:
+    """A thief's take in the window: worth asking about for a card worth ``WORTH`` or more.
+
+    >>> window_offer(None, ["thief", "y7"]), window_offer(None, ["thief", "o3"]), window_offer(None, ["done"])
+    ((True, ('thief', 'y7')), (False, ('thief', 'o3')), None)
+    """
+    if words[0] != "thief" or len(words) < 2:
+        return None
+    value = int(words[1][1:]) if words[1][1:].isdigit() else 0
+    return value >= WORTH, ("thief", words[1])
+
+
 def action_blocks(space: ActionSpace) -> list[Block]:
     return [DONE, ("thief", 4, "display position taken")]
 
@@ -85,7 +101,7 @@ def follow(num_players: int) -> FrameHook:
 MODULE = Module(
     name="thief",
     commands=(Command("thief y6", "take y6 from the display out of turn with a thief"),),
-    verbs=("thief", "done"), window="thief", describe={"thief": describe},
+    verbs=("thief", "done"), window="thief", window_offer=window_offer, describe={"thief": describe},
     hand_lines=hand_lines, screen_words=screen_words,
     action_blocks=action_blocks, action_index=action_index, fields=fields, encode=encode,
     public_fields=("thief_counts", "thieves_played"), follow=follow,

@@ -26,6 +26,22 @@ def screen_words(obs: Mapping[str, Any], names: Sequence[str] | None, you: int |
     return ["vizier awake: " + ", ".join(woke) if woke else "vizier: asleep (wake between turns)"]
 
 
+def window_offer(state: Any, words: list[str]) -> tuple[bool, tuple] | None:
+    """A vizier's buy in the window: a market tile (or bazaar) paid exactly, always worth asking about; its
+    payments are one offer (the slot and the tile).
+
+    >>> window_offer(type("S", (), {"market": lambda self: [17, 5, None, 33]})(), ["buy", "2", "g4", "g1"])
+    (True, ('vizier', 2, 5))
+    """
+    if words[0] == "buy" and len(words) > 1 and words[1].isdigit():
+        market = list(state.market())
+        slot = int(words[1])
+        return True, ("vizier", slot, market[slot - 1] if 1 <= slot <= len(market) else None)
+    if words[0] == "bazaar" and len(words) > 1:
+        return True, ("vizier", "bazaar", words[1])
+    return None
+
+
 def action_blocks(space: ActionSpace) -> list[Block]:
     return [("wake", 1, "wake the vizier"), DONE]
 
@@ -49,7 +65,7 @@ def encode(enc: ObservationEncoder, m: dict[str, Any], v: View, rel: list[int]) 
 MODULE = Module(
     name="vizier",
     commands=(Command("wake | done", "buy out of turn with your vizier | let it pass"),),
-    verbs=("wake", "done"), window="vizier",
+    verbs=("wake", "done"), window="vizier", window_offer=window_offer,
     screen_words=screen_words,
     action_blocks=action_blocks, action_index=action_index, fields=fields, encode=encode,
     public_fields=("vizier_awake", "window_order"),
