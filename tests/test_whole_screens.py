@@ -156,6 +156,7 @@ def walk_tmux(tmp_path, args, game, name):
         t.close()
 
 
+@pytest.mark.slow  # 20 s: the default run walks the same games in frames (above)
 @needs_tmux
 def test_a_whole_alcazaba_game_in_tmux_at_80x24(tmp_path):
     assert walk_tmux(tmp_path, ["--game", "alcazaba", "--players", "3", "--seed", "4"], "alcazaba",
