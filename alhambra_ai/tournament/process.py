@@ -259,6 +259,11 @@ class BotProcess:
         start = time.monotonic()
         if msg is not None:
             self._outbox += json.dumps(msg).encode() + b"\n"
+        if not BLOCKING_PIPES and self._outbox:
+            try:  # what fits now goes now (a request usually does): the wait below is then for the reply
+                self._push()
+            except OSError:
+                self._outbox = b""  # the worker is gone: reading says why
         if BLOCKING_PIPES and self._outbox:
             try:
                 self._stdin.write(self._outbox)

@@ -220,7 +220,7 @@ def test_attack_is_contained(name, out, tmp_path, host):
 
 
 CONTROLS = ["leak", "signals", "proc", "tamper", "plant", "forkbomb", "memsplit", "sysv", "collude", "hoard",
-            "sockets", "rotation"]
+            "sockets", "rotation", "chmod"]
 
 
 @pytest.mark.parametrize("name", CONTROLS)
@@ -350,7 +350,9 @@ def test_honest_results_are_those_of_a_run_without_attackers(names, tmp_path, ho
 DEGRADED = {  # what each layer alone leaves open (the README's "Security model")
     # private dir on disk: only its file-size cap limits what a bot writes
     # and the same directories for every game: what one game looked up, the next can time (lookups)
-    "no namespaces": (Isolation(False, FULL.landlock, FULL.seccomp, FULL.cgroup), {"disk", "rotation"}),
+    # (and the mode, owner and times of the host's files it reaches: Landlock does not cover them)
+    "no namespaces": (Isolation(False, FULL.landlock, FULL.seccomp, FULL.cgroup),
+                      {"disk", "rotation", "chmod"}),
     # no cgroup (an operator who is not root): seccomp refuses threads, memfd, SysV instead; nothing opens
     "no cgroup": (Isolation(True, FULL.landlock, FULL.seccomp, False), set()),
     # namespaces alone: processes (dying with the namespace), locks and inotify on public files, the page
