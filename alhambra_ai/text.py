@@ -23,7 +23,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, Literal
 
 from alhambra_ai._core import (
@@ -201,12 +201,30 @@ def render_city_dense(city: Any, margin: int = 0) -> str:
          y\\x     0       1
            0 |FOUNT   arc17 S#
     """
+    return _city_lines(city, margin, 7, tile_label)
+
+
+def render_city_tiny(city: Any, margin: int = 0) -> str:
+    """The narrowest drawing: one text line per row, a cell its building type in three letters (``FNT`` the
+    fountain) and its north and south walls (``N``, ``S``), east and west walls between the cells as in
+    ``render_city_dense``: six columns a cell, for a city that is wide on a narrow screen (the tile numbers
+    are in ``city N``)::
+
+        >>> print(render_city_tiny([(0, 0, 0, 0), (1, 0, 17, 6)]))   # 17 with walls E and S
+         y\\x    0     1
+           0 |FNT   arc S#
+    """
+    return _city_lines(city, margin, 5, lambda t: "FNT" if t == 0 else ABBREV[tile_info(t)[0]])
+
+
+def _city_lines(city: Any, margin: int, cell: int, label: Callable[[int], str]) -> str:
+    """One text line per row of cells: each cell ``label(tile)`` and its north and south walls in ``cell``
+    columns, the east and west walls between the cells (render_city_dense, render_city_tiny)."""
     cells = {(x, y): (t, w) for x, y, t, w in _cells_of(city)} or {(0, 0): (0, 0)}
     xs = [x for x, _ in cells]
     ys = [y for _, y in cells]
     x0, x1 = min(xs) - margin, max(xs) + margin
     y0, y1 = min(ys) - margin, max(ys) + margin
-    cell = 7
 
     def v_edge(x: int, y: int) -> str:          # the edge between (x - 1, y) and (x, y)
         return _ASCII[_edge_kind(cells.get((x - 1, y)), cells.get((x, y)), WALL_E, WALL_W)][1]
@@ -220,42 +238,7 @@ def render_city_dense(city: Any, margin: int = 0) -> str:
             text = " " * cell
             if here is not None:
                 t, w = here
-                text = tile_label(t) + ("N" if w & WALL_N else " ") + ("S" if w & WALL_S else " ")
-            line += v_edge(x, y) + text
-        lines.append((line + v_edge(x1 + 1, y)).rstrip())
-    return "\n".join(lines)
-
-
-def render_city_tiny(city: Any, margin: int = 0) -> str:
-    """The narrowest drawing: one text line per row, a cell its building type in three letters (``FNT`` the
-    fountain) and its north and south walls (``N``, ``S``), east and west walls between the cells as in
-    ``render_city_dense``: six columns a cell, for a city that is wide on a narrow screen (the tile numbers
-    are in ``city N``)::
-
-        >>> print(render_city_tiny([(0, 0, 0, 0), (1, 0, 17, 6)]))   # 17 with walls E and S
-         y\\x    0     1
-           0 |FNT   arc S#
-    """
-    cells = {(x, y): (t, w) for x, y, t, w in _cells_of(city)} or {(0, 0): (0, 0)}
-    xs = [x for x, _ in cells]
-    ys = [y for _, y in cells]
-    x0, x1 = min(xs) - margin, max(xs) + margin
-    y0, y1 = min(ys) - margin, max(ys) + margin
-
-    def v_edge(x: int, y: int) -> str:          # the edge between (x - 1, y) and (x, y)
-        return _ASCII[_edge_kind(cells.get((x - 1, y)), cells.get((x, y)), WALL_E, WALL_W)][1]
-
-    head = "y\\x".rjust(LABEL - 1) + " " + "".join(" " + str(x).center(5) for x in range(x0, x1 + 1))
-    lines = [head.rstrip()]
-    for y in range(y1, y0 - 1, -1):
-        line = str(y).rjust(LABEL - 1) + " "
-        for x in range(x0, x1 + 1):
-            here = cells.get((x, y))
-            text = " " * 5
-            if here is not None:
-                t, w = here
-                name = "FNT" if t == 0 else ABBREV[tile_info(t)[0]]
-                text = name + ("N" if w & WALL_N else " ") + ("S" if w & WALL_S else " ")
+                text = label(t) + ("N" if w & WALL_N else " ") + ("S" if w & WALL_S else " ")
             line += v_edge(x, y) + text
         lines.append((line + v_edge(x1 + 1, y)).rstrip())
     return "\n".join(lines)
