@@ -463,6 +463,21 @@ def _dice_sample_check(game: str, num_players: int, games: int, seed0: int) -> i
 def dice_observation(st: DiceState, row: int) -> _Json: ...
 def dice_determinize(obs: dict[str, Any] | _SupportsToDict, seed: int) -> DiceState: ...
 
+DICE_VALUE_VERSION: int
+
+def dice_value_names(game: str, num_players: int) -> list[str]: ...
+def dice_value_features(state: DiceState, seat: int) -> list[int]: ...
+
+@disjoint_base  # a cdef class: no class can inherit from it and another such base
+class LinearValue:
+    """A linear model over the dice games' value features, evaluated in C (DiceMcts's learned leaf)."""
+
+    game: str
+    num_players: int
+    width: int
+    def __init__(self, game: str, num_players: int, weights: Iterable[float], bias: float) -> None: ...
+    def margins(self, state: DiceState) -> list[float]: ...
+
 @disjoint_base  # a cdef class: no class can inherit from it and another such base
 class DiceMcts:
     """The dice games' UCT search with chance nodes, compiled (alhambra_ai/games/dice/mcts.py builds it)."""
@@ -480,7 +495,7 @@ class DiceMcts:
         self,
         states: Iterable[DiceState],
         seed: int,
-        leaf: Callable[[DiceState], Sequence[float]],
+        leaf: Callable[[DiceState], Sequence[float]] | LinearValue,
         table: Callable[[DiceState], Sequence[float]],
         policy: Callable[[DiceState], int],
         c_uct: float = 0.7,

@@ -123,6 +123,42 @@ class ValueModel:
                 raise WeightsError(f"these weights are for {key} {have[key]!r}, not {value!r}")
 
 
+    def compiled(self) -> Any:
+        """The margin model as the core's ``LinearValue`` (what the compiled searches evaluate at their
+        leaves, in C); WeightsError unless it is a linear model of the core's value features."""
+        from alhambra_ai._core import LinearValue
+        if self.header["encoding"] != "value":
+            raise WeightsError(f"the searches read weights of the value encoding, not "
+                               f"{self.header['encoding']}")
+        if self.kinds["margin"] != "linear":
+            raise WeightsError(f"the searches evaluate linear margin models, not {self.kinds['margin']}")
+        w, b = self.arrays["margin_w1"][:, 0], self.arrays["margin_b1"][0]
+        return LinearValue(self.game, self.players, [float(v) for v in w], float(b))
+
+
+#: the learned values shipped with the package (``alhambra-ai train`` made each; its header says how)
+SHIPPED = Path(__file__).parent / "data" / "values"
+
+
+def shipped_path(game: str, players: int) -> Path:
+    return SHIPPED / f"{game}-{players}p.npz"
+
+
+_COMPILED: dict[tuple[str, int], Any] = {}
+
+
+def shipped_value(game: str, players: int) -> Any:
+    """The shipped learned value of a game and player count, compiled (loaded once per process);
+    WeightsError when the package has none."""
+    key = (game, players)
+    if key not in _COMPILED:
+        path = shipped_path(game, players)
+        if not path.exists():
+            raise WeightsError(f"no learned value is shipped for {game} with {players} players ({path.name})")
+        _COMPILED[key] = load(path).compiled()
+    return _COMPILED[key]
+
+
 def _encoder_layout(header: dict[str, Any]) -> tuple[int, list[list[Any]]]:
     from alhambra_ai.selfplay import FeatureEncoder
     enc = FeatureEncoder(header["game"], int(header["players"]), dict.fromkeys(header["options"], True),

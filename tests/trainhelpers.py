@@ -22,11 +22,12 @@ from alhambra_ai.tournament.store import write_json_atomic
 
 
 def make_dataset(out: Path, games: int, seed: int, game: str = "dice", players: int = 2,
-                 options: tuple[str, ...] = (), shard_games: int = 16) -> Path:
+                 options: tuple[str, ...] = (), shard_games: int = 16, encoding: str = "compact") -> Path:
     """A dataset of ``games`` random games in ``out``, as ``alhambra-ai selfplay random --games N --seed S``
     lays it out (its manifest, shards and rows; the moves are drawn here, not by random.py)."""
-    s = Settings(("random",) * players, players, games, seed, game, tuple(options), shard_games=shard_games)
-    enc = FeatureEncoder(game, players, dict.fromkeys(options, True))
+    s = Settings(("random",) * players, players, games, seed, game, tuple(options), encoding=encoding,
+                 shard_games=shard_games)
+    enc = FeatureEncoder(game, players, dict.fromkeys(options, True), encoding)
     sources = {name: BotSource.from_file(p) for name, p in s.match.paths(players).items()}
     manifest = make_manifest(s, enc, sources)
     out.mkdir(parents=True)
@@ -50,7 +51,7 @@ def make_dataset(out: Path, games: int, seed: int, game: str = "dice", players: 
                       "actions": actions, "game_type": game, "id": spec.id}
             rows.append(game_rows(result, enc, g, manifest["seat_names"]))
         meta = {"format": manifest["format"], "version": manifest["version"], "game": game,
-                "options": list(options), "players": players, "encoding": "compact", "features": enc.size,
+                "options": list(options), "players": players, "encoding": encoding, "features": enc.size,
                 "shard": k, "first_game": first, "games": stop - first}
         write_npz(shard_path(out, k), shard_arrays(rows, meta))
     return out

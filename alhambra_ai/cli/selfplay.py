@@ -30,9 +30,10 @@ from alhambra_ai.tournament.schedule import new_master_seed
               help="Master seed of the deals. [default: random, stored; --resume keeps the stored one]")
 @click.option("--encoding", type=click.Choice(ENCODINGS), default="compact", show_default=True,
               help="compact: the env observation vector with each city summarized in 9 numbers; env: the "
-                   "full env vector (docs/env.md), city planes included.")
+                   "full env vector (docs/env.md), city planes included; value (dice, alcazaba): the "
+                   "core's value features, what the compiled searches' learned value reads.")
 @click.option("--shard-games", type=int, default=0,
-              help="Games per shard. [default: 32 compact, 4 env]")
+              help="Games per shard. [default: 32 compact, 4 env, 64 value]")
 @click.option("--move-time", default=0.1, show_default=True, type=float, help="Seconds per move.")
 @click.option("--time-bank", default=5.0, show_default=True, type=float,
               help="Extra seconds per game and seat, drawn on by slow moves (as in tournament).")

@@ -5,8 +5,8 @@
 # probability from the outcome lists of chance_outcomes (roll_outcomes: one multiset of faces per outcome,
 # cumulative tables built once) and applied as given, each outcome its own child. Decision nodes keep their
 # candidate actions best prior first and admit them by progressive widening after a roll (every candidate
-# elsewhere). After `depth` turn ends the position is scored by the Python value (value.value_of: the expected
-# final margin), squashed to [0, 1]; between the expanded node and the cut-off a turn is finished by the
+# elsewhere). After `depth` turn ends the position is scored by the leaf value (the hand-written Python value,
+# value.value_of, or a learned LinearValue evaluated in C: the expected final margin), squashed to [0, 1]; between the expanded node and the cut-off a turn is finished by the
 # expectimax turn policy in C (stop / keep one type by the binomial chain) on the seat's field-value table.
 #
 # Python is called only on cache misses: the leaf value and the turn table are cached per public position
@@ -541,6 +541,7 @@ cdef class DiceMcts:
         cdef double m, best
         cdef uint64_t key
         cdef double* np_
+        cdef double mbuf[MAX_PLAYERS]
         if g.phase == DP_OVER:
             for p in range(self.n):
                 best = -1e9
@@ -552,7 +553,11 @@ cdef class DiceMcts:
         key = dm_public_hash(g, 2)
         at = dmmap_get(&self.leaves, key)
         if at < 0:
-            margins = self.leaf_fn(_dm_wrap(g))
+            if isinstance(self.leaf_fn, LinearValue):     # the learned value: in C, no Python call
+                (<LinearValue>self.leaf_fn).margins_c(g, mbuf)
+                margins = None
+            else:
+                margins = self.leaf_fn(_dm_wrap(g))
             if self.nl + self.n > self.lcap:
                 np_ = <double*>realloc(self.lbuf, 2 * self.lcap * sizeof(double))
                 if np_ == NULL:
@@ -560,7 +565,8 @@ cdef class DiceMcts:
                 self.lbuf, self.lcap = np_, 2 * self.lcap
             at = self.nl
             for i in range(self.n):
-                self.lbuf[at + i] = 0.5 + 0.5 * _dm_tanh(<double>margins[i] / self.scale)
+                self.lbuf[at + i] = 0.5 + 0.5 * _dm_tanh(
+                    (mbuf[i] if margins is None else <double>margins[i]) / self.scale)
             self.nl += self.n
             dmmap_put(&self.leaves, key, at)
             self.leaf_calls += 1

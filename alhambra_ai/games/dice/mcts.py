@@ -31,6 +31,7 @@ from alhambra_ai._core import DiceMcts
 from alhambra_ai.games.dice import greedy
 from alhambra_ai.games.dice.expectimax import Turn, one_ply
 from alhambra_ai.games.dice.value import value_of
+from alhambra_ai.value_model import shipped_value
 
 C_UCT = 0.2         # exploration (rewards in [0, 1]); 0.7: 35% of 40 games against the frozen expectimax,
                     # 0.2: 55% (dice, 2000 iterations)
@@ -48,6 +49,8 @@ NARROW = 0          # 1: after a roll only expectimax's re-rolls (keep one type'
                     # 0: 55%;
                     # re-rolls keeping dice of two types are often best, and a few candidates with noisy
                     # outcomes starve one another at a low c_uct)
+VALUES = ("hand", "learned")
+VALUE = "hand"      # the leaf value: hand-written (value.py) or learned (data/values/, compiled)
 OWN_MARKERS = 1     # 0: the searching seat's own markers still to place left out of its leaf value (as
                     # expectimax's Turn leaves them out in the basic game): 26% of the same 40 games; 1: 55%
 
@@ -96,8 +99,10 @@ def rollout_policy(state) -> int:
 
 
 def tree(obs: dict, seed: int, c_uct: float = C_UCT, depth: int = DEPTH, scale: float = SCALE, pw: float = PW,
-         dets: int = DETS, own_markers: int = OWN_MARKERS, narrow: int = NARROW, qmc: int = QMC) -> DiceMcts:
-    """A search tree for the observation (not yet run)."""
+         dets: int = DETS, own_markers: int = OWN_MARKERS, narrow: int = NARROW, qmc: int = QMC,
+         value: str = VALUE) -> DiceMcts:
+    """A search tree for the observation (not yet run). ``value``: ``hand`` (value.py, in Python) or
+    ``learned`` (the shipped weights of the game and player count, evaluated in C at the leaves)."""
     states: list = []
     for k in range(dets if greedy.state_has_hidden(obs) else 1):
         d = determinize(obs, seed + k)
@@ -107,6 +112,11 @@ def tree(obs: dict, seed: int, c_uct: float = C_UCT, depth: int = DEPTH, scale: 
 
     def leaf(state) -> list[float]:
         return leaf_margins(state, seat, own_markers)
+
+    if value not in VALUES:
+        raise ValueError(f"value must be one of {', '.join(VALUES)}, not {value!r}")
+    if value == "learned":
+        leaf = shipped_value(obs["game"], len(obs["scores"]))
 
     return DiceMcts(states, seed % 2 ** 63, leaf, turn_table, rollout_policy, c_uct=c_uct, depth=depth,
                     pw=pw, scale=scale, narrow=narrow, qmc=qmc)

@@ -30,7 +30,7 @@ from alhambra_ai.search import MoveClock, move_seed, obs_dict
 
 _MCTS_PARAMS = (("c_uct", float), ("depth", int), ("scale", float), ("pw", float), ("dets", int),
                 ("own_markers", int),
-                ("narrow", int), ("qmc", int))
+                ("narrow", int), ("qmc", int), ("value", str))
 
 
 def greedy(obs: Any, seed: int, config: dict | None = None) -> int:

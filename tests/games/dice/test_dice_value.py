@@ -1,0 +1,156 @@
+"""The dice games' learned value, compiled (cython_core/dice/value.pxi): the value features read only what
+the seat may know, the selfplay ``value`` encoding is the core's vector, a trained linear model evaluates the
+same in C as in numpy, weights of another feature version are refused, and mcts searches with it."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from trainhelpers import make_dataset
+
+from alhambra_ai import determinize, new_game
+from alhambra_ai._core import DICE_VALUE_VERSION, DiceMcts, LinearValue, dice_value_features, dice_value_names
+from alhambra_ai.games.dice import mcts
+from alhambra_ai.selfplay import FeatureEncoder, write_npz
+from alhambra_ai.value_model import WeightsError, load
+
+
+def positions(game, n, seed, count=12):
+    """States along a random game, one every few moves."""
+    rng = random.Random(seed)
+    s = new_game(n, seed=seed, game=game)
+    out = []
+    while not s.is_terminal() and len(out) < count:
+        for _ in range(rng.randint(3, 25)):
+            if s.is_terminal():
+                break
+            s.apply(rng.choice(s.legal_actions()))
+        out.append(s.clone())
+    return out
+
+
+@pytest.mark.parametrize("game", ["dice", "alcazaba"])
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_features_are_whole_named_and_see_nothing_hidden(game, n):
+    names = dice_value_names(game, n)
+    assert len(names) == len(set(names))
+    for s in positions(game, n, seed=n):
+        for seat in range(n):
+            f = dice_value_features(s, seat)
+            assert len(f) == len(names) and all(isinstance(v, int) for v in f)
+            obs = s.observation(seat)
+            # every hidden part resampled (the bonus stacks, the bag's order): the same vector
+            for k in (1, 2, 3):
+                assert dice_value_features(determinize(obs, k), seat) == f
+            assert list(FeatureEncoder(game, n, {}, "value").encode(obs)) == f
+
+
+def test_rows_are_relative_to_the_seat():
+    s = positions("dice", 3, seed=9)[-1]
+    names = dice_value_names("dice", 3)
+    f0, f1 = dice_value_features(s, 0), dice_value_features(s, 1)
+    sc = {k: names.index(f"seat+{k}.score") for k in range(3)}
+    assert f0[sc[0]] == s.scores()[0] and f0[sc[1]] == s.scores()[1] == f1[sc[0]]
+    assert f1[sc[2]] == s.scores()[0]
+
+
+def test_next_points_are_what_the_scoring_pays():
+    """Just before the move that brings scoring A, where that move moves no building points, every row's
+    next_points (per type) are the majorities the scoring then pays (checked on the first 5 such games)."""
+    names = dice_value_names("dice", 2)
+    types = ("pavilion", "seraglio", "arcades", "chambers", "garden", "tower")
+    checked = 0
+    for seed in range(60):
+        s, rng = new_game(2, seed=seed, game="dice"), random.Random(seed)
+        while True:
+            before = s.clone()
+            s.apply(rng.choice(s.legal_actions()))
+            if s.observation(0)["scored"]:
+                break
+        if before.observation(0)["building_points"] != s.observation(0)["building_points"]:
+            continue
+        f = dice_value_features(before, 0)
+        bd = s.score_breakdown()[0]
+        for row, paid in zip(("seat+0", "seat+1", "dirk"), (bd["seats"][0], bd["seats"][1], bd["dirk"]),
+                             strict=True):
+            assert [f[names.index(f"{row}.next_points[{t}]")] for t in types] == paid["majorities"]
+        checked += 1
+        if checked == 5:
+            break
+    assert checked == 5
+
+
+def test_linear_value_is_the_dot_product_and_zero_sum_for_two():
+    names = dice_value_names("dice", 2)
+    rng = np.random.default_rng(1)
+    w = rng.normal(size=len(names))
+    lv = LinearValue("dice", 2, list(w), 1.5)
+    for s in positions("dice", 2, seed=5):
+        m = lv.margins(s)
+        one = [float(np.dot(w, dice_value_features(s, p)) + 1.5) for p in range(2)]
+        assert m[0] == pytest.approx(0.5 * (one[0] - one[1])) and m[1] == pytest.approx(-m[0])
+    lv3 = LinearValue("dice", 3, [0.5] * len(dice_value_names("dice", 3)), 0.0)
+    s = positions("dice", 3, seed=6)[-1]
+    assert lv3.margins(s) == pytest.approx([0.5 * sum(dice_value_features(s, p)) for p in range(3)])
+    with pytest.raises(ValueError, match="value features"):
+        LinearValue("dice", 2, [0.0] * 3, 0.0)
+    with pytest.raises(ValueError, match="cannot score"):
+        lv.margins(new_game(3, seed=1, game="dice"))
+
+
+def test_mcts_takes_the_compiled_value_at_its_leaves():
+    s = new_game(2, seed=3, game="dice")
+    s.apply(s.legal_actions()[0])
+    lv = LinearValue("dice", 2, [0.1] * len(dice_value_names("dice", 2)), 0.0)
+    obs = s.observation(s.current_player)
+
+    def run():
+        t = DiceMcts([determinize(obs, 1)], 7, lv, mcts.turn_table, mcts.rollout_policy)
+        t.run(300)
+        return t.best(list(obs["legal_actions"])), t.leaf_calls
+
+    (a, calls), (b, _) = run(), run()
+    assert a == b and s.is_legal(a) and calls > 0
+
+
+@pytest.fixture(scope="module")
+def weights(tmp_path_factory):
+    pytest.importorskip("sklearn", reason='train needs the [train] extra: pip install -e ".[train]"')
+    from alhambra_ai.train import TrainSettings, train
+    root = tmp_path_factory.mktemp("value")
+    data = make_dataset(root / "d", 120, 1, encoding="value")
+    out = root / "w.npz"
+    train(TrainSettings((str(data),), model="linear", max_rows=4000, seed=3), out)
+    return out
+
+
+def test_trained_weights_compile_to_the_same_value(weights):
+    m = load(weights)
+    lv = m.compiled()
+    for s in positions("dice", 2, seed=8):
+        x = np.array([dice_value_features(s, p) for p in range(2)], np.int16)
+        p = m.predict(x).margin
+        assert lv.margins(s)[0] == pytest.approx(0.5 * (p[0] - p[1]), abs=1e-3)
+
+
+def test_weights_of_other_value_features_are_refused(weights, tmp_path):
+    import json
+    with np.load(weights) as z:
+        arrays = {k: z[k] for k in z.files}
+    header = json.loads(bytes(arrays["header"]).decode())
+    header["layout"][0][0] = f"value_v{DICE_VALUE_VERSION + 1}"
+    arrays["header"] = np.frombuffer(json.dumps(header).encode(), np.uint8)
+    bad = tmp_path / "bad.npz"
+    write_npz(bad, arrays)
+    with pytest.raises(WeightsError, match="another layout"):
+        load(bad)
+    compact = FeatureEncoder("dice", 2, {}, "compact")
+    assert compact.size != len(dice_value_names("dice", 2))
+
+
+def test_value_encoding_is_refused_for_the_base_game():
+    from alhambra_ai.errors import BadInput
+    with pytest.raises(BadInput, match="value encoding"):
+        FeatureEncoder("alhambra", 2, {}, "value")
