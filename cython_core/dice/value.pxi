@@ -10,12 +10,14 @@
 # order, then Dirk (2 players); docs/formats.md "Value features" lists every column.
 
 cdef enum:
-    DV_VERSION = 1
+    DV_VERSION = 2
     DV_GLOBAL = 5 + 2 * NTYPES     # round, scorings left, rounds to the next scoring, turn in round, over;
                                    # per column the best and second marker's field (index + 1, 0: none)
     DV_ROW = 9                     # score, then the game's six row facts, markers to place, to act
-    DV_TYPE = 6                    # per row and type: level, next scoring's points, later scorings' points,
-                                   # lead over the best other row, best marker, second marker
+    DV_TYPE = 10                   # per row and type: level, next scoring's points, later scorings' points,
+                                   # lead over the best other row, best marker, second marker, each of
+                                   # these two times its field (1-24: how hard it is to top) and times the
+                                   # other rows' markers still to place (how many may try)
     DV_MAX = DV_GLOBAL + NROWS * (DV_ROW + NTYPES * DV_TYPE)
 
 #: the value features' version: a weights file records it (its layout's name) and loading refuses another
@@ -177,7 +179,12 @@ cdef int dv_features(DiceGame* g, int seat, int16_t* out) noexcept nogil:
             if f >= 0:
                 for i in range(nrows):
                     if rows[i] == g.field[t][f]:
-                        out[DV_GLOBAL + nrows * DV_ROW + (i * NTYPES + t) * DV_TYPE + 4 + r] = 1
+                        at = DV_GLOBAL + nrows * DV_ROW + (i * NTYPES + t) * DV_TYPE
+                        out[at + 4 + r] = 1
+                        out[at + 6 + r] = f + 1
+                        for j in range(nrows):
+                            if j != i:
+                                out[at + 8 + r] += out[DV_GLOBAL + j * DV_ROW + 7]
     return width
 
 
@@ -196,7 +203,9 @@ def dice_value_names(game, int num_players):
         out += [f"{r}.score"] + [f"{r}.{x}" for x in own] + [f"{r}.to_place", f"{r}.to_act"]
     for r in rows:
         for t in TYPE_NAMES:
-            out += [f"{r}.{x}[{t}]" for x in ("level", "next_points", "later_points", "lead", "best", "second")]
+            out += [f"{r}.{x}[{t}]" for x in ("level", "next_points", "later_points", "lead", "best", "second",
+                                              "best_field", "second_field", "best_x_others_to_place",
+                                              "second_x_others_to_place")]
     if len(out) != dv_width(num_players, dirk):
         raise AssertionError("value feature names out of step with dv_features")
     return out

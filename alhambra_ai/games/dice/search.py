@@ -7,8 +7,9 @@ public knowledge only (the observation is determinized first):
 - ``expectimax``: the exact expectation over re-roll outcomes on the position value (``expectimax.py``,
   ``value.py``), within the move's time, or exact and deterministic when the config gives ``samples``;
 - ``mcts``: a compiled UCT tree with chance nodes over the exact roll outcomes, cut off by the position
-  value (``mcts.py``; config: iterations, c_uct, depth, scale, pw, dets; ``flat`` = the first flat UCB with
-  random playouts, kept for comparisons).
+  value (``mcts.py``; config: iterations, c_uct, depth, scale, pw, dets, value: ``hand`` for value.py or
+  ``learned`` for the shipped weights evaluated in C; ``flat`` = the first flat UCB with random playouts, kept
+  for comparisons).
 
 >>> from alhambra_ai import new_game
 >>> s = new_game(2, 1, game="dice"); s.apply("roll")

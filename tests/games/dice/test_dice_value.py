@@ -154,3 +154,26 @@ def test_value_encoding_is_refused_for_the_base_game():
     from alhambra_ai.errors import BadInput
     with pytest.raises(BadInput, match="value encoding"):
         FeatureEncoder("alhambra", 2, {}, "value")
+
+
+@pytest.mark.parametrize("game", ["dice", "alcazaba"])
+def test_the_shipped_values_play_in_the_sandbox(game, tmp_path):
+    """A refereed game (each seat its sandboxed worker) of mcts on the shipped learned value: it loads the
+    weights inside the sandbox (the package's data is in its read set; loading needs no arena import) and
+    plays every move without a forfeit."""
+    from click.testing import CliRunner
+
+    from alhambra_ai.cli import main
+    from alhambra_ai.value_model import shipped_path
+    if not shipped_path(game, 2).exists():
+        pytest.skip(f"no learned value is shipped for {game} with 2 players")
+    learned = tmp_path / "learned.py"
+    learned.write_text("from alhambra_ai.botapi import SearchBot\n\n\nclass Bot(SearchBot):\n"
+                       "    search = 'mcts'\n\n    def setup(self, config):\n"
+                       "        super().setup({**config, 'value': 'learned', 'iterations': 40})\n")
+    r = CliRunner().invoke(main, ["tournament", str(learned), "greedy", "--game", game, "--seats", "2",
+                                  "--games", "1", "--seed", "3", "--out", str(tmp_path / "t"), "--no-progress"])
+    assert r.exit_code == 0, r.output
+    import json
+    results = [json.loads(line) for line in (tmp_path / "t" / "results.jsonl").read_text().splitlines()]
+    assert len(results) == 2 and all(res["forfeits"] == [] for res in results)
