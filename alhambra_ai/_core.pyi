@@ -469,13 +469,16 @@ def dice_value_names(game: str, num_players: int) -> list[str]: ...
 def dice_value_features(state: DiceState, seat: int) -> list[int]: ...
 
 @disjoint_base  # a cdef class: no class can inherit from it and another such base
-class LinearValue:
-    """A linear model over the dice games' value features, evaluated in C (DiceMcts's learned leaf)."""
+class LearnedValue:
+    """A model (linear, or one hidden layer) over the dice games' value features, evaluated in C (DiceMcts's
+    learned leaf)."""
 
     game: str
     num_players: int
     width: int
-    def __init__(self, game: str, num_players: int, weights: Iterable[float], bias: float) -> None: ...
+    hidden: int
+    def __init__(self, game: str, num_players: int, w1: Iterable[float], b1: Iterable[float],
+                 w2: Iterable[float] | None = None, b2: float = 0.0) -> None: ...
     def margins(self, state: DiceState) -> list[float]: ...
 
 @disjoint_base  # a cdef class: no class can inherit from it and another such base
@@ -495,7 +498,7 @@ class DiceMcts:
         self,
         states: Iterable[DiceState],
         seed: int,
-        leaf: Callable[[DiceState], Sequence[float]] | LinearValue,
+        leaf: Callable[[DiceState], Sequence[float]] | LearnedValue,
         table: Callable[[DiceState], Sequence[float]],
         policy: Callable[[DiceState], int],
         c_uct: float = 0.7,

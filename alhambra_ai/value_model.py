@@ -124,16 +124,18 @@ class ValueModel:
 
 
     def compiled(self) -> Any:
-        """The margin model as the core's ``LinearValue`` (what the compiled searches evaluate at their
-        leaves, in C); WeightsError unless it is a linear model of the core's value features."""
-        from alhambra_ai._core import LinearValue
+        """The margin model as the core's ``LearnedValue`` (what the compiled searches evaluate at their
+        leaves, in C); WeightsError unless it is a model of the core's value features."""
+        from alhambra_ai._core import LearnedValue
         if self.header["encoding"] != "value":
             raise WeightsError(f"the searches read weights of the value encoding, not "
                                f"{self.header['encoding']}")
-        if self.kinds["margin"] != "linear":
-            raise WeightsError(f"the searches evaluate linear margin models, not {self.kinds['margin']}")
-        w, b = self.arrays["margin_w1"][:, 0], self.arrays["margin_b1"][0]
-        return LinearValue(self.game, self.players, [float(v) for v in w], float(b))
+        a = self.arrays
+        w1, b1 = [float(v) for v in a["margin_w1"].ravel()], [float(v) for v in a["margin_b1"]]
+        if self.kinds["margin"] == "linear":
+            return LearnedValue(self.game, self.players, w1, b1)
+        return LearnedValue(self.game, self.players, w1, b1, [float(v) for v in a["margin_w2"][:, 0]],
+                            float(a["margin_b2"][0]))
 
 
 #: the learned values shipped with the package (``alhambra-ai train`` made each; its header says how)

@@ -6,7 +6,7 @@
 # cumulative tables built once) and applied as given, each outcome its own child. Decision nodes keep their
 # candidate actions best prior first and admit them by progressive widening after a roll (every candidate
 # elsewhere). After `depth` turn ends the position is scored by the leaf value (the hand-written Python value,
-# value.value_of, or a learned LinearValue evaluated in C: the expected final margin), squashed to [0, 1]; between the expanded node and the cut-off a turn is finished by the
+# value.value_of, or a learned LearnedValue evaluated in C: the expected final margin), squashed to [0, 1]; between the expanded node and the cut-off a turn is finished by the
 # expectimax turn policy in C (stop / keep one type by the binomial chain) on the seat's field-value table.
 #
 # Python is called only on cache misses: the leaf value and the turn table are cached per public position
@@ -553,8 +553,8 @@ cdef class DiceMcts:
         key = dm_public_hash(g, 2)
         at = dmmap_get(&self.leaves, key)
         if at < 0:
-            if isinstance(self.leaf_fn, LinearValue):     # the learned value: in C, no Python call
-                (<LinearValue>self.leaf_fn).margins_c(g, mbuf)
+            if isinstance(self.leaf_fn, LearnedValue):     # the learned value: in C, no Python call
+                (<LearnedValue>self.leaf_fn).margins_c(g, mbuf)
                 margins = None
             else:
                 margins = self.leaf_fn(_dm_wrap(g))

@@ -11,7 +11,7 @@ import pytest
 from trainhelpers import make_dataset
 
 from alhambra_ai import determinize, new_game
-from alhambra_ai._core import DICE_VALUE_VERSION, DiceMcts, LinearValue, dice_value_features, dice_value_names
+from alhambra_ai._core import DICE_VALUE_VERSION, DiceMcts, LearnedValue, dice_value_features, dice_value_names
 from alhambra_ai.games.dice import mcts
 from alhambra_ai.selfplay import FeatureEncoder, write_npz
 from alhambra_ai.value_model import WeightsError, load
@@ -86,16 +86,22 @@ def test_linear_value_is_the_dot_product_and_zero_sum_for_two():
     names = dice_value_names("dice", 2)
     rng = np.random.default_rng(1)
     w = rng.normal(size=len(names))
-    lv = LinearValue("dice", 2, list(w), 1.5)
+    lv = LearnedValue("dice", 2, list(w), [1.5])
     for s in positions("dice", 2, seed=5):
         m = lv.margins(s)
         one = [float(np.dot(w, dice_value_features(s, p)) + 1.5) for p in range(2)]
         assert m[0] == pytest.approx(0.5 * (one[0] - one[1])) and m[1] == pytest.approx(-m[0])
-    lv3 = LinearValue("dice", 3, [0.5] * len(dice_value_names("dice", 3)), 0.0)
+    lv3 = LearnedValue("dice", 3, [0.5] * len(dice_value_names("dice", 3)), [0.0])
     s = positions("dice", 3, seed=6)[-1]
     assert lv3.margins(s) == pytest.approx([0.5 * sum(dice_value_features(s, p)) for p in range(3)])
     with pytest.raises(ValueError, match="value features"):
-        LinearValue("dice", 2, [0.0] * 3, 0.0)
+        LearnedValue("dice", 2, [0.0] * 3, [0.0])
+    width, hidden = len(names), 5
+    w1, b1, w2 = rng.normal(size=(width, hidden)), rng.normal(size=hidden), rng.normal(size=hidden)
+    mlp = LearnedValue("dice", 2, list(w1.ravel()), list(b1), list(w2), -0.5)
+    for s in positions("dice", 2, seed=7):
+        one = [float(np.maximum(np.array(dice_value_features(s, p)) @ w1 + b1, 0) @ w2 - 0.5) for p in range(2)]
+        assert mlp.margins(s)[0] == pytest.approx(0.5 * (one[0] - one[1]))
     with pytest.raises(ValueError, match="cannot score"):
         lv.margins(new_game(3, seed=1, game="dice"))
 
@@ -103,7 +109,7 @@ def test_linear_value_is_the_dot_product_and_zero_sum_for_two():
 def test_mcts_takes_the_compiled_value_at_its_leaves():
     s = new_game(2, seed=3, game="dice")
     s.apply(s.legal_actions()[0])
-    lv = LinearValue("dice", 2, [0.1] * len(dice_value_names("dice", 2)), 0.0)
+    lv = LearnedValue("dice", 2, [0.1] * len(dice_value_names("dice", 2)), [0.0])
     obs = s.observation(s.current_player)
 
     def run():
