@@ -91,7 +91,7 @@ are those of an uninterrupted run.
 Examples:
   alhambra-ai tournament bots/*.py       (the main job: 24 games, ~90 s)
   alhambra-ai tournament bots/random.py bots/greedy.py
-  alhambra-ai tournament bots/*.py --players 2-4 --rounds 4 --jobs 2 --out runs/a
+  alhambra-ai tournament bots/*.py --players 2-4 --rounds 4 -j 2 --out runs/a
   alhambra-ai tournament --config tournaments/quick.toml
   alhambra-ai tournament --lineup bots/mcts.py,bots/greedy.py,bots/greedy.py
   alhambra-ai tournament --out runs/a --resume
