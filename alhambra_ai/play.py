@@ -127,7 +127,7 @@ def play_game(players: int | None = None, seat: int = 1, bots: Sequence[str] = (
     except Exception as exc:
         for bot in seat_bots.values():
             bot.close()
-        error(f"Cannot start the game: {exc}")
+        error(f"Error: {exc}")
         return 2
     finished = False
     try:
@@ -165,7 +165,7 @@ def save_game(game: TerminalGame, path: str, error: Callable[[str], None]) -> in
     try:
         save_record(make_record(game.state, [n or f"seat {p + 1}" for p, n in enumerate(game.names)]), path)
     except (OSError, ValueError) as exc:
-        error(f"Could not save the game record to {path}: {exc}")
+        error(f"Error: cannot save the game record to {path}: {exc}")
         return 1
     game.write(f"Game record saved to {path} (alhambra-ai replay {path}).")
     return 0

@@ -6,7 +6,7 @@ the tournament's backends, so the same referee, limits, forfeits, watchdog and w
 schedules deals and feeds the test). Finished deals go to the test (alhambra_ai.sprt) in
 deal order, whatever order their games finish in, so the decision and the number of games never depend on
 ``--jobs`` or the backend; the run stops as soon as H0 or H1 is accepted (games still in progress are
-dropped) or at ``--max-games``. With ``--out`` every finished game is kept (the strength log's format:
+dropped) or at ``--max-games``. With ``--results`` every finished game is kept (the strength log's format:
 ``alhambra-ai strength --report FILE`` reads it too), and ``--resume`` replays the file's deals through
 the test before playing on.
 """
@@ -59,13 +59,13 @@ def check_run(settings: dict, out: str | Path | None, resume: bool, max_games: i
     if max_games is not None and max_games < settings["players"]:
         raise BadInput(f"--max-games must be at least one deal ({settings['players']} games)")
     if resume and out is None:
-        raise BadInput("--resume needs --out FILE (the log of the run to continue)")
+        raise BadInput("--resume needs --results FILE (the log of the run to continue)")
     if out is None:
         return
     out = Path(out)
     if not resume and out.exists() and out.stat().st_size:
         raise BadInput(f"{out} already holds games: add --resume to continue that run, or choose another "
-                         "--out")
+                         "--results file")
     if resume and not out.is_file():
         raise BadInput(f"nothing to resume: no file {out}")
     if resume and (old := ResultLog.read(out)[0]["settings"]) != settings:

@@ -217,9 +217,9 @@ def summarize(a: str, b: str, players: int, results: list[dict]) -> MatchResult:
 
 
 class ResultLog:
-    """Finished games as JSON lines (``--out``), so a long evaluation survives being stopped: the first line
-    holds the settings, every further line one game keyed by match, player count and game number. Lines are
-    appended and read with the tournament store's kill-safe primitives (``store.append_line``,
+    """Finished games as JSON lines (``--results``), so a long evaluation survives being stopped: the first
+    line holds the settings, every further line one game keyed by match, player count and game number. Lines
+    are appended and read with the tournament store's kill-safe primitives (``store.append_line``,
     ``store.read_lines``): a torn last line (the process killed mid-write) is dropped and cut off. A file
     written with other settings is refused (StoreError: bad input).
 
@@ -238,7 +238,7 @@ class ResultLog:
             head, self.done, torn = self.read(self.path)
             if head.get("settings") != settings:
                 raise StoreError(f"{self.path} was written with other settings {head.get('settings')}; "
-                                 f"now {settings}: use another --out file")
+                                 f"now {settings}: use another --results file")
             if torn:  # cut the torn tail off, so appends start on a fresh line
                 read_lines(self.path, _log_line, repair=True)
         else:
@@ -277,7 +277,7 @@ def _log_line(item: object) -> None:
 
 
 def report(path: str | Path) -> tuple[dict, list[MatchResult]]:
-    """The settings and a summary per match and player count of the games a ``--out`` file holds (done so
+    """The settings and a summary per match and player count of the games a ``--results`` file holds (done so
     far; nothing is played). Raises BadInput for a file that is not one."""
     path = Path(path)
     if not path.is_file():

@@ -76,7 +76,7 @@ class TrainSettings:
     epochs: int = 30             # the MLP's most epochs (it stops earlier when validation stops improving)
 
     def command(self) -> str:
-        """The command that makes the file (``--out`` left out: the file does not depend on it)."""
+        """The command that makes the file (``--weights`` left out: the file does not depend on it)."""
         words = ["alhambra-ai", "train", *self.data]
         for h in self.holdout:
             words += ["--holdout", h]
@@ -505,9 +505,9 @@ def train(s: TrainSettings, out: str | Path, note: Callable[[str], None] | None 
     import_sklearn()
     out = Path(out)
     if out.is_dir():
-        raise BadInput(f"--out {out} is a folder; give a file name (e.g. {out / 'value.npz'})")
+        raise BadInput(f"--weights {out} is a folder; give a file name (e.g. {out / 'value.npz'})")
     if not out.parent.is_dir():
-        raise BadInput(f"--out {out}: no folder {out.parent}")
+        raise BadInput(f"--weights {out}: no folder {out.parent}")
     data = survey(s)
     m0 = data[0].manifest
     label = f"{m0['game']} {m0['players']}p" + (f" +{','.join(m0['options'])}" if m0["options"] else "")

@@ -185,7 +185,7 @@ def test_the_default_bounds(players):
 # ---------------------------------------------------------------- the command, on the toy game
 
 LAST, FIRST, SEEDED = str(GOOD / "last.py"), str(GOOD / "first.py"), str(GOOD / "seeded.py")
-FAST = ["--move-time", "0.5", "--time-bank", "0.5", "--no-progress"]
+FAST = ["--move-time", "0.5", "--time-bank", "0.5", "--no-progress", "--seed", "1"]
 WIDE = ["--share0", "0.5", "--share1", "0.7"]  # H1: NEW wins 70% of the 2-player deal: a short run
 WIDER = ["--share0", "0.5", "--share1", "0.8"]
 
@@ -213,7 +213,7 @@ def logged(path):
 
 def test_a_stronger_bot_is_accepted_quickly(toy, tmp_path):
     out = tmp_path / "s.jsonl"
-    r = invoke(LAST, FIRST, *WIDE, "--out", out, *FAST)
+    r = invoke(LAST, FIRST, *WIDE, "--results", out, *FAST)
     assert r.exit_code == 0, r.output
     lines = summary(r.output)
     # every deal scores 1: the LLR grows by log(0.7 / 0.5) = 0.336 per deal and passes log(19) at the 9th
@@ -239,7 +239,7 @@ def test_a_bot_against_itself_is_not_accepted(toy, tmp_path):
 
 def test_four_players_one_new_against_three_base(toy, tmp_path):
     out = tmp_path / "s.jsonl"
-    r = invoke(LAST, FIRST, "--players", 4, "--elo1", 200, "--jobs", 2, "--out", out, *FAST)
+    r = invoke(LAST, FIRST, "--players", 4, "--elo1", 200, "--jobs", 2, "--results", out, *FAST)
     assert r.exit_code == 0, r.output
     assert "H0 Elo +0.0 (share 0.250), H1 Elo +200.0 (share 0.513)" in r.output
     lines = summary(r.output)
@@ -258,7 +258,7 @@ def test_the_result_does_not_depend_on_jobs_and_resume_continues(toy, tmp_path):
     other.write_text((GOOD / "seeded.py").read_text().replace('config["seed"]', 'config["seed"] + 1'))
     runs = {}
     for jobs in (1, 2):
-        r = invoke(SEEDED, other, *WIDER, "--jobs", jobs, "--out", tmp_path / f"{jobs}.jsonl", *FAST)
+        r = invoke(SEEDED, other, *WIDER, "--jobs", jobs, "--results", tmp_path / f"{jobs}.jsonl", *FAST)
         assert r.exit_code == 0, r.output
         runs[jobs] = summary(r.output)
     assert runs[1] == runs[2] and runs[1][0].startswith("H0 accepted"), runs
@@ -266,23 +266,23 @@ def test_the_result_does_not_depend_on_jobs_and_resume_continues(toy, tmp_path):
     assert "95% [0.5000, 0.5000]" not in runs[1][4]  # not all deals alike
 
     out = tmp_path / "resumed.jsonl"
-    r = invoke(SEEDED, other, *WIDER, "--max-games", 7, "--out", out, *FAST)  # 3 whole deals
+    r = invoke(SEEDED, other, *WIDER, "--max-games", 7, "--results", out, *FAST)  # 3 whole deals
     assert r.exit_code == 0 and summary(r.output)[:2] == [
         "no decision: the game limit was reached (LLR between the bounds)", "games 6, deals 3 (2 players)"]
-    r = invoke(SEEDED, other, *WIDER, "--out", out, *FAST)
+    r = invoke(SEEDED, other, *WIDER, "--results", out, *FAST)
     assert r.exit_code == 2 and "add --resume" in r.output
-    r = invoke(SEEDED, other, *WIDER, "--out", out, "--resume", *FAST)
+    r = invoke(SEEDED, other, *WIDER, "--results", out, "--resume", *FAST)
     assert r.exit_code == 0 and summary(r.output) == runs[1], r.output
     _settings, games = logged(out)
     assert sorted(g["game"] for g in games) == list(range(len(games)))  # nothing played twice
     # resuming a decided run plays nothing and says the same
-    r = invoke(SEEDED, other, *WIDER, "--out", out, "--resume", *FAST)
+    r = invoke(SEEDED, other, *WIDER, "--results", out, "--resume", *FAST)
     assert summary(r.output) == runs[1] and len(logged(out)[1]) == len(games)
     # the file is a strength log too
     _, rows = report(out)
     assert rows[0].games == len(games) and rows[0].a == "seeded" and rows[0].b == "other"
     # other settings than the log's are refused
-    r = invoke(SEEDED, other, *WIDER, "--out", out, "--resume", "--seed", 2, *FAST)
+    r = invoke(SEEDED, other, *WIDER, "--results", out, "--resume", *FAST, "--seed", 2)
     assert r.exit_code == 2 and "other settings (seed 1 -> 2)" in r.stderr
     assert r.stdout == "" and len(r.stderr.strip().splitlines()) == 1  # refused before anything is printed
 
@@ -300,7 +300,7 @@ def test_the_result_does_not_depend_on_jobs_and_resume_continues(toy, tmp_path):
     ([LAST, FIRST, "--move-time", 0], "--move-time"),
     ([LAST, FIRST, "--memory", 10], "--memory"),
     ([LAST, FIRST, "--jobs", 0], "--jobs"),
-    ([LAST, FIRST, "--resume"], "--resume needs --out"),
+    ([LAST, FIRST, "--resume"], "--resume needs --results FILE"),
     ([LAST, FIRST, "--game", "dice", "--options", "camps"], "base game's"),
     ([LAST, FIRST, "--address", "auto"], "needs --backend ray"),
 ])
@@ -311,5 +311,5 @@ def test_bad_arguments_are_one_line_and_exit_2(args, message):
 
 
 def test_resume_of_a_missing_file_is_refused(tmp_path):
-    r = CliRunner().invoke(main, ["sprt", LAST, FIRST, "--out", str(tmp_path / "none.jsonl"), "--resume"])
+    r = CliRunner().invoke(main, ["sprt", LAST, FIRST, "--results", str(tmp_path / "none.jsonl"), "--resume"])
     assert r.exit_code == 2 and "nothing to resume" in r.output

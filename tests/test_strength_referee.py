@@ -16,7 +16,7 @@ from alhambra_ai.strength import report
 from alhambra_ai.tournament.store import load_results
 
 FIRST, LAST = str(GOOD / "first.py"), str(GOOD / "last.py")
-FAST = ["--players", "2", "--move-time", "0.5", "--time-bank", "0.5", "--no-progress"]
+FAST = ["--players", "2", "--move-time", "0.5", "--time-bank", "0.5", "--no-progress", "--seed", "1"]
 
 CHECKS_CONFIG = '''
 """Raises in setup unless it got the tournament's config: then it forfeits with the reason."""
@@ -55,7 +55,7 @@ def games_in(path):
 def test_an_illegal_move_is_a_forfeit_not_a_crash_of_the_run(toy, tmp_path):
     out = tmp_path / "s.jsonl"
     illegal = HOSTILE / "illegal.py"
-    r = invoke("strength", "--match", f"{illegal}:{FIRST}", "--games", "2", "--out", out, *FAST)
+    r = invoke("strength", "--match", f"{illegal}:{FIRST}", "--games", "2", "--results", out, *FAST)
     assert r.exit_code == 0, r.output
     assert "win   0.0%" in r.output and "forfeits illegal (illegal action) 2" in r.output
     games = games_in(out)
@@ -78,8 +78,8 @@ def test_a_bot_file_gets_the_tournament_config_and_its_own_process_per_seat(toy,
     monkeypatch.setattr(referee, "BotProcess", Recorded)
     checks = config_bot(tmp_path)
     out = tmp_path / "s.jsonl"
-    r = invoke("strength", "--lineup", f"{FIRST},{checks},{checks},{checks}", "--games", "4", "--out", out,
-               *FAST)
+    r = invoke("strength", "--lineup", f"{FIRST},{checks},{checks},{checks}", "--games", "4",
+               "--results", out, *FAST)
     assert r.exit_code == 0, r.output
     assert "forfeits" not in r.output and "first vs checks" in r.output and " 4p " in r.output
     games = games_in(out)
@@ -89,7 +89,7 @@ def test_a_bot_file_gets_the_tournament_config_and_its_own_process_per_seat(toy,
     assert len(set(pids)) == len(pids) == 4 * 4  # every seat of every game: a process of its own
 
     # the same file in a tournament gets the same config (a failed assert would be a forfeit)
-    r = invoke("tournament", "--lineup", f"{checks},{checks}", "--games", "1", "--out", tmp_path / "t",
+    r = invoke("tournament", "--lineup", f"{checks},{checks}", "--rounds", "1", "--out", tmp_path / "t",
                "--move-time", "0.5", "--time-bank", "0.5", "--no-progress")
     assert r.exit_code == 0, r.output
     results = load_results(tmp_path / "t")
@@ -101,7 +101,7 @@ def test_a_side_with_its_own_move_time(toy, tmp_path):
     fast = config_bot(tmp_path, "fast", 0.5)
     slow = config_bot(tmp_path, "slow", 0.75)
     out = tmp_path / "s.jsonl"
-    r = invoke("strength", "--match", f"{slow}@0.75:{fast}", "--games", "2", "--out", out, *FAST)
+    r = invoke("strength", "--match", f"{slow}@0.75:{fast}", "--games", "2", "--results", out, *FAST)
     assert r.exit_code == 0, r.output
     games = games_in(out)
     assert games[0]["bots"] == ["slow@0.75", "fast"] and all(not g["forfeits"] for g in games)
@@ -114,7 +114,7 @@ def test_all_matches_share_one_queue_and_the_table_keeps_its_order(toy, tmp_path
     for jobs in ("1", "2"):
         out = tmp_path / f"s{jobs}.jsonl"
         r = invoke("strength", "--match", f"{FIRST}:{LAST}", "--match", f"{LAST}:{FIRST}", "--games", "4",
-                   "--players", "2,3", "--jobs", jobs, "--out", out, *FAST[2:])
+                   "--players", "2,3", "--jobs", jobs, "--results", out, *FAST[2:])
         assert r.exit_code == 0, r.output
         rows = [line.split("win")[0].split()[:4] for line in r.output.splitlines() if " win " in line]
         assert rows == [["first", "vs", "last", "2p"], ["first", "vs", "last", "3p"],
@@ -143,7 +143,7 @@ def test_two_files_of_one_name_in_two_matches_each_play_their_own_games(toy, tmp
     impostor.write_text((GOOD / "last.py").read_text())
     out = tmp_path / "s.jsonl"
     r = invoke("strength", "--match", f"{impostor}:{LAST}", "--match", f"{FIRST}:{LAST}", "--games", "2",
-               "--out", out, *FAST)
+               "--results", out, *FAST)
     assert r.exit_code == 0, r.output
     games = {(g["match"].split(":")[0], g["game"]): g for g in games_in(out)}
     assert len(games) == 4

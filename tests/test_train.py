@@ -46,7 +46,7 @@ def data(tmp_path_factory):
 @pytest.fixture(scope="module")
 def trained(data, tmp_path_factory):
     out = tmp_path_factory.mktemp("w") / "value.npz"
-    r = invoke(data[0], "--holdout", data[1], "--out", out, *SMALL)
+    r = invoke(data[0], "--holdout", data[1], "--weights", out, *SMALL)
     assert r.exit_code == 0, r.output
     return out, r.output
 
@@ -59,7 +59,8 @@ def test_trains_end_to_end_and_reports(data, trained):
     assert h["game"] == "dice" and h["players"] == 2 and h["features"] == 704 and h["encoding"] == "compact"
     assert [d["path"] for d in h["data"]] == [str(data[0]), str(data[1])]
     assert [d["seed"] for d in h["data"]] == [1, 2] and all(len(d["sha256"]) == 64 for d in h["data"])
-    assert h["seed"] == 5 and h["command"].startswith("alhambra-ai train ") and "--out" not in h["command"]
+    assert h["seed"] == 5 and h["command"].startswith("alhambra-ai train ")
+    assert "--weights" not in h["command"]
     assert set(h["heldout"]) == {"baseline", "linear", "mlp", "kept"}
     assert path.stat().st_size < 300_000
     # the figures are those of the file's own weights on the held-out dataset
@@ -81,7 +82,7 @@ def test_trains_end_to_end_and_reports(data, trained):
 def test_same_data_and_seed_same_bytes(data, trained, tmp_path):
     path, _ = trained
     out = tmp_path / "again.npz"
-    r = invoke(data[0], "--holdout", data[1], "--out", out, *SMALL)
+    r = invoke(data[0], "--holdout", data[1], "--weights", out, *SMALL)
     assert r.exit_code == 0, r.output
     assert out.read_bytes() == path.read_bytes()
 
@@ -157,14 +158,14 @@ def test_bad_input_is_one_line_and_nothing_written(data, tmp_path, case):
         args = [tmp_path / "x"]
     elif case == "bad-flag":
         args = [a, "--holdout", b, "--hidden", "0"]
-    line = one_error_line(invoke(*SMALL, "--out", out, *args))
+    line = one_error_line(invoke(*SMALL, "--weights", out, *args))
     assert not out.exists() and not list(tmp_path.glob("*.tmp")) and not list(tmp_path.glob(".w.npz*")), line
 
 
 def test_a_failed_run_leaves_an_old_file_alone(data, trained, tmp_path):
     out = tmp_path / "w.npz"
     shutil.copy(trained[0], out)
-    r = invoke(data[0], "--holdout", tmp_path / "nowhere", "--out", out, *SMALL)
+    r = invoke(data[0], "--holdout", tmp_path / "nowhere", "--weights", out, *SMALL)
     one_error_line(r)
     assert out.read_bytes() == trained[0].read_bytes()
 

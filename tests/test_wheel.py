@@ -50,7 +50,7 @@ def test_the_wheel_plays_from_an_empty_folder(tmp_path):
     package, bots = where.stdout.split()
     assert package.startswith(str(venv)) and bots.startswith(str(venv)), where.stdout
 
-    run = subprocess.run([cli, "tournament", "random", "greedy", "--games", "1", "--move-time", "0.05",
+    run = subprocess.run([cli, "tournament", "random", "greedy", "--rounds", "1", "--move-time", "0.05",
                           "--out", "run", "--no-progress"],
                          cwd=empty, env=env, capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stderr[-2000:]

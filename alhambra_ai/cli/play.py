@@ -7,24 +7,22 @@ import sys
 import click
 
 from alhambra_ai import registry
-from alhambra_ai.cli.common import GAME_CHOICE, GAME_HELP, OPTIONS_HELP, options_callback
+from alhambra_ai.cli.common import GAME, MODULE_OPTIONS, clock_options, seed_option
 from alhambra_ai.play import play_game
 from alhambra_ai.screen import terminal_is_interactive
 from alhambra_ai.text import COMPACT_HEIGHT, screen_size
 
 
 @click.command("play")
-@click.option("--players", type=int, default=None,
+@click.option("--players", type=int, default=None, metavar="N",
               help="number of players, 2-6  [default: one per --bot, at least 2]")
 @click.option("--seat", type=int, default=1, show_default=True, help="your seat, 1-based")
 @click.option("--bot", "bots", multiple=True, metavar="FILE",
               help="opponent bot file or built-in name; each --bot fills the next opponent seat in order "
               "(the list repeats when --players asks for more) [default: the game's strongest: "
               + ", ".join(f"{registry.get(g).strongest} in {g}" for g in registry.names()) + "]")
-@click.option("--seed", type=int, default=None, help="game seed (default: random, printed at the start)")
-@click.option("--move-time", type=float, default=1.0, show_default=True, help="bot thinking time per move, s")
-@click.option("--time-bank", type=float, default=10.0, show_default=True,
-              help="extra seconds per game a bot may spend on slow moves; a bot over it is out")
+@seed_option("The deal's seed.")
+@clock_options(move_time=1.0, time_bank=10.0)
 @click.option("--unicode/--ascii", default=False, help="box-drawing characters for the cities")
 @click.option("--color/--no-color", default=False, help="ANSI colours")
 @click.option("--record", metavar="FILE", default=None,
@@ -39,8 +37,8 @@ from alhambra_ai.text import COMPACT_HEIGHT, screen_size
               help="the line mode: each turn printed below the last, for screen readers and logs (also "
               "whenever input or output is not a terminal)  [default: a full screen redrawn for each "
               "decision]")
-@click.option("--options", "options", default=None, callback=options_callback, help=OPTIONS_HELP)
-@click.option("--game", "game", type=GAME_CHOICE, default=registry.DEFAULT, help=GAME_HELP)
+@MODULE_OPTIONS
+@GAME
 @click.option("--windows", type=click.Choice(["useful", "ask", "auto"]), default="useful", show_default=True,
               help="the window between turns (vizier, thief): asked when an offer is new and worth it, "
               "always, or never (done is played); in the game: windows ask|auto|useful")

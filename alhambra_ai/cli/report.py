@@ -2,23 +2,28 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
 
+from alhambra_ai.cli.common import Renamed
 from alhambra_ai.errors import BadInput
 from alhambra_ai.report import write_report
 from alhambra_ai.tournament.store import StoreError
 
 
-@click.command("report")
-@click.argument("out_dir", type=click.Path(file_okay=False))
-@click.option("--to", "to", type=click.Path(file_okay=False), metavar="DIR",
-              help="Write the pages here. [default: OUT_DIR/report]")
-def report_command(out_dir: str, to: str | None) -> None:
-    """Write the HTML report of the tournament in OUT_DIR: leaderboard with legend, head-to-head matrix,
-    rating over the games, forfeits, and a game viewer for every stored game. Open OUT_DIR/report/index.html
-    in a browser (no server or network needed)."""
+@click.command("report", cls=Renamed, renamed={"--to": "--out"})
+@click.argument("run_dir", metavar="RUN_DIR", type=click.Path(file_okay=False))
+@click.option("--out", "to", type=click.Path(file_okay=False), metavar="DIR",
+              help="Write the pages into this folder. [default: RUN_DIR/report; old spelling: --to]")
+def report_command(run_dir: str, to: str | None) -> None:
+    """Write the HTML report of the tournament in RUN_DIR (a tournament's --out DIR): leaderboard with
+    legend, head-to-head matrix, rating over the games, forfeits, and a game viewer for every stored game.
+    Open RUN_DIR/report/index.html in a browser (no server or network needed)."""
+    if not Path(run_dir).exists():
+        raise BadInput(f"{run_dir} does not exist (give the folder of a tournament: its --out DIR)")
     try:
-        index = write_report(out_dir, to)
+        index = write_report(run_dir, to)
     except StoreError as e:
         raise BadInput(str(e)) from None
     except OSError as e:

@@ -11,8 +11,7 @@ import sys
 import click
 from tqdm import tqdm
 
-from alhambra_ai import registry
-from alhambra_ai.cli.common import GAME_CHOICE, GAME_HELP, OPTIONS_HELP, options_callback
+from alhambra_ai.cli import common as opt
 from alhambra_ai.errors import BadInput
 from alhambra_ai.selfplay import ENCODINGS, Settings, read_manifest, run_selfplay
 from alhambra_ai.tournament.ray_backend import import_ray
@@ -21,37 +20,30 @@ from alhambra_ai.tournament.schedule import new_master_seed
 
 @click.command("selfplay")
 @click.argument("bots", nargs=-1, required=True, metavar="BOT...")
-@click.option("--out", "out", type=click.Path(file_okay=False), required=True,
+@click.option("--out", "out", type=click.Path(file_okay=False), required=True, metavar="DIR",
               help="The dataset folder (manifest.json and shard-NNNNNN.npz files).")
-@click.option("--players", type=int, default=None,
+@click.option("--players", type=int, default=None, metavar="N",
               help="Seats per game. [default: one per BOT; with one BOT, 2]")
-@click.option("--games", default=100, show_default=True, help="Games in the dataset (on --resume: may grow).")
-@click.option("--seed", type=int, default=None,
-              help="Master seed of the deals. [default: random, stored; --resume keeps the stored one]")
+@click.option("--games", default=100, show_default=True, metavar="N",
+              help="Games in the dataset (on --resume: may grow).")
+@opt.seed_option("Master seed of the deals; --resume keeps the stored one.")
 @click.option("--encoding", type=click.Choice(ENCODINGS), default="compact", show_default=True,
               help="compact: the env observation vector with each city summarized in 9 numbers; env: the "
                    "full env vector (docs/env.md), city planes included; value (dice, alcazaba): the "
                    "core's value features, what the compiled searches' learned value reads.")
-@click.option("--shard-games", type=int, default=0,
+@click.option("--shard-games", type=int, default=0, metavar="N",
               help="Games per shard. [default: 32 compact, 4 env, 64 value]")
-@click.option("--move-time", default=0.1, show_default=True, type=float, help="Seconds per move.")
-@click.option("--time-bank", default=5.0, show_default=True, type=float,
-              help="Extra seconds per game and seat, drawn on by slow moves (as in tournament).")
-@click.option("--iterations", type=int, default=None,
-              help="MCTS iterations per move (expectimax: a tenth as many samples) instead of their time "
-                   "budget: the search bots become deterministic, and so the dataset.")
-@click.option("--max-moves", type=int, default=3000, show_default=True,
+@opt.clock_options(move_time=0.1, time_bank=5.0)
+@opt.ITERATIONS
+@click.option("--max-moves", type=int, default=3000, show_default=True, metavar="N",
               help="End a game unfinished after this many moves (bots that repeat moves for ever); it is "
                    "counted, and gives no rows.")
-@click.option("--jobs", "-j", default=1, show_default=True, help="Games in parallel (local backend).")
-@click.option("--backend", type=click.Choice(["local", "ray"]), default="local", show_default=True,
-              help='Where games run: this machine, or a Ray cluster (needs pip install -e ".[ray]").')
-@click.option("--address", metavar="auto|HOST:PORT", default=None,
-              help="The Ray cluster (--backend ray). [default: the one running here, else a new one]")
-@click.option("--resume", is_flag=True, help="Continue (or grow) the dataset in --out.")
-@click.option("--progress/--no-progress", default=True, show_default=True, help="A progress bar on stderr.")
-@click.option("--options", "options", default=None, callback=options_callback, help=OPTIONS_HELP)
-@click.option("--game", "game", type=GAME_CHOICE, default=registry.DEFAULT, help=GAME_HELP)
+@opt.JOBS
+@opt.BACKEND
+@click.option("--resume", is_flag=True, help="Continue (or grow) the dataset in --out DIR.")
+@opt.PROGRESS
+@opt.MODULE_OPTIONS
+@opt.GAME
 def selfplay_command(bots, out, players, games, seed, encoding, shard_games, move_time, time_bank,
                      iterations, max_moves, jobs, backend, address, resume, progress, options, game):
     """Play games between BOTs (built-in names: random greedy expectimax mcts, or .py files; one BOT fills

@@ -14,7 +14,7 @@ import click
 from tqdm import tqdm
 
 from alhambra_ai import registry
-from alhambra_ai.cli.common import GAME_CHOICE, GAME_HELP, OPTIONS_HELP, options_callback
+from alhambra_ai.cli import common as opt
 from alhambra_ai.errors import BadInput
 from alhambra_ai.sprt import Sprt
 from alhambra_ai.sprt_run import check_run, hypotheses, live, run_settings, run_sprt, summary
@@ -33,17 +33,17 @@ wrong with probability at most --alpha (accepting H1) or --beta (accepting H0). 
 \b
 Examples:
   alhambra-ai sprt bots/mine.py bots/mine_old.py --move-time 0.1 --jobs 2
-  alhambra-ai sprt mcts@0.2 mcts@0.1 --elo0 0 --elo1 20 --out runs/m.jsonl
+  alhambra-ai sprt mcts@0.2 mcts@0.1 --elo0 0 --elo1 20 --results runs/m.jsonl
   alhambra-ai sprt bots/mine.py greedy --players 4 --share0 0.25 --share1 0.3
-  alhambra-ai sprt mcts@0.2 mcts@0.1 --elo1 20 --out runs/m.jsonl --resume
+  alhambra-ai sprt mcts@0.2 mcts@0.1 --elo1 20 --results runs/m.jsonl --resume
 """
 
 
 
-@click.command("sprt", help=SPRT_HELP)
+@click.command("sprt", help=SPRT_HELP, cls=opt.Renamed, renamed={"--out": "--results"})
 @click.argument("new")
 @click.argument("base")
-@click.option("--players", type=click.IntRange(2, 6), default=2, show_default=True,
+@click.option("--players", type=click.IntRange(2, 6), default=2, show_default=True, metavar="N",
               help="Seats per game: NEW and players - 1 copies of BASE.")
 @click.option("--elo0", type=float, default=None, help="H0: NEW is this much stronger. [default: 0]")
 @click.option("--elo1", type=float, default=None, help="H1: NEW is this much stronger. [default: 5]")
@@ -56,24 +56,19 @@ Examples:
               help="The chance of accepting H0 when H1 holds.")
 @click.option("--max-games", type=int, default=None, metavar="N",
               help="Stop undecided after N games (whole deals). [default: no limit]")
-@click.option("--seed", type=int, default=1, show_default=True, help="Master seed of the deals.")
-@click.option("--move-time", type=float, default=0.1, show_default=True, help="Seconds per move.")
-@click.option("--time-bank", type=float, default=5.0, show_default=True,
-              help="Extra seconds per game and seat, drawn on by moves over their limit.")
+@opt.seed_option("Master seed of the deals; --resume keeps the file's.")
+@opt.clock_options(move_time=0.1, time_bank=5.0)
 @click.option("--memory", type=int, default=2048, show_default=True, metavar="MB",
               help="Memory cap per bot process (0 = none).")
-@click.option("--jobs", "-j", type=int, default=1, show_default=True, help="Games in parallel (local).")
-@click.option("--backend", type=click.Choice(["local", "ray"]), default="local", show_default=True,
-              help='Where games run: this machine, or a Ray cluster (needs pip install -e ".[ray]").')
-@click.option("--address", metavar="auto|HOST:PORT", default=None,
-              help="The Ray cluster (--backend ray). [default: the one running here, else a new one]")
-@click.option("--out", type=click.Path(dir_okay=False), default=None, metavar="FILE",
-              help="Keep finished games in this JSON-lines file (the format of strength --out).")
-@click.option("--resume", is_flag=True, help="Continue the run in --out FILE (same bots and settings).")
-@click.option("--progress/--no-progress", default=True, show_default=True,
-              help="A progress line on stderr.")
-@click.option("--options", "options", default=None, callback=options_callback, help=OPTIONS_HELP)
-@click.option("--game", "game", type=GAME_CHOICE, default=registry.DEFAULT, help=GAME_HELP)
+@opt.JOBS
+@opt.BACKEND
+@click.option("--results", "out", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+              help="Keep finished games in this JSON-lines file (the format of strength --results). "
+                   "[old spelling: --out]")
+@click.option("--resume", is_flag=True, help="Continue the run in --results FILE (same bots and settings).")
+@opt.PROGRESS
+@opt.MODULE_OPTIONS
+@opt.GAME
 def sprt_command(new, base, players, elo0, elo1, share0, share1, alpha, beta, max_games, seed, move_time,
                  time_bank, memory, jobs, backend, address, out, resume, progress, options, game):
     if (elo0 is not None or elo1 is not None) and (share0 is not None or share1 is not None):
@@ -91,6 +86,7 @@ def sprt_command(new, base, players, elo0, elo1, share0, share1, alpha, beta, ma
                     share0, share1)
     except ValueError as e:  # the statistic's own check of its settings
         raise BadInput(str(e)) from None
+    seed = opt.chosen_seed(seed, out if resume else None)
     check_run(run_settings(new, base, players, seed, move_time, time_bank, memory, options, game),
               out, resume, max_games)
     if backend == "ray":
@@ -110,7 +106,7 @@ def sprt_command(new, base, players, elo0, elo1, share0, share1, alpha, beta, ma
                             backend, address, out, resume, max_games, show if progress else None)
     except KeyboardInterrupt:
         bar.close()
-        again = f"; continue with --out {out} --resume" if out else ""
+        again = f"; continue with --results {out} --resume" if out else ""
         click.echo(f"\ninterrupted after {test.deals} deals{again}", err=True)
         sys.exit(130)
     finally:

@@ -12,14 +12,14 @@ import click
 from tqdm import tqdm
 
 from alhambra_ai import registry
-from alhambra_ai.cli.common import GAME_CHOICE, GAME_HELP, OPTIONS_HELP, options_callback
+from alhambra_ai.cli import common as opt
 from alhambra_ai.errors import BadInput
 from alhambra_ai.options import check_game
 from alhambra_ai.strength import DEFAULT_MATCHES, check_match, report, run_strength
 from alhambra_ai.tournament.ray_backend import import_ray
 
 
-@click.command("strength")
+@click.command("strength", cls=opt.Renamed, renamed={"--out": "--results"})
 @click.option("--match", "matches", multiple=True, metavar="A:B",
               help="Bot A against bot B: names in bots/ or .py paths, NAME@SECONDS for a bot with its "
                    "own time per move (mcts@1:mcts); repeatable. "
@@ -27,30 +27,24 @@ from alhambra_ai.tournament.ray_backend import import_ray
 @click.option("--lineup", "lineups", multiple=True, metavar="A,B,C,...",
               help="One game per seat rotation of exactly these bots (a bot may appear several times: "
                    "mcts,greedy,greedy,greedy); the win rate is the first one's. Repeatable.")
-@click.option("--players", default="2,4", show_default=True, help="Player counts of the A:B matches.")
-@click.option("--games", default=20, show_default=True, help="Games per match and player count.")
-@click.option("--seed", default=1, show_default=True, type=int, help="Master seed of the deals.")
-@click.option("--move-time", default=0.1, show_default=True, type=float, help="Seconds per move.")
-@click.option("--time-bank", default=5.0, show_default=True, type=float,
-              help="Extra seconds per game and seat, drawn on by moves over their limit (as in "
-                   "tournament).")
-@click.option("--iterations", type=int, default=None,
-              help="MCTS iterations per move (expectimax: a tenth as many samples) instead of their time "
-                   "budget: a deterministic run.")
-@click.option("--jobs", "-j", default=1, show_default=True, help="Games in parallel (local backend).")
-@click.option("--backend", type=click.Choice(["local", "ray"]), default="local", show_default=True,
-              help='Where games run: this machine, or a Ray cluster (needs pip install -e ".[ray]").')
-@click.option("--address", metavar="auto|HOST:PORT", default=None,
-              help="The Ray cluster (--backend ray). [default: the one running here, else a new one]")
-@click.option("--out", type=click.Path(dir_okay=False), default=None,
+@click.option("--players", default="2,4", show_default=True, callback=opt.player_counts, metavar="2,4|2-4",
+              help="Player counts of the A:B matches.")
+@click.option("--games", default=20, show_default=True, metavar="N",
+              help="Games per match and player count.")
+@opt.seed_option("Master seed of the deals; a rerun into the same --results file keeps the file's.")
+@opt.clock_options(move_time=0.1, time_bank=5.0)
+@opt.ITERATIONS
+@opt.JOBS
+@opt.BACKEND
+@click.option("--results", "out", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="Keep finished games in this JSON-lines file; rerunning with the same file and "
-                   "settings plays only the missing games (a long run can be stopped and resumed).")
-@click.option("--progress/--no-progress", default=True, show_default=True,
-              help="A progress bar on stderr.")
-@click.option("--report", "report_file", type=click.Path(dir_okay=False), default=None,
-              help="Only summarize the games an --out file holds so far (plays nothing).")
-@click.option("--options", "options", default=None, callback=options_callback, help=OPTIONS_HELP)
-@click.option("--game", "game", type=GAME_CHOICE, default=registry.DEFAULT, help=GAME_HELP)
+                   "settings plays only the missing games (a long run can be stopped and resumed). "
+                   "[old spelling: --out]")
+@opt.PROGRESS
+@click.option("--report", "report_file", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+              help="Only summarize the games a --results file holds so far (plays nothing).")
+@opt.MODULE_OPTIONS
+@opt.GAME
 def strength_command(matches, lineups, players, games, seed, move_time, time_bank, iterations, jobs,
                      backend, address, out, progress, report_file, options, game):
     """Win rates of bots against each other, with 95% Wilson intervals.
@@ -66,13 +60,7 @@ def strength_command(matches, lineups, players, games, seed, move_time, time_ban
         for row in rows:
             click.echo(row.row())
         return
-    try:
-        counts = [int(p) for p in players.split(",")]
-    except ValueError:
-        raise click.BadParameter(f"{players!r}: write player counts like 2,4",
-                                 param_hint="--players") from None
-    if any(not 2 <= p <= 6 for p in counts):
-        raise click.BadParameter("player counts are 2..6", param_hint="--players")
+    counts = list(players)
     for m in matches:
         if ":" not in m:
             raise click.BadParameter(f"{m!r}: write A:B", param_hint="--match")
@@ -93,6 +81,7 @@ def strength_command(matches, lineups, players, games, seed, move_time, time_ban
         raise BadInput("--address is the Ray cluster's (auto or HOST:PORT) and needs --backend ray")
     if backend == "ray":
         import_ray()  # a missing Ray is one line before anything is printed
+    seed = opt.chosen_seed(seed, out)
     click.echo("strength: " + ("" if game == registry.DEFAULT else f"{game}, ")
                + f"{games} games per match, players {','.join(map(str, counts))}, seed {seed}, "
                + (f"{iterations} iterations per move" if iterations else f"{move_time} s per move")

@@ -12,7 +12,17 @@ from pathlib import Path
 import click
 
 from alhambra_ai.builtin import resolve
-from alhambra_ai.cli.common import GAME_CHOICE, GAME_HELP, OPTIONS_HELP
+from alhambra_ai.cli.common import (
+    GAME_CHOICE,
+    GAME_HELP,
+    JOBS,
+    OPTIONS_HELP,
+    PROGRESS,
+    Renamed,
+    backend_options,
+    clock_options,
+    seed_option,
+)
 from alhambra_ai.errors import BadInput
 from alhambra_ai.options import parse_options
 from alhambra_ai.record import RecordError, load_record
@@ -27,8 +37,10 @@ from alhambra_ai.tournament.config import (
     make_settings,
     stored_definition,
 )
+from alhambra_ai.tournament.ladder import DEFAULTS as LADDER
 from alhambra_ai.tournament.ladder import submit
 from alhambra_ai.tournament.replay import replay
+from alhambra_ai.tournament.schedule import parse_seats
 from alhambra_ai.tournament.store import ResultStore
 
 D = Settings()  # the defaults shown in --help
@@ -40,12 +52,24 @@ def _sigterm_as_interrupt() -> None:
     signal.signal(signal.SIGTERM, handler)
 
 
+def _player_range(ctx, param, value: str | None) -> str | None:
+    """--players N or LO-HI, checked here so that the message names the option (the value is kept as
+    written: the settings store it so)."""
+    if value is not None:
+        try:
+            parse_seats(value)
+        except ValueError:
+            raise click.BadParameter(f"{value!r}: write a count like 2 or a range like 2-4, within 2-6") \
+                from None
+    return value
+
+
 TOURNAMENT_HELP = """Play every combination of BOT_FILEs against each other and rate them (TrueSkill).
 A BOT_FILE may also be a built-in bot's name: random, greedy, expectimax, mcts.
 
-Each combination of bots for a seat count is played in every cyclic seat rotation (each bot
-sits in each seat equally often, on the same deal), and that is repeated --games times.
-Seeds come from --seed and the game, so results never depend on --jobs or --backend.
+Each combination of bots for a player count is played in every cyclic seat rotation (each
+bot sits in each seat equally often, on the same deal): a round; --rounds repeats it on new
+deals. Seeds come from --seed and the game, so results never depend on --jobs or --backend.
 
 Every bot runs in its own sandboxed process (namespaces, Landlock, seccomp, rlimits: README
 "Security model"; the isolation in force is printed and stored, --require-sandbox refuses
@@ -67,16 +91,17 @@ are those of an uninterrupted run.
 Examples:
   alhambra-ai tournament bots/*.py       (the main job: 24 games, ~90 s)
   alhambra-ai tournament bots/random.py bots/greedy.py
-  alhambra-ai tournament bots/*.py --seats 2-4 --games 4 --jobs 2 --out runs/a
+  alhambra-ai tournament bots/*.py --players 2-4 --rounds 4 -j 2 --out runs/a
   alhambra-ai tournament --config tournaments/quick.toml
   alhambra-ai tournament --lineup bots/mcts.py,bots/greedy.py,bots/greedy.py
   alhambra-ai tournament --out runs/a --resume
   alhambra-ai tournament bots/*.py --game dice       (or --game alcazaba)
-  alhambra-ai tournament bots/*.py --seats 2-4 --backend ray --address auto
+  alhambra-ai tournament bots/*.py --players 2-4 --backend ray --address auto
 """
 
 
-@click.command("tournament", help=TOURNAMENT_HELP)
+@click.command("tournament", help=TOURNAMENT_HELP, cls=Renamed,
+               renamed={"--seats": "--players", "--games": "--rounds"})
 @click.argument("bot_files", nargs=-1, type=click.Path(dir_okay=False))
 @click.option("--config", "config_file", type=click.Path(dir_okay=False), metavar="FILE",
               help="A ready definition (TOML), e.g. tournaments/quick.toml; options given here override it.")
@@ -84,17 +109,14 @@ Examples:
               help="Instead of BOT_FILEs: one fixed lineup of bot files, seat by seat, played in every seat "
               "rotation; a file may appear several times (bots/mcts.py,bots/greedy.py,bots/greedy.py): its "
               "seats are named greedy, greedy#2, ... and each runs in its own process.")
-@click.option("--seats", metavar="N|LO-HI",
-              help="Seats per game: 2, or a range like 2-4 (each count is played; 2-6). "
-              f"[default: {D.seats}]")
-@click.option("--games", type=int, metavar="N",
-              help=f"Repeats of each combination's full seat rotation. [default: {D.games}]")
-@click.option("--seed", type=int, help="Master seed of all games (keep it secret while bots play). "
-              "[default: random; printed and stored in DIR/tournament.json]")
-@click.option("--move-time", type=float, metavar="SECONDS", help=f"Time per move. [default: {D.move_time}]")
-@click.option("--time-bank", type=float, metavar="SECONDS",
-              help="Extra time per game and seat, drawn on by moves over --move-time. "
-              f"[default: {D.time_bank}]")
+@click.option("--players", "seats", metavar="N|LO-HI", callback=_player_range,
+              help="Players (seats) per game: 2, or a range like 2-4 (each count is played; 2-6). "
+              f"[default: {D.seats}; old spelling: --seats]")
+@click.option("--rounds", "games", type=click.IntRange(min=1), metavar="N",
+              help="Rounds: each plays every combination in its full seat rotation on one deal "
+              f"(fastchess's -rounds). [default: {D.games}; old spelling: --games]")
+@seed_option("Master seed of all games (keep it secret while bots play); stored in DIR/tournament.json.")
+@clock_options(D.move_time, D.time_bank, given_only=True)
 @click.option("--memory", type=int, metavar="MB",
               help=f"Memory cap per bot process (0 = none). [default: {D.memory}]")
 @click.option("--setup-time", type=float, metavar="SECONDS",
@@ -102,17 +124,13 @@ Examples:
               f"[default: {D.setup_time}]")
 @click.option("--jobs", "-j", type=int, metavar="N",
               help="Games played at once (local backend). [default: the number of CPU cores]")
-@click.option("--backend", type=click.Choice(["local", "ray"]),
-              help="Where games run: this machine, or a Ray cluster (a game per task, a CPU per seat; "
-              'needs pip install -e ".[ray]"). [default: local]')
-@click.option("--address", metavar="auto|HOST:PORT",
-              help="The Ray cluster (--backend ray). [default: the one running here, else a new one here]")
+@backend_options(given_only=True)
 @click.option("--out", type=click.Path(file_okay=False), metavar="DIR",
-              help="Output directory. [default: ./tournament-DATE-TIME]")
+              help="The folder of the run. [default: ./tournament-DATE-TIME]")
 @click.option("--resume", is_flag=True,
               help="Continue the run in --out DIR (bots and settings must match; without BOT_FILEs they are "
               "taken from DIR).")
-@click.option("--progress/--no-progress", default=True, help="Show the progress bar on stderr.")
+@PROGRESS
 @click.option("--require-sandbox", is_flag=True, default=None,
               help="Refuse to run unless every isolation mechanism for bots is available "
               "(README 'Security model').")
@@ -159,27 +177,30 @@ def tournament_command(bot_files, config_file, lineup, seats, games, seed, move_
 @click.argument("bot_file", type=click.Path(dir_okay=False))
 @click.option("--ladder", "ladder_dir", type=click.Path(file_okay=False), default="tournaments/ladder",
               show_default=True, metavar="DIR", help="The ladder directory (created on first use).")
-@click.option("--jobs", "-j", type=int, default=1, show_default=True, metavar="N",
-              help="Games played at once.")
-@click.option("--progress/--no-progress", default=True, help="Show the progress bar on stderr.")
+@clock_options(LADDER["move_time"], LADDER["time_bank"], given_only=True)
+@JOBS
+@PROGRESS
 @click.option("--game", "game", type=GAME_CHOICE, default=None,
               help="The game of the ladder: alhambra (the base game), dice or alcazaba. A new ladder plays "
               "it; an existing one refuses another. [default: the ladder's own; alhambra for a new one]")
-def submit_command(bot_file, ladder_dir, jobs, progress, game):
+def submit_command(bot_file, ladder_dir, move_time, time_bank, jobs, progress, game):
     """Validate BOT_FILE and enter it into the persistent ladder.
 
     Validation loads the bot in an isolated worker and plays one game against bots/random.py,
     reporting its time per move; a bot that fails (any forfeit reason of `tournament`) is
     refused with the reason (exit code 2). An accepted bot is copied into the ladder and plays
     every earlier entrant (2 seats, both rotations, 2 games each by default: see the ladder's
-    ladder.json); then its rating and rank are printed. A new ladder starts with the built-in bots
-    (their names are taken), and its first submission also plays their games among themselves;
-    what will be played and the longest it may take are said first. Submitting the same file again
-    finishes an interrupted submission; a changed file needs a new name.
+    ladder.json); then its rating and rank are printed. --move-time and --time-bank are a new
+    ladder's clock (stored in ladder.json); an existing ladder refuses others. A new ladder
+    starts with the built-in bots (their names are taken), and its first submission also plays
+    their games among themselves; what will be played and the longest it may take are said
+    first. Submitting the same file again finishes an interrupted submission; a changed file
+    needs a new name.
     """
     try:
         _sigterm_as_interrupt()
-        submit(bot_file, ladder_dir, jobs=jobs, progress=progress, game=game)
+        submit(bot_file, ladder_dir, jobs=jobs, progress=progress, game=game, move_time=move_time,
+               time_bank=time_bank)
     except KeyboardInterrupt:
         click.echo(f"\ninterrupted; submit {bot_file} again to finish its ladder games", err=True)
         sys.exit(130)

@@ -10,18 +10,19 @@ import sys
 
 import click
 
+from alhambra_ai.cli.common import Renamed, chosen_seed, seed_option
 from alhambra_ai.value_model import KINDS
 
 
-@click.command("train")
+@click.command("train", cls=Renamed, renamed={"--out": "--weights"})
 @click.argument("data", nargs=-1, required=True, metavar="DATA...")
-@click.option("--out", "out", type=click.Path(dir_okay=False), required=True,
-              help="The weights file to write (.npz; written whole or not at all).")
+@click.option("--weights", "out", type=click.Path(dir_okay=False), required=True, metavar="FILE",
+              help="The weights file to write (.npz; written whole or not at all). [old spelling: --out]")
 @click.option("--holdout", "holdout", multiple=True, metavar="DATA",
               help="A dataset played from another seed, for the held-out report only (repeatable). "
                    "[default: a share of the training datasets' games, --test-share]")
-@click.option("--seed", default=0, show_default=True, help="Seed of the game splits, the row sample and "
-              "the MLP's initialisation and order.")
+@seed_option("Seed of the game splits, the row sample and the MLP's initialisation and order (stored in "
+             "the weights).")
 @click.option("--model", type=click.Choice(["auto", *KINDS]), default="auto", show_default=True,
               help="auto: fit both kinds and keep, per target, the better on the validation games.")
 @click.option("--hidden", default=32, show_default=True, help="Hidden units of the MLP (one layer).")
@@ -45,6 +46,8 @@ def train_command(data, out, holdout, seed, model, hidden, max_rows, validation,
     """
     from alhambra_ai.train import TrainSettings, train
 
+    given = seed is not None
+    seed = chosen_seed(seed)
     s = TrainSettings(tuple(data), tuple(holdout), seed, model, hidden, max_rows, validation, test_share,
                       epochs)
     note = (lambda text: click.echo(text, err=True)) if verbose else None
@@ -53,5 +56,6 @@ def train_command(data, out, holdout, seed, model, hidden, max_rows, validation,
         click.echo(line)
     kinds = ", ".join(f"{t} {m['kind']}" + (f" ({m['hidden']} hidden)" if m["kind"] == "mlp" else "")
                       for t, m in res.header["model"].items())
-    click.echo(f"wrote {out} ({res.bytes / 1024:.0f} KB; {kinds}) in {res.seconds:.1f} s")
+    click.echo(f"wrote {out} ({res.bytes / 1024:.0f} KB; {kinds}) in {res.seconds:.1f} s"
+               + ("" if given else f"; seed {seed}"))
     sys.stdout.flush()

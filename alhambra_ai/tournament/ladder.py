@@ -52,9 +52,11 @@ def _limits(settings: dict) -> Limits:
 
 
 class Ladder:
-    def __init__(self, directory: str | Path, game: str | None = None) -> None:
-        """The ladder in ``directory``; a new one plays ``game`` (default: the registry's default), an
-        existing one refuses another game (its ratings would mix games)."""
+    def __init__(self, directory: str | Path, game: str | None = None, clock: dict | None = None) -> None:
+        """The ladder in ``directory``; a new one plays ``game`` (default: the registry's default) with
+        ``clock`` (``move_time``, ``time_bank``; None: the defaults), an existing one refuses another game
+        or clock (its ratings would mix them)."""
+        clock = {k: v for k, v in (clock or {}).items() if v is not None}
         self.dir = Path(directory)
         self.store = ResultStore(self.dir)
         path = self.dir / "ladder.json"
@@ -65,11 +67,17 @@ class Ladder:
                 raise StoreError(f"{path} is damaged") from None
         else:
             self.data = {"format": "alhambra-ai-ladder", "version": 1,
-                         "settings": dict(DEFAULTS, seed=new_master_seed(), game=game or registry.DEFAULT),
+                         "settings": dict(DEFAULTS, **clock, seed=new_master_seed(),
+                                          game=game or registry.DEFAULT),
                          "entrants": []}
         if game is not None and game != self.game:
             raise BadInput(f"the ladder in {self.dir} plays {self.game}, not {game}; use another --ladder "
                            f"directory for {game}")
+        for key, value in clock.items():
+            if value != self.settings[key]:
+                flag = "--" + key.replace("_", "-")
+                raise BadInput(f"the ladder in {self.dir} plays at {flag} {self.settings[key]:g}, not "
+                               f"{value:g}; use another --ladder directory for {flag} {value:g}")
 
     @property
     def game(self) -> str:
@@ -204,10 +212,16 @@ def validate(source: BotSource, limits: Limits, log: TextIO, game: str = registr
 
 
 def submit(path: str | Path, directory: str | Path, jobs: int = 1, progress: bool = True,
-           out: TextIO | None = None, log: TextIO | None = None, game: str | None = None) -> tuple[int, int]:
-    """Validate and enter ``path`` into the ladder in ``directory``; returns (rank, entrants). ``game``: the
-    game a new ladder plays (default: the base game); an existing ladder must be of that game."""
+           out: TextIO | None = None, log: TextIO | None = None, game: str | None = None,
+           move_time: float | None = None, time_bank: float | None = None) -> tuple[int, int]:
+    """Validate and enter ``path`` into the ladder in ``directory``; returns (rank, entrants). ``game``,
+    ``move_time``, ``time_bank``: what a new ladder plays (default: the base game, ``DEFAULTS``' clock); an
+    existing ladder must match those given."""
     out, log = out or sys.stdout, log or sys.stderr
+    if move_time is not None and not 0 < move_time < float("inf"):
+        raise BadInput(f"--move-time must be a positive number of seconds, not {move_time:g}")
+    if time_bank is not None and not 0 <= time_bank < float("inf"):
+        raise BadInput(f"--time-bank must be 0 or more seconds, not {time_bank:g}")
     path = Path(path)
     if bot_file_problem(path):
         raise BadInput(bot_file_problem(path))
@@ -218,7 +232,7 @@ def submit(path: str | Path, directory: str | Path, jobs: int = 1, progress: boo
         raise BadInput(f"bot name {name!r} has unprintable characters; rename the file")
     source = BotSource.from_file(path)  # read once: what is validated is what enters
     print(isolation().summary(), file=log)
-    ladder = Ladder(directory, game)
+    ladder = Ladder(directory, game, {"move_time": move_time, "time_bank": time_bank})
     if not ladder.entrants:  # a new ladder: the built-ins enter first, so their names are taken
         for builtin in BUILTIN_BOTS:
             if builtin.is_file():

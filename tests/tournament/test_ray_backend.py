@@ -261,8 +261,8 @@ def test_strength_on_ray_gives_the_local_results(ray_cluster, tmp_path, monkeypa
     ray.shutdown()
     common = ["strength", "--match", "greedy:random", "--players", "2", "--games", "2", "--seed", "3",
               "--iterations", "10", "--no-progress"]
-    local = CliRunner().invoke(main, [*common, "--out", str(tmp_path / "local.jsonl")])
-    on_ray = CliRunner().invoke(main, [*common, "--out", str(tmp_path / "ray.jsonl"), "--backend", "ray",
+    local = CliRunner().invoke(main, [*common, "--results", str(tmp_path / "local.jsonl")])
+    on_ray = CliRunner().invoke(main, [*common, "--results", str(tmp_path / "ray.jsonl"), "--backend", "ray",
                                        "--address", ray_cluster.address])
     assert local.exit_code == 0 and on_ray.exit_code == 0, local.output + on_ray.output
 
@@ -334,7 +334,7 @@ def test_ctrl_c_on_a_ray_run_cancels_its_games_and_says_how_to_resume(ray_cluste
     monkeypatch.undo()  # the real game, through the command line as a user runs it
     out = tmp_path / "run"
     args = ["tournament", str(HERE.parent / "bots" / "random.py"), str(HERE / "hostile_bots" / "hangs.py"),
-            "--games", "4", "--move-time", "5", "--time-bank", "0", "--no-progress", "--out", str(out),
+            "--rounds", "4", "--move-time", "5", "--time-bank", "0", "--no-progress", "--out", str(out),
             "--backend", "ray", "--address", ray_cluster.address]
     env = {**os.environ, "PYTHONPATH": str(HERE.parent)}
     proc = subprocess.Popen([sys.executable, "-c", "from alhambra_ai.cli import main; main()", *args],

@@ -13,7 +13,7 @@ from alhambra_ai.tournament.store import load_results
 
 ROOT = HERE.parent
 FIRST, LAST, SEEDED = (str(GOOD / f) for f in ("first.py", "last.py", "seeded.py"))
-FAST = ["--move-time", "0.5", "--time-bank", "0.5", "--memory", "256", "--no-progress", "--games", "1"]
+FAST = ["--move-time", "0.5", "--time-bank", "0.5", "--memory", "256", "--no-progress", "--rounds", "1"]
 
 
 @pytest.fixture(autouse=True)
@@ -35,13 +35,13 @@ def one_error_line(result):
 
 def test_help_documents_every_option():
     out = invoke("tournament", "--help").output
-    for option in ("--seats", "--games", "--seed", "--move-time", "--time-bank", "--jobs", "--out",
+    for option in ("--players", "--rounds", "--seed", "--move-time", "--time-bank", "--jobs", "--out",
                    "--resume", "--memory", "--config", "forfeit", "stand-in", "ranked last"):
         assert option in out
 
 
 def test_a_tournament_from_the_command_line(tmp_path):
-    result = invoke("tournament", FIRST, LAST, SEEDED, *FAST, "--out", tmp_path / "r", "--seats", "2-3")
+    result = invoke("tournament", FIRST, LAST, SEEDED, *FAST, "--out", tmp_path / "r", "--players", "2-3")
     assert result.exit_code == 0, result.output
     assert len(load_results(tmp_path / "r")) == 3 * 2 + 3
     assert "rating" in result.output and "seeded" in result.output
@@ -62,7 +62,7 @@ def test_config_definition_with_overrides(tmp_path):
     definition.parent.mkdir()
     definition.write_text('bots = ["../bots/first.py", "../bots/last.py"]\nseats = 2\ngames = 3\n'
                           'move_time = 0.5\nmemory = 256\n')
-    result = invoke("tournament", "--config", definition, "--games", "1", "--out", tmp_path / "r",
+    result = invoke("tournament", "--config", definition, "--rounds", "1", "--out", tmp_path / "r",
                     "--no-progress")
     assert result.exit_code == 0, result.output
     assert len(load_results(tmp_path / "r")) == 2
@@ -82,11 +82,11 @@ def test_ready_definitions_parse(name):
     ([str(HOSTILE / "no_bot.py"), LAST], "no_bot.py: defines no class Bot"),
     (["SYNTAX", LAST], r"syntax\.py: syntax error on line 3"),
     ([FIRST, FIRST], "two bot files are named 'first'"),
-    ([FIRST, LAST, "--seats", "7"], "seats must be within 2-6"),
-    ([FIRST, LAST, "--seats", "1"], "seats must be within 2-6"),
-    ([FIRST, LAST, "--seats", "2-3"], "3 seats need at least 3 bots, got 2"),
-    ([FIRST, LAST, "--seats", "two"], "seats must be a count like 2"),
-    ([FIRST, LAST, "--games", "0"], "games must be an integer >= 1"),
+    ([FIRST, LAST, "--players", "7"], "--players.*within 2-6"),
+    ([FIRST, LAST, "--seats", "1"], "--players.*within 2-6.*--seats is now --players"),
+    ([FIRST, LAST, "--players", "2-3"], "3 seats need at least 3 bots, got 2"),
+    ([FIRST, LAST, "--players", "two"], "--players.*a count like 2"),
+    ([FIRST, LAST, "--rounds", "0"], "--rounds.*0 is not in the range"),
     ([FIRST, LAST, "--move-time", "0"], "move-time must be a positive number"),
     ([FIRST, LAST, "--memory", "10"], "memory must be a number of MB"),
     ([FIRST, LAST, "--jobs", "0"], "jobs must be an integer >= 1"),

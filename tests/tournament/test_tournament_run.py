@@ -191,7 +191,7 @@ def marked_env(tmp_path):
 
 def test_sigkill_mid_run_then_resume_gives_the_same_standings(tmp_path):
     bots = [GOOD / "first.py", GOOD / "seeded.py", GOOD / "slow_once.py"]
-    common = [*bots, "--seats", "2-3", "--games", "2", "--seed", "5", "--move-time", "0.05",
+    common = [*bots, "--players", "2-3", "--rounds", "2", "--seed", "5", "--move-time", "0.05",
               "--time-bank", "5", "--memory", "256", "--no-progress"]
     subprocess.run(cli(*common, "--out", tmp_path / "full", "--jobs", "2"), check=True, capture_output=True)
     total = len(load_results(tmp_path / "full"))
@@ -221,7 +221,7 @@ def test_sigkill_mid_run_then_resume_gives_the_same_standings(tmp_path):
 
 def test_ctrl_c_stops_cleanly(tmp_path):
     bots = [GOOD / "first.py", HOSTILE / "hangs.py", GOOD / "last.py"]
-    args = [*bots, "--games", "3", "--move-time", "5", "--time-bank", "0", "--no-progress",
+    args = [*bots, "--rounds", "3", "--move-time", "5", "--time-bank", "0", "--no-progress",
             "--out", tmp_path / "run"]
     proc = subprocess.Popen(cli(*args), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             env=marked_env(tmp_path))

@@ -428,7 +428,8 @@ def test_strength_out_file_with_other_settings_is_refused(tmp_path):
     assert out.read_text() == before
     bad = tmp_path / "bad.jsonl"
     bad.write_text("hello\n")
-    r = CliRunner().invoke(main, ["strength", "--match", "greedy:random", "--games", "1", "--out", str(bad)])
+    r = CliRunner().invoke(main, ["strength", "--match", "greedy:random", "--games", "1",
+                                  "--results", str(bad)])
     assert r.exit_code == 2 and "not a strength result file" in r.output and bad.read_text() == "hello\n"
     r = CliRunner().invoke(main, ["strength", "--report", str(bad)])
     assert r.exit_code == 2 and "not a strength result file" in r.output

@@ -154,7 +154,7 @@ def test_quit():
 def test_bad_options_give_one_message(args, message):
     result, out = run(args, [])
     assert result.exit_code == 2
-    assert f"Cannot start the game: {message}" in out
+    assert f"Error: {message}" in out
     assert "Traceback" not in out
 
 
@@ -169,7 +169,7 @@ def test_broken_bot_file_is_reported(tmp_path):
     syntax = tmp_path / "syntax.py"
     syntax.write_text("class Bot(:\n")
     result, out = run(["--bot", str(syntax)], [])
-    assert result.exit_code == 2 and "Cannot start the game:" in out and "syntax error" in out
+    assert result.exit_code == 2 and "Error:" in out and "syntax error" in out
 
 
 SNOOP_BOT = """
@@ -224,12 +224,12 @@ def test_a_bot_that_fails_to_start_stops_the_others(tmp_path):
     from alhambra_ai.tournament import process
 
     result, out = run(["--players", "3", "--bot", RANDOM_BOT, "--bot", str(bad)], [])
-    assert result.exit_code == 2 and "Cannot start the game: bot" in out and "no setup" in out
+    assert result.exit_code == 2 and "Error: bot" in out and "no setup" in out
     assert process.live_count() == 0
     empty = tmp_path / "empty.py"
     empty.write_text("x = 1\n")
     result, out = run(["--bot", str(empty)], [])
-    assert result.exit_code == 2 and "Cannot start the game:" in out and "empty.py" in out
+    assert result.exit_code == 2 and "Error:" in out and "empty.py" in out
     assert "load error" not in out and process.live_count() == 0
 
 

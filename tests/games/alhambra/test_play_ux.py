@@ -33,7 +33,7 @@ def random_game(players, seed):
 def test_start_errors_go_to_stderr():
     result = play(["--players", "9"], [])
     assert result.exit_code == 2 and result.stdout == ""
-    assert result.stderr.strip() == "Cannot start the game: --players must be 2 to 6, not 9"
+    assert result.stderr.strip() == "Error: --players must be 2 to 6, not 9"
 
 
 def test_record_path_is_checked_before_the_game(tmp_path):

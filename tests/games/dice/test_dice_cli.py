@@ -15,7 +15,7 @@ from alhambra_ai.tournament.config import BadInput, load_definition
 from alhambra_ai.tournament.store import load_results
 
 RANDOM, GREEDY = (str(ROOT / "bots" / f"{b}.py") for b in ("random", "greedy"))
-FAST = ["--move-time", "0.5", "--time-bank", "2", "--memory", "512", "--no-progress", "--games", "1",
+FAST = ["--move-time", "0.5", "--time-bank", "2", "--memory", "512", "--no-progress", "--rounds", "1",
         "--jobs", "2"]
 
 
@@ -82,14 +82,14 @@ def test_dice_tournament_stores_resumes_and_refuses_another_game(tmp_path):
 def test_strength_plays_the_dice_game(tmp_path):
     out = tmp_path / "s.jsonl"
     result = invoke("strength", "--match", "greedy:random", "--players", "2", "--games", "2",
-                    "--move-time", "0.5", "--game", "dice", "--jobs", "2", "--no-progress", "--out", out)
+                    "--move-time", "0.5", "--game", "dice", "--jobs", "2", "--no-progress", "--results", out)
     assert result.exit_code == 0, result.output
     assert "strength: dice, 2 games" in result.output and "games    2" in result.output
     lines = [json.loads(x) for x in out.read_text().splitlines()]
     assert lines[0]["settings"]["game"] == "dice"
     assert [r["game_type"] for r in lines[1:]] == ["dice", "dice"]
     again = invoke("strength", "--match", "greedy:random", "--players", "2", "--games", "2",
-                   "--move-time", "0.5", "--jobs", "2", "--no-progress", "--out", out)
+                   "--move-time", "0.5", "--jobs", "2", "--no-progress", "--results", out)
     assert again.exit_code == 2 and "other settings" in again.output  # the base game is another setting
 
 
@@ -134,7 +134,7 @@ def test_modules_with_a_dice_game_are_one_error_line(command):
 def test_report_of_a_dice_tournament(tmp_path):
     out = tmp_path / "r"
     assert invoke("tournament", RANDOM, GREEDY, *FAST, "--seed", "4", "--out", out, "--game", "alcazaba",
-                  "--seats", "2").exit_code == 0
+                  "--players", "2").exit_code == 0
     result = invoke("report", out)
     assert result.exit_code == 0, result.output
     assert "(alcazaba)" in (out / "report" / "index.html").read_text()

@@ -177,8 +177,8 @@ def test_the_shipped_values_play_in_the_sandbox(game, tmp_path):
     learned.write_text("from alhambra_ai.botapi import SearchBot\n\n\nclass Bot(SearchBot):\n"
                        "    search = 'mcts'\n\n    def setup(self, config):\n"
                        "        super().setup({**config, 'value': 'learned', 'iterations': 40})\n")
-    r = CliRunner().invoke(main, ["tournament", str(learned), "greedy", "--game", game, "--seats", "2",
-                                  "--games", "1", "--seed", "3", "--out", str(tmp_path / "t"), "--no-progress"])
+    r = CliRunner().invoke(main, ["tournament", str(learned), "greedy", "--game", game, "--players", "2",
+                                  "--rounds", "1", "--seed", "3", "--out", str(tmp_path / "t"), "--no-progress"])
     assert r.exit_code == 0, r.output
     import json
     results = [json.loads(line) for line in (tmp_path / "t" / "results.jsonl").read_text().splitlines()]
