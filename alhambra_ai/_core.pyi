@@ -28,7 +28,8 @@ _DiceSeat: TypeAlias = int | Literal["dirk"]
 _T = TypeVar("_T")
 _PerSeat: TypeAlias = Sequence[_T | None] | Mapping[int, _T]  # from_setup: per seat, or {seat: entry}
 
-_Event: TypeAlias = dict[str, Any]  # {"seat": int | None, "kind": str, "payload": ...} (docs/formats.md "Events")
+# {"seat": int | None, "kind": str, "payload": ...} (docs/formats.md "Events")
+_Event: TypeAlias = dict[str, Any]
 
 class _SupportsToDict(Protocol):
     """An observation wrapper (alhambra_ai.botapi.Observation): determinize accepts it as well as the dict."""
