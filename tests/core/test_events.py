@@ -17,8 +17,8 @@ from alhambra_ai.record import make_record, replay
 
 ALL = {m: True for m in MODULES}
 #: the base game's event kinds (docs/formats.md "Events")
-BASE_KINDS = {"action", "deal", "start", "market", "display", "dirk", "reshuffle", "scoring_card", "score", "end",
-              "leftover", "bazaar", "coin", "wall_card", "figure", "secret", "setup", "note"}
+BASE_KINDS = {"action", "deal", "start", "market", "display", "dirk", "reshuffle", "scoring_card", "score",
+              "end", "leftover", "bazaar", "coin", "wall_card", "figure", "secret", "setup", "note"}
 #: (game, players, options, seed): the base game alone, with every module, with each module, both dice games
 GAMES = [("alhambra", 3, {}, 5), ("alhambra", 2, ALL, 6), ("alhambra", 4, ALL, 7),
          *[("alhambra", 3, {m: True}, 8) for m in MODULES], ("dice", 3, {}, 9), ("alcazaba", 2, {}, 10)]
