@@ -208,12 +208,24 @@ def replay(record: dict, check_scores: bool = True) -> Any:
     return state
 
 
+def record_text(record: dict) -> str:
+    """A record as the JSON text written to files: ``json.dumps(record, indent=1)``, but each of its
+    ``events`` on one line (a long game has a thousand)."""
+    parts = []
+    for key, value in record.items():
+        if key == "events" and value:
+            lines = ",\n".join("  " + json.dumps(e) for e in value)
+            parts.append(f' "events": [\n{lines}\n ]')
+        else:
+            parts.append(f" {json.dumps(key)}: " + json.dumps(value, indent=1).replace("\n", "\n "))
+    return "{\n" + ",\n".join(parts) + "\n}\n"
+
+
 def save_record(record: dict, path: str | PathLike) -> None:
     """Write a record as one JSON document (checked first)."""
     _check(record)
     with open(path, "w", encoding="utf-8") as f:
-        json.dump(record, f, indent=1)
-        f.write("\n")
+        f.write(record_text(record))
 
 
 def load_record(path: str | PathLike) -> dict:

@@ -13,7 +13,7 @@ import pytest
 from alhambra_ai import determinize, new_game, registry, state_to_json
 from alhambra_ai._core import MODULES, _reword_events, card_text
 from alhambra_ai.env.spaces import ObservationEncoder
-from alhambra_ai.record import make_record, replay
+from alhambra_ai.record import make_record, record_text, replay
 
 ALL = {m: True for m in MODULES}
 #: the base game's event kinds (docs/formats.md "Events")
@@ -143,3 +143,5 @@ def test_records_without_events_still_load_and_replay():
     record = make_record(s, ["a", "b"])
     old = {k: v for k, v in record.items() if k != "events"}
     assert replay(old).events == record["events"] == s.events
+    assert record_text(old) == json.dumps(old, indent=1) + "\n"      # (the file of a record without events)
+    assert json.loads(record_text(record)) == record and record_text(record).count("\n") > len(s.events)
