@@ -127,12 +127,34 @@ cdef _modules_put(GameState* s, object m, put_tile):
 
 # ================================================================ card counting
 
-cdef list _count_known(events, int n):
-    """Per seat, counts of the cards certainly in its hand, from the public events: a deal or an action's
-    ``gains`` (take, thief) add the cards; its ``pays`` (buy, bazaar, falcon) remove them (a paid card not
-    known to be there came from the unknown part)."""
-    known = [[0] * NCARD_KINDS for _ in range(n)]
-    for ev in events:
+cdef list _COUNTED = []            # the events _count_known counted last (the very objects) ...
+cdef int _COUNTED_N = 0
+cdef int _COUNTED_ROWS[MAX_PLAYERS * NCARD_KINDS]      # ... and the counts after them
+
+
+cdef void _count_known(object events, int n, int* rows) except *:
+    """Per seat (rows[seat * NCARD_KINDS + card]), counts of the cards certainly in its hand, from the public
+    events: a deal or an action's ``gains`` (take, thief) add the cards; its ``pays`` (buy, bazaar, falcon)
+    remove them (a paid card not known to be there came from the unknown part). Successive observations of
+    a game share their events' prefix (the same objects, in one process): counting goes on from the last
+    call's counts where the events start with the very objects it counted. Bad events raise KeyError,
+    TypeError or IndexError."""
+    global _COUNTED, _COUNTED_N
+    cdef list evs = events if type(events) is list else list(events)
+    cdef list done = _COUNTED
+    cdef Py_ssize_t i, start = 0, m = len(evs), p = len(done)
+    cdef int seat, c
+    cdef dict ev
+    if n == _COUNTED_N and 0 < p <= m:
+        while start < p and evs[start] is done[start]:
+            start += 1
+    if start == p and p > 0:
+        memcpy(rows, _COUNTED_ROWS, sizeof(int) * MAX_PLAYERS * NCARD_KINDS)
+    else:
+        start = 0
+        memset(rows, 0, sizeof(int) * MAX_PLAYERS * NCARD_KINDS)
+    for i in range(start, m):
+        ev = evs[i]
         kind = ev["kind"]
         if kind == "deal":
             add = ev["payload"]
@@ -145,13 +167,20 @@ cdef list _count_known(events, int n):
         seat = ev["seat"]
         if not 0 <= seat < n:
             continue
-        row = known[seat]
-        for c in add:
-            row[c] += 1
-        for c in pay:
-            if row[c]:
-                row[c] -= 1
-    return known
+        for x in add:
+            c = x
+            if not 0 <= c < NCARD_KINDS:
+                raise IndexError(c)
+            rows[seat * NCARD_KINDS + c] += 1
+        for x in pay:
+            c = x
+            if not 0 <= c < NCARD_KINDS:
+                raise IndexError(c)
+            if rows[seat * NCARD_KINDS + c]:
+                rows[seat * NCARD_KINDS + c] -= 1
+    _COUNTED = evs[:]
+    _COUNTED_N = n
+    memcpy(_COUNTED_ROWS, rows, sizeof(int) * MAX_PLAYERS * NCARD_KINDS)
 
 
 cdef bint _events_deal(events):
@@ -161,26 +190,31 @@ cdef bint _events_deal(events):
 
 def count_cards(obs):
     """Every card known to be in each hand, per seat (sorted card texts), reconstructed from the
-    observation's public events (deals, takes and payments); the observing seat's own hand is its ``hand``. In a game started by
-    ``new_game`` this is every hand exactly (rules.md §8: deals, takes and payments are all public).
+    observation's public events (deals, takes and payments); the observing seat's own hand is its
+    ``hand``. In a game started by ``new_game`` this is every hand exactly (rules.md §8: deals, takes and
+    payments are all public).
 
     >>> from alhambra_ai import new_game
     >>> s = new_game(3, seed=7)
     >>> count_cards(s.observation(0)) == [s.hand(i) for i in range(3)]
     True
     """
+    cdef int rows[MAX_PLAYERS * NCARD_KINDS]
     try:
         n = obs["num_players"]
         me = obs["seat"]
         events = obs["events"]
     except (KeyError, TypeError):
         raise PositionError("count_cards needs an observation (num_players, seat, events)") from None
+    if not isinstance(n, int) or not 0 < n <= MAX_PLAYERS:
+        raise PositionError(f"num_players must be 1..{MAX_PLAYERS}, not {n!r}")
     try:
-        known = _count_known(events, n)
-    except (KeyError, AttributeError, TypeError, IndexError):
+        _count_known(events, n, rows)
+    except (KeyError, AttributeError, TypeError, IndexError, OverflowError):
         raise PositionError("observation events: a deal, take or payment names something that is no card") \
             from None
-    out = [[card_text(c) for c in range(NCARD_KINDS) for _ in range(row[c])] for row in known]
+    out = [[card_text(c) for c in range(NCARD_KINDS) for _ in range(rows[p * NCARD_KINDS + c])]
+           for p in range(n)]
     out[me] = list(obs["hand"])
     return out
 
@@ -328,11 +362,12 @@ cdef bytes _known_counts(State st):
     entry = _KNOWN_CACHE.get(key)
     if entry is not None and entry[0] is hist:
         return entry[1]
-    known = _count_known(hist[:st._hist_len], st.st.num_players)
+    cdef int rows[MAX_PLAYERS * NCARD_KINDS]
+    cdef int i
+    _count_known(hist[:st._hist_len], st.st.num_players, rows)
     out = bytearray(MAX_PLAYERS * NCARD_KINDS)
-    for p, row in enumerate(known):
-        for c in range(NCARD_KINDS):
-            out[p * NCARD_KINDS + c] = min(row[c], 255)
+    for i in range(MAX_PLAYERS * NCARD_KINDS):
+        out[i] = min(rows[i], 255)
     if len(_KNOWN_CACHE) >= 64:
         _KNOWN_CACHE.clear()
     b = bytes(out)

@@ -25,10 +25,16 @@ cdef inline dict event(object seat, str kind, object payload):
 cdef list checked_events(object events, Py_ssize_t n, exc):
     """A position's or an observation's ``events``, checked for their shape: a list of ``n`` objects each with
     ``seat`` (int or null), ``kind`` (a text) and ``payload``; a copy (of the list, the events shared)."""
-    if not isinstance(events, list) or len(events) != n:
+    cdef list evs
+    cdef dict d
+    if type(events) is not list or len(events) != n:
         raise exc(f"events must be a list of {n} events, one per history line")
-    for e in events:
-        if not isinstance(e, dict) or not {"seat", "kind", "payload"} <= e.keys() or not isinstance(e["kind"], str) \
-                or not (e["seat"] is None or (isinstance(e["seat"], int) and not isinstance(e["seat"], bool))):
+    evs = events
+    for e in evs:
+        if type(e) is not dict:
             raise exc("events: each is an object {\"seat\": int | null, \"kind\": text, \"payload\": ...}")
-    return list(events)
+        d = e
+        seat = d.get("seat", 0.5)
+        if type(d.get("kind")) is not str or "payload" not in d or not (seat is None or type(seat) is int):
+            raise exc("events: each is an object {\"seat\": int | null, \"kind\": text, \"payload\": ...}")
+    return evs[:]
