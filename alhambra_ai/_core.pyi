@@ -28,6 +28,9 @@ _DiceSeat: TypeAlias = int | Literal["dirk"]
 _T = TypeVar("_T")
 _PerSeat: TypeAlias = Sequence[_T | None] | Mapping[int, _T]  # from_setup: per seat, or {seat: entry}
 
+# {"seat": int | None, "kind": str, "payload": ...} (docs/formats.md "Events")
+_Event: TypeAlias = dict[str, Any]
+
 class _SupportsToDict(Protocol):
     """An observation wrapper (alhambra_ai.botapi.Observation): determinize accepts it as well as the dict."""
 
@@ -67,6 +70,9 @@ class PositionError(ValueError):
 def walls_to_text(walls: int) -> str: ...
 def walls_from_text(text: str) -> int: ...
 def card_text(code: int) -> str: ...
+def _reword_events(flag: bool) -> None: ...  # (test hook) every history line reworded
+def event_line(ev: Mapping[str, Any], text: str | None = None) -> str: ...  # a base-game event's history line
+def dice_event_line(ev: Mapping[str, Any], text: str | None = None) -> str: ...  # a dice-game event's
 def parse_card(text: str) -> int: ...
 def majority_points() -> list[list[list[int]]]: ...  # [round][type] -> points of places 1.. (both families)
 def majority_shares(counts: Sequence[Sequence[int]], round_: int) -> list[list[int]]: ...  # [row][type]
@@ -165,6 +171,9 @@ class State:
     def options(self) -> dict[str, bool]: ...
     @property
     def history(self) -> list[str]: ...
+    @property
+    def events(self) -> list[_Event]: ...  # one per history line (docs/formats.md "Events")
+    def seen_log(self, seat: int) -> tuple[list[str], list[_Event]]: ...  # seat -1: a spectator's
     def is_terminal(self) -> bool: ...
     def scores(self) -> list[int]: ...
     @property
@@ -424,6 +433,9 @@ class DiceState:
     def options(self) -> dict[str, bool]: ...
     @property
     def history(self) -> list[str]: ...
+    @property
+    def events(self) -> list[_Event]: ...  # one per history line (docs/formats.md "Events")
+    def seen_log(self, seat: int) -> tuple[list[str], list[_Event]]: ...  # seat -1: a spectator's
     def is_terminal(self) -> bool: ...
     def scores(self) -> list[int]: ...
     @property

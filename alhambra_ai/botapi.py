@@ -163,6 +163,22 @@ class Observation:
         limit: float | None = self._d.get("move_time")
         return limit
 
+    @property
+    def events(self) -> list[dict[str, Any]]:
+        """The public events as data, oldest first, one per ``history`` line: ``{"seat": 1, "kind": "action",
+        "payload": 1234}`` (the seat's action code), ``{"seat": None, "kind": "display", "payload": 3}``, ...
+        (docs/formats.md "Events"). Read them; the texts of ``history`` are for people."""
+        events: list[dict[str, Any]] = self._d.get("events", [])
+        return events
+
+    def known_hands(self) -> list[list[str]]:
+        """Base game: every card known to be in each seat's hand (sorted card texts), counted from the
+        events (deals, takes and thefts add, payments remove); the own seat's is ``hand``. In a game dealt
+        by ``new_game`` this is every hand exactly (rules.md §8)."""
+        from alhambra_ai._core import count_cards
+
+        return count_cards(self._d)
+
     def to_dict(self) -> dict[str, Any]:
         """A deep copy of the observation dict (JSON-serialisable)."""
         return copy.deepcopy(self._d)

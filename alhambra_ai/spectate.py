@@ -95,9 +95,10 @@ class Replay:
                 words = shorten(self.hooks.sentence(before, before.parse_action(text), who), who)
             except Exception:  # words are a nicety: the record's text always works
                 words = text
-            scored = [e for e in self.states[k].history[len(before.history):] if e.startswith("score ")]
+            scored = [e["payload"]["round"] for e in self.states[k].events[len(before.events):]
+                      if e["kind"] == "score"]
             if scored:
-                words += "; scoring " + ", ".join(e.split(":")[0].split()[1] for e in scored)
+                words += "; scoring " + ", ".join(str(r) for r in scored)
             mark = " (stand-in)" if seat in self.stand_in and k - 1 >= self.stand_in[seat] else ""
             self.said[k] = f"{k}. {self.short(seat)}{mark}: {words}"
         return self.said[k]

@@ -31,6 +31,7 @@ class ToyGame:
         self.total, self.current_player = 0, seed % num_players
         self.added = [0] * num_players
         self.history: list[str] = []
+        self.events: list[dict] = []
 
     def is_terminal(self) -> bool:
         return self.total >= self.TARGET
@@ -40,6 +41,10 @@ class ToyGame:
 
     def action_to_text(self, a: int) -> str:
         return f"add {a}"
+
+    def texts_of(self, codes: list[int]) -> list[str]:
+        """The action texts of codes played from the start (record.action_texts; the engine replays)."""
+        return [self.action_to_text(a) for a in codes]
 
     def parse_action(self, text: str) -> int:
         word, _, n = text.partition(" ")
@@ -52,6 +57,7 @@ class ToyGame:
         if a not in self.legal_actions():
             raise ValueError(f"illegal action {a!r}")
         self.history.append(f"seat {self.current_player + 1}: add {a}")  # 1-based, as the engine
+        self.events.append({"seat": self.current_player, "kind": "action", "payload": a})
         self.total += a
         self.added[self.current_player] += a
         self.current_player = -1 if self.is_terminal() else (self.current_player + 1) % self.num_players
@@ -64,7 +70,8 @@ class ToyGame:
 
     def observation(self, seat: int) -> dict:
         return {"seat": seat, "num_players": self.num_players, "total": self.total, "scores": self.scores(),
-                "history": list(self.history), "current_player": self.current_player,
+                "history": list(self.history), "events": list(self.events),
+                "current_player": self.current_player,
                 "legal_actions": self.legal_actions() if seat == self.current_player else []}
 
 

@@ -309,6 +309,7 @@ class _Observer:
         obs = c.engine.observation(player)
         if not self.perfect_recall:
             c.cfg.facts.forget_history(obs)
+        obs.pop("events", None)         # (the history says the same, a line per event: the string as before)
         if c.roll is not None:
             obs["rolling"] = c.roll
         return json.dumps(obs, sort_keys=True, separators=(",", ":"))

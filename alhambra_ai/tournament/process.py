@@ -203,6 +203,7 @@ class BotProcess:
         else:
             self._out_fd, self._in_fd = self._stdout.fileno(), self._stdin.fileno()
         self._outbox = b""  # bytes of requests not yet taken by the worker
+        self._log_sent = 0  # how much of the observations' history and events the worker holds (act)
         self._buf = {self._out_fd: b"", self._stderr.fileno(): b""}
         self.stderr_tail = b""
         with _live_lock:
@@ -295,6 +296,17 @@ class BotProcess:
         if reply.get("ok") is not True:
             raise BotFailure("protocol error", f"unexpected reply to start: {str(reply)[:200]}")
         return hello + started
+
+    def act(self, obs: dict, timeout: float) -> tuple[dict, float]:
+        """Ask for the bot's move in ``obs``: ``request({"cmd": "act", "obs": obs})``, but of the history and
+        the events, which only grow during a game, only what this worker was not sent yet goes (with
+        ``log_from``: how many it holds); the worker puts the lists back together before the bot sees them."""
+        k = self._log_sent
+        if "events" not in obs or not k <= len(obs["events"]) == len(obs["history"]):
+            return self.request({"cmd": "act", "obs": obs}, timeout)
+        self._log_sent = len(obs["events"])
+        tail = dict(obs, history=obs["history"][k:], events=obs["events"][k:])
+        return self.request({"cmd": "act", "obs": tail, "log_from": k}, timeout)
 
     def setup(self, config: dict, timeout: float) -> float:
         """Run the bot's ``setup(config)``; returns the seconds taken."""

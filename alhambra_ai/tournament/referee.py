@@ -260,7 +260,7 @@ def ask(state, k: int, seat: Seat, legal: list[int], limits: Limits) -> int:
     allowed = limits.move_time + seat.bank
     obs = dict(state.observation(k), time_left=allowed, move_time=limits.move_time)
     assert seat.proc is not None  # only a seat that still has its worker is asked
-    reply, elapsed = seat.proc.request({"cmd": "act", "obs": obs}, allowed)
+    reply, elapsed = seat.proc.act(obs, allowed)
     seat.times.append(elapsed)
     if elapsed > limits.move_time:
         seat.bank -= elapsed - limits.move_time

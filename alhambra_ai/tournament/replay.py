@@ -52,10 +52,10 @@ def replay(record: dict, out: TextIO, step: bool = False, wait: Callable[[str], 
             continue
         mark = " (stand-in)" if seat in stand_in and i >= stand_in[seat] else ""
         say(f"{i + 1:4}. seat {seat + 1} ({names[seat]}{mark}): {text}")
-        history = state.history
-        for event in history[seen:]:
-            if not event.startswith(f"seat {seat + 1}: "):
-                say(f"        {event}")
+        history, events = state.history, state.events
+        for line, event in zip(history[seen:], events[seen:], strict=True):
+            if not (event["seat"] == seat and event["kind"] in ("action", "secret")):
+                say(f"        {line}")
         seen = len(history)
         if step:
             print(spectator_table(state, names, width), file=out)

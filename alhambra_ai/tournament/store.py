@@ -33,6 +33,7 @@ from pathlib import Path
 
 from alhambra_ai import registry
 from alhambra_ai.errors import BadInput
+from alhambra_ai.record import record_text
 
 from . import sandbox
 
@@ -49,14 +50,18 @@ def file_sha256(path: str | Path) -> str:
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
 
-def write_json_atomic(path: Path, data: object) -> None:
-    """Write JSON so that ``path`` holds either the old or the complete new content, never a part."""
+def write_json_atomic(path: Path, data: object, text: str | None = None) -> None:
+    """Write JSON (or its ``text`` when given) so that ``path`` holds either the old or the complete new
+    content, never a part."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "w") as f:
-            json.dump(data, f, indent=1)
-            f.write("\n")
+            if text is None:
+                json.dump(data, f, indent=1)
+                f.write("\n")
+            else:
+                f.write(text)
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)
@@ -170,7 +175,7 @@ class ResultStore:
         sandbox.protect(self.dir)  # hidden from every bot worker (only the referee writes or reads it)
 
     def add(self, result: dict, record: dict) -> None:
-        write_json_atomic(self.dir / "games" / f"{result['game']}.json", record)
+        write_json_atomic(self.dir / "games" / f"{result['game']}.json", record, record_text(record))
         append_line(self.dir / RESULTS, json.dumps(result, separators=(",", ":")))
 
     def results(self, repair: bool = False) -> list[dict]:

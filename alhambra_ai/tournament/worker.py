@@ -18,6 +18,7 @@ CONFIG (one JSON line)
 {"cmd": "start"}                          {"ok": true} | {"error": ...}   (imports the bot, makes it)
 {"cmd": "setup", "config": {...}}         {"ok": true} | {"error": ...}
 {"cmd": "act", "obs": {...}}              {"action": INT | STR} | {"error": ...}
+ (with "log_from": K, the obs's "history" and "events" are what follows the first K of the last ones)
 
 Errors end the worker. Reasons: "load error", "raises", "exits", "exceeds memory", "prints to stdout",
 "sandbox error" (a confinement step the referee asked for failed: no bot code ran).
@@ -142,6 +143,7 @@ class Worker:
     def run(self, path: str, isolation: dict) -> None:
         self.send({"hello": self.name, "isolation": isolation})  # before any bot code: it cannot forge this
         bot = None
+        log: tuple[list, list] = ([], [])         # the history and events of the last observation
         for line in self.proto_in:
             msg = json.loads(line)
             if bot is None and msg["cmd"] in ("start", "setup", "act"):
@@ -156,7 +158,12 @@ class Worker:
                 self.send({"ok": True})
             elif msg["cmd"] == "act":
                 assert bot is not None
-                action = self.guarded(bot.act, Observation(msg["obs"]))
+                obs = msg["obs"]
+                if "log_from" in msg:           # the logs' new lines only: the whole lists again
+                    k = msg["log_from"]
+                    log = (log[0][:k] + obs["history"], log[1][:k] + obs["events"])
+                    obs["history"], obs["events"] = list(log[0]), list(log[1])
+                action = self.guarded(bot.act, Observation(obs))
                 if not isinstance(action, int | str) and hasattr(type(action), "__index__"):
                     action = operator.index(action)  # numpy integers are fine
                 try:

@@ -53,6 +53,7 @@ def observation_of(State st, seat):
     cdef int me = st._seat(seat), n = s.num_players, i
     cdef bint dirk = s.options & OPT_DIRK
     to_act = s.phase != PH_OVER and s.current == me
+    history, events = log_seen(st, me)     # (modules/hidden.pxi: others' secret setup choices hidden)
     return {
         "seat": me,
         "num_players": n,
@@ -79,7 +80,8 @@ def observation_of(State st, seat):
         "bag_size": s.bag_n,
         "scoring_cards": _scoring_cards(s),
         "final": _final_of(s),
-        "history": history_seen(st, me),       # (modules/hidden.pxi: others' secret setup choices hidden)
+        "history": history,
+        "events": events,
         "legal_actions": st.legal_actions() if to_act else [],
         "modules": _modules_seen(st, me),
     }
@@ -125,90 +127,94 @@ cdef _modules_put(GameState* s, object m, put_tile):
 
 # ================================================================ card counting
 
-cdef dict _LINE_CACHE = {}
+cdef list _COUNTED = []            # the events _count_known counted last (the very objects) ...
+cdef int _COUNTED_N = 0
+cdef int _COUNTED_ROWS[MAX_PLAYERS * NCARD_KINDS]      # ... and the counts after them
 
 
-cdef object _parse_line(str line):
-    """(seat, cards added, cards paid) of a history line that moves cards into or out of a hand, else None.
-    Raises KeyError for a card text that is no card."""
-    if not line.startswith("seat "):
-        return None
-    head, sep, rest = line.partition(": ")
-    if not sep:
-        return None
-    words = head.split()
-    try:
-        seat = int(words[1]) - 1
-    except (IndexError, ValueError):
-        return None
-    if len(words) == 3 and words[2] == "dealt":
-        return (seat, tuple(_CARD_CODES[w] for w in rest.split()), ())
-    if len(words) == 2:
-        if rest.startswith("take "):
-            return (seat, tuple(_CARD_CODES[w] for w in rest.split()[1:]), ())
-        if rest.startswith("buy ") or rest.startswith("bazaar "):     # (coins, e.g. "gc", are no cards)
-            return (seat, (), tuple(_CARD_CODES[w] for w in rest.split()[2:] if not w.endswith("c")))
-        if rest.startswith("falcon "):
-            return (seat, (), (_CARD_CODES[rest.split()[2]],))
-        if rest.startswith("thief "):
-            return (seat, (_CARD_CODES[rest.split()[1]],), ())
-    return None
-
-
-cdef list _count_known(history, int n):
-    """Per seat, counts of the cards certainly in its hand, from the public events: a deal or a take adds
-    the cards; a payment removes them (a paid card not known to be there came from the unknown part).
-    Parsed lines are memoized: the same history lines recur in every observation of a game."""
-    known = [[0] * NCARD_KINDS for _ in range(n)]
-    cache = _LINE_CACHE
-    if len(cache) > 200000:
-        cache.clear()
-    for line in history:
-        ev = cache.get(line, _MISSING)
-        if ev is _MISSING:
-            ev = _parse_line(line)
-            cache[line] = ev
-        if ev is None:
+cdef void _count_known(object events, int n, int* rows) except *:
+    """Per seat (rows[seat * NCARD_KINDS + card]), counts of the cards certainly in its hand, from the public
+    events: a deal or an action's ``gains`` (take, thief) add the cards; its ``pays`` (buy, bazaar, falcon)
+    remove them (a paid card not known to be there came from the unknown part). Successive observations of
+    a game share their events' prefix (the same objects, in one process): counting goes on from the last
+    call's counts where the events start with the very objects it counted. Bad events raise KeyError,
+    TypeError or IndexError."""
+    global _COUNTED, _COUNTED_N
+    cdef list evs = events if type(events) is list else list(events)
+    cdef list done = _COUNTED
+    cdef Py_ssize_t i, start = 0, m = len(evs), p = len(done)
+    cdef int seat, c
+    cdef dict ev
+    if n == _COUNTED_N and 0 < p <= m:
+        while start < p and evs[start] is done[start]:
+            start += 1
+    if start == p and p > 0:
+        memcpy(rows, _COUNTED_ROWS, sizeof(int) * MAX_PLAYERS * NCARD_KINDS)
+    else:
+        start = 0
+        memset(rows, 0, sizeof(int) * MAX_PLAYERS * NCARD_KINDS)
+    for i in range(start, m):
+        ev = evs[i]
+        kind = ev["kind"]
+        if kind == "deal":
+            add = ev["payload"]
+            pay = ()
+        elif kind == "action":
+            add = ev.get("gains", ())
+            pay = ev.get("pays", ())
+        else:
             continue
-        seat, add, pay = ev
+        seat = ev["seat"]
         if not 0 <= seat < n:
             continue
-        row = known[seat]
-        for c in add:
-            row[c] += 1
-        for c in pay:
-            if row[c]:
-                row[c] -= 1
-    return known
+        for x in add:
+            c = x
+            if not 0 <= c < NCARD_KINDS:
+                raise IndexError(c)
+            rows[seat * NCARD_KINDS + c] += 1
+        for x in pay:
+            c = x
+            if not 0 <= c < NCARD_KINDS:
+                raise IndexError(c)
+            if rows[seat * NCARD_KINDS + c]:
+                rows[seat * NCARD_KINDS + c] -= 1
+    _COUNTED = evs[:]
+    _COUNTED_N = n
+    memcpy(_COUNTED_ROWS, rows, sizeof(int) * MAX_PLAYERS * NCARD_KINDS)
 
 
-cdef bint _history_deals(history):
-    """True when the history starts at a public deal (new_game): then every hand is known exactly."""
-    return len(history) > 0 and not history[0].startswith("setup:")
+cdef bint _events_deal(events):
+    """True when the events start at a public deal (new_game): then every hand is known exactly."""
+    return len(events) == 0 or events[0]["kind"] not in ("setup", "note")
 
 
 def count_cards(obs):
     """Every card known to be in each hand, per seat (sorted card texts), reconstructed from the
-    observation's public history; the observing seat's own hand is its ``hand``. In a game started by
-    ``new_game`` this is every hand exactly (rules.md §8: deals, takes and payments are all public).
+    observation's public events (deals, takes and payments); the observing seat's own hand is its
+    ``hand``. In a game started by ``new_game`` this is every hand exactly (rules.md §8: deals, takes and
+    payments are all public).
 
     >>> from alhambra_ai import new_game
     >>> s = new_game(3, seed=7)
     >>> count_cards(s.observation(0)) == [s.hand(i) for i in range(3)]
     True
     """
+    cdef int rows[MAX_PLAYERS * NCARD_KINDS]
     try:
         n = obs["num_players"]
         me = obs["seat"]
-        history = obs["history"]
+        events = obs["events"]
     except (KeyError, TypeError):
-        raise PositionError("count_cards needs an observation (num_players, seat, history)") from None
+        raise PositionError("count_cards needs an observation (num_players, seat, events)") from None
+    if not isinstance(n, int) or not 0 < n <= MAX_PLAYERS:
+        raise PositionError(f"num_players must be 1..{MAX_PLAYERS}, not {n!r}")
     try:
-        known = _count_known(history, n)
-    except (KeyError, AttributeError, TypeError):
-        raise PositionError("observation history: a deal, take or buy names something that is no card") \
+        _count_known(events, n, rows)
+    except (KeyError, AttributeError, TypeError, IndexError, OverflowError):
+        raise PositionError("observation events: a deal, take or payment names something that is no card") \
             from None
-    out = [[card_text(c) for c in range(NCARD_KINDS) for _ in range(row[c])] for row in known]
+    out = [[card_text(c) for c in range(NCARD_KINDS) for _ in range(rows[p * NCARD_KINDS + c])]
+           for p in range(n)]
     out[me] = list(obs["hand"])
     return out
 
@@ -349,18 +355,19 @@ cdef dict _KNOWN_CACHE = {}
 
 
 cdef bytes _known_counts(State st):
-    """Known card counts per seat (MAX_PLAYERS x NCARD_KINDS bytes) from the state's history, cached by the
-    history list and its length (a history list is only ever appended to, so that prefix never changes)."""
-    hist = st._hist
+    """Known card counts per seat (MAX_PLAYERS x NCARD_KINDS bytes) from the state's events, cached by the
+    event list and its length (an event list is only ever appended to, so that prefix never changes)."""
+    hist = st._ev
     key = (id(hist), st._hist_len)
     entry = _KNOWN_CACHE.get(key)
     if entry is not None and entry[0] is hist:
         return entry[1]
-    known = _count_known(hist[:st._hist_len], st.st.num_players)
+    cdef int rows[MAX_PLAYERS * NCARD_KINDS]
+    cdef int i
+    _count_known(hist[:st._hist_len], st.st.num_players, rows)
     out = bytearray(MAX_PLAYERS * NCARD_KINDS)
-    for p, row in enumerate(known):
-        for c in range(NCARD_KINDS):
-            out[p * NCARD_KINDS + c] = min(row[c], 255)
+    for i in range(MAX_PLAYERS * NCARD_KINDS):
+        out[i] = min(rows[i], 255)
     if len(_KNOWN_CACHE) >= 64:
         _KNOWN_CACHE.clear()
     b = bytes(out)
@@ -382,9 +389,9 @@ def determinized_of(State st, seat, seed):
     d = st.clone()
     d._seed = None
     if st.st.options & OPT_RESIDENTS:       # the history as the seat knows it (others' setup figures hidden)
-        d._hist = history_seen(st, me)
+        d._hist, d._ev = log_seen(st, me)
         d._hist_len = len(d._hist)
-    if st._hist_len == 0 or _history_deals(st._hist[:1]):
+    if _events_deal(st._ev[:1] if st._hist_len else ()):
         _determinize_c(&d.st, me, <uint64_t>seed, NULL)
     else:
         known = _known_counts(st)
@@ -433,6 +440,7 @@ def position_of(State st):
         "score_breakdown": st.score_breakdown(),
         "final": None if not s.ended else dict(_final_of(s), served=s.final_pos),
         "history": st.history,
+        "events": st.events,
         "record_history": bool(st.record_history),
         **({"modules": _modules_seen(st, -1)} if s.options & MODULE_BITS else {}),
     }
@@ -530,7 +538,7 @@ def state_from_position(d):
     known_keys = {"format", "version", "num_players", "options", "seed", "rng", "phase", "current_player",
                   "turn", "actions_this_turn", "start_player", "seats", "market", "display", "pending",
                   "draw_pile", "scoring_cards", "discard", "bag", "dirk", "scored", "due", "score_breakdown",
-                  "final", "history", "record_history", "modules"}
+                  "final", "history", "events", "record_history", "modules"}
     unknown = sorted(set(d) - known_keys)
     if unknown:
         raise PositionError(f"unknown position field {unknown[0]!r}")
@@ -829,6 +837,10 @@ def state_from_position(d):
     history = _as_list(_get(d, "history", ""), "history")
     if not all(isinstance(h, str) for h in history):
         raise PositionError("history must be a list of texts")
+    events = d.get("events", _MISSING)
+    if events is _MISSING:              # a position written before events: its lines, as they were
+        events = [event(None, "note", h) for h in history]
+    self._ev = checked_events(events, len(history), PositionError)
     self._hist = list(history)
     self._hist_len = len(history)
     rh = _get(d, "record_history", "")
@@ -843,7 +855,8 @@ def state_from_position(d):
 _OBS_KEYS = ("seat", "num_players", "options", "phase", "current_player", "turn", "actions_this_turn",
              "start_player", "scoring_rounds_done", "hand", "hand_sizes", "cities", "reserves", "market",
              "display", "discard", "pending", "dirk_tiles", "scores", "dirk_score", "score_breakdown",
-             "draw_pile_size", "bag_size", "scoring_cards", "final", "history", "legal_actions", "modules")
+             "draw_pile_size", "bag_size", "scoring_cards", "final", "history", "events", "legal_actions",
+             "modules")
 
 
 def position_from_observation(obs):
@@ -871,6 +884,7 @@ def position_from_observation(obs):
         _as_int(sizes[p], f"hand_sizes[{p}]", 0, 255)
     if not isinstance(obs["history"], list) or not all(isinstance(h, str) for h in obs["history"]):
         raise PositionError("history must be a list of texts")
+    checked_events(obs["events"], len(obs["history"]), PositionError)
     hand = _as_list(obs["hand"], "hand")
     if len(hand) != sizes[me]:
         raise PositionError(f"hand: {len(hand)} cards, but hand_sizes says {sizes[me]}")
@@ -984,7 +998,7 @@ def position_from_observation(obs):
         "market": obs["market"], "display": obs["display"], "pending": obs["pending"], "draw_pile": pile,
         "scoring_cards": scards, "discard": obs["discard"], "bag": bag, "dirk": dirk, "scored": done, "due": [],
         "score_breakdown": obs["score_breakdown"], "final": fin, "history": obs["history"],
-        "record_history": True,
+        "events": obs["events"], "record_history": True,
         **({"modules": _modules_canonical(modules, bits, n, me, phase)} if bits & MODULE_BITS else {}),
     }
 

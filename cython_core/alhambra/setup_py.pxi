@@ -45,7 +45,8 @@ def _from_setup(num_players, *, seed=0, options=None, current_player=0, turn=0, 
     state_init(s, n, <uint64_t>seed, bits)
     self._seed = seed
     self._options = opts
-    self._hist = ["setup: from_setup"]
+    self._ev = [event(None, "setup", None)]
+    self._hist = [_event_line(self._ev[0], None)]
     self._hist_len = 1
     self.record_history = True
     # the modules' keywords, each read by its module's from_setup hook (modules/table.pxi)

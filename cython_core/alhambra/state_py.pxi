@@ -60,6 +60,93 @@ cdef GenCache* _py_cache() except NULL:
     return _cache_at(&_PY_CACHE)
 
 
+cdef list _paid_cards(int currency, int code, int shift):
+    """The money cards of a payment's counts (2 bits per value 1..9 from bit ``shift``), lowest value first."""
+    cdef int v, k
+    out = []
+    for v in range(9):
+        for k in range((code >> (shift + 2 * v)) & 3):
+            out.append(card_code(currency, v + 1))
+    return out
+
+
+cdef dict _action_event(GameState* s, int code):
+    """The event of the legal action ``code`` about to be played by the seat to act: ``payload`` its code;
+    the cards it moves into the hand (``gains``: take, thief) or out of it (``pays``: buy, bazaar, falcon)
+    as card codes, read now (a take's code names display positions, not cards)."""
+    cdef int kind = code & 15, i
+    ev = event(s.current, "action", code)
+    if kind == A_TAKE:
+        ev["gains"] = [s.display[i] for i in range(4) if (code >> 4) & (1 << i)]
+    elif kind == A_THIEF:
+        ev["gains"] = [s.display[(code >> 4) & 3]]
+    elif kind == A_BUY:
+        ev["pays"] = _paid_cards((code >> 4) & 3, code, 6)
+    elif kind == A_BAZAAR:
+        ev["pays"] = _paid_cards(BAZAAR_CUR[BAZAAR_FIRST + ((code >> 4) & 7)], code, 7)
+    elif kind == A_FALCON:
+        ev["pays"] = [(code >> 8) & 63]
+    return ev
+
+
+cdef str _event_line(dict ev, str text):
+    """The history line of a base-game event (docs/formats.md "Events"); ``text``: an action event's action
+    text (action_to_text in the state it was played in). Seats, slots and cards are 1-based / texts here."""
+    k = ev["kind"]
+    seat = ev["seat"]
+    p = ev["payload"]
+    if k == "action":
+        line = f"seat {seat + 1}: {text}"
+    elif k == "deal":
+        line = f"seat {seat + 1} dealt: " + " ".join([card_text(c) for c in p])
+    elif k == "start":
+        line = f"start: seat {seat + 1}"
+    elif k == "market":
+        line = f"market {p[0] + 1}: {p[1]}"
+    elif k == "display":
+        line = f"display: {card_text(p)}"
+    elif k == "dirk":
+        line = f"dirk: {p}"
+    elif k == "reshuffle":
+        line = f"reshuffle: {p} cards"
+    elif k == "scoring_card":
+        line = f"scoring card {p}"
+    elif k == "score":
+        line = f"score {p['round']}: " + " ".join([str(x) for x in p["scores"]])
+        if p["dirk"] is not None:
+            line += f" dirk {p['dirk']}"
+    elif k == "end":
+        line = f"game end: market {p + 1} stays empty"
+    elif k == "bazaar":
+        line = f"bazaar waits: {p}"
+    elif k == "coin":
+        line = f"coin to seat {seat + 1}: {CURRENCY_LETTERS[p]}c"
+    elif k == "wall_card":
+        line = f"wall card up: {p + 1} ({walls_to_text(WALL_CARD_SIDES[p])})"
+    elif k == "figure":
+        line = f"seat {seat + 1} draws a figure: {TYPE_NAMES[p]}"
+    elif k == "leftover":
+        if seat is None:
+            line = f"leftover market {p[0] + 1}: {p[1]} stays (tie for most {CURRENCY_NAMES[p[0]]})"
+        else:
+            line = f"leftover market {p[0] + 1}: {p[1]} to seat {seat + 1}"
+    elif k == "secret":
+        line = f"seat {seat + 1}: {secret_word(p)} (secret)"
+    elif k == "setup":
+        line = "setup: from_setup"
+    elif k == "note":
+        return p                    # (a position written before events: its history line as it was)
+    else:
+        raise ValueError(f"no such event kind {k!r}")
+    return said(line)
+
+
+def event_line(ev, text=None):
+    """The history line of a base-game event as :attr:`State.history` renders it (``text``: the action text
+    of an ``action`` event)."""
+    return _event_line(ev, text)
+
+
 cdef class State:
     """A complete game position (public and hidden information). Create one with :func:`new_game` or
     :meth:`State.from_setup`; change it only with :meth:`apply`.
@@ -74,6 +161,7 @@ cdef class State:
     """
     cdef GameState st
     cdef list _hist
+    cdef list _ev                   # the events (dicts) of the history's lines, one per line
     cdef Py_ssize_t _hist_len
     cdef public bint record_history
     cdef object _seed
@@ -87,18 +175,21 @@ cdef class State:
 
     # ------------------------------------------------------------ construction
 
-    cdef _hist_extend(self, list items):
-        if len(self._hist) != self._hist_len:
-            self._hist = self._hist[:self._hist_len]     # someone sharing the list appended: copy our prefix
-        self._hist.extend(items)
+    cdef _hist_extend(self, list lines, list events):
+        if len(self._hist) != self._hist_len or len(self._ev) != self._hist_len:
+            self._hist = self._hist[:self._hist_len]     # someone sharing the lists appended: copy our prefix
+            self._ev = self._ev[:self._hist_len]
+        self._hist.extend(lines)
+        self._ev.extend(events)
         self._hist_len = len(self._hist)
 
-    cdef _log_to_history(self, EventLog* log, str first=None):
+    cdef _log_to_history(self, EventLog* log, dict first=None, str text=None):
+        """Append the events of ``log`` (after the action event ``first``, whose line says ``text``) as event
+        dicts (docs/formats.md "Events") and their history lines, rendered from them (_event_line)."""
         cdef int i, kind, a, b, c
         cdef uint32_t e
-        out = [] if first is None else [first]
-        deal_seat = -1
-        deal = []
+        events = [] if first is None else [first]
+        deal = None
         for i in range(log.n):
             e = log.ev[i]
             kind = e & 255
@@ -106,50 +197,42 @@ cdef class State:
             b = (e >> 16) & 255
             c = (e >> 24) & 255
             if kind == EV_DEAL:
-                if a != deal_seat and deal:
-                    out.append(f"seat {deal_seat + 1} dealt: " + " ".join(deal))
-                    deal = []
-                deal_seat = a
-                deal.append(card_text(b))
+                if deal is None or deal["seat"] != a:
+                    deal = event(a, "deal", [])
+                    events.append(deal)
+                deal["payload"].append(b)
                 continue
-            if deal:
-                out.append(f"seat {deal_seat + 1} dealt: " + " ".join(deal))
-                deal = []
+            deal = None
             if kind == EV_START:
-                out.append(f"start: seat {a + 1}")
+                events.append(event(a, "start", None))
             elif kind == EV_MARKET:
-                out.append(f"market {a + 1}: {b}")
+                events.append(event(None, "market", [a, b]))
             elif kind == EV_DISPLAY:
-                out.append(f"display: {card_text(a)}")
+                events.append(event(None, "display", a))
             elif kind == EV_DIRK:
-                out.append(f"dirk: {a}")
+                events.append(event(None, "dirk", a))
             elif kind == EV_RESHUFFLE:
-                out.append(f"reshuffle: {a} cards")
+                events.append(event(None, "reshuffle", a))
             elif kind == EV_SCORING_CARD:
-                out.append(f"scoring card {a}")
+                events.append(event(None, "scoring_card", a))
             elif kind == EV_SCORE:
-                line = f"score {a}: " + " ".join(str(self.st.score[j]) for j in range(self.st.num_players))
-                if self.st.options & OPT_DIRK:
-                    line += f" dirk {self.st.score[DIRK]}"
-                out.append(line)
+                events.append(event(None, "score", {
+                    "round": a, "scores": [self.st.score[j] for j in range(self.st.num_players)],
+                    "dirk": self.st.score[DIRK] if self.st.options & OPT_DIRK else None}))
             elif kind == EV_END:
-                out.append(f"game end: market {a + 1} stays empty")
+                events.append(event(None, "end", a))
             elif kind == EV_BAZAAR:
-                out.append(f"bazaar waits: {a}")
+                events.append(event(None, "bazaar", a))
             elif kind == EV_COIN:
-                out.append(f"coin to seat {a + 1}: {CURRENCY_LETTERS[b]}c")
+                events.append(event(a, "coin", b))
             elif kind == EV_WALL_CARD:
-                out.append(f"wall card up: {a + 1} ({walls_to_text(WALL_CARD_SIDES[a])})")
+                events.append(event(None, "wall_card", a))
             elif kind == EV_FIGURE_DRAWN:
-                out.append(f"seat {a + 1} draws a figure: {TYPE_NAMES[b]}")
+                events.append(event(a, "figure", b))
             elif kind == EV_LEFTOVER:
-                if c == NO_SEAT:
-                    out.append(f"leftover market {a + 1}: {b} stays (tie for most {CURRENCY_NAMES[a]})")
-                else:
-                    out.append(f"leftover market {a + 1}: {b} to seat {c + 1}")
-        if deal:
-            out.append(f"seat {deal_seat + 1} dealt: " + " ".join(deal))
-        self._hist_extend(out)
+                events.append(event(None if c == NO_SEAT else c, "leftover", [a, b]))
+        lines = [_event_line(ev, text) for ev in events]
+        self._hist_extend(lines, events)
 
     @staticmethod
     def new_game(num_players, seed, options=None):
@@ -161,6 +244,7 @@ cdef class State:
         cdef State c = State.__new__(State)
         state_copy(&c.st, &self.st)
         c._hist = self._hist
+        c._ev = self._ev
         c._hist_len = self._hist_len
         c.record_history = self.record_history
         c._seed = self._seed
@@ -216,10 +300,11 @@ cdef class State:
         if err:
             raise IllegalActionError(_explain(&self.st, code, err))
         if self.record_history:
-            first = f"seat {self.st.current + 1}: {_action_text(&self.st, code)}"
+            text = _action_text(&self.st, code)
+            first = _action_event(&self.st, code)
             log.n = 0
             apply_action(&self.st, code, &log)
-            self._log_to_history(&log, first)
+            self._log_to_history(&log, first, text)
         else:
             apply_action(&self.st, code, NULL)
 
@@ -250,11 +335,12 @@ cdef class State:
         gen_cache_reset(gc)
         while self.st.phase != PH_OVER and n < max_actions:
             code = sample_legal(&self.st, gc, &r)
-            first = f"seat {self.st.current + 1}: {_action_text(&self.st, code)}"
+            text = _action_text(&self.st, code)
+            first = _action_event(&self.st, code)
             gen_cache_touch(gc, &self.st, code)
             log.n = 0
             apply_action(&self.st, code, &log)
-            self._log_to_history(&log, first)
+            self._log_to_history(&log, first, text)
             n += 1
         return n
 
@@ -311,6 +397,18 @@ cdef class State:
         """Public event log (a copy): ``"seat 2: buy 2 g4 g3"``, ``"display: y3"``, ``"market 1: 17"``,
         ``"score 1: ..."``. Seats and slots are 1-based in text. Empty if record_history was off."""
         return self._hist[:self._hist_len]
+
+    @property
+    def events(self):
+        """The public events as data, one per :attr:`history` line (a copy of the list; the events are shared,
+        read them only): ``{"seat": 1, "kind": "action", "payload": 1234}``, ``{"seat": None, "kind":
+        "display", "payload": 3}``, ... (docs/formats.md "Events"). Empty if record_history was off."""
+        return self._ev[:self._hist_len]
+
+    def seen_log(self, seat):
+        """``(history, events)`` as ``seat`` sees them (its observation's): another seat's secret setup choice
+        (Residents' ``figures``) masked; ``seat=-1``: as a spectator sees them, every seat's secret masked."""
+        return log_seen(self, seat if seat == -1 else self._seat(seat))
 
     def is_terminal(self):
         return self.st.phase == PH_OVER
@@ -624,6 +722,7 @@ cdef State new_alhambra_game(num_players, seed, options):
     self._seed = seed
     self._options = opts
     self._hist = []
+    self._ev = []
     self._hist_len = 0
     self.record_history = True
     self._log_to_history(&log)

@@ -509,7 +509,8 @@ cdef void dice_apply(DiceGame* g, int code, list log, uint8_t* faces=NULL):
     if kind == D_ROLL:
         roll_dice(g, (code >> 4) & 0xFF, faces)
         if log is not None:
-            log.append("dice: " + dice_text(g))
+            log.append(event(row, "dice", {"faces": [None if g.dice[t] == NO_FACE else g.dice[t] for t in range(NDICE)],
+                                           "black": None if g.black == NO_FACE else g.black}))
         return
     g.can_void = 0
     if kind == D_STOP:
@@ -518,8 +519,7 @@ cdef void dice_apply(DiceGame* g, int code, list log, uint8_t* faces=NULL):
             g.held[row][BT_PUSH] -= 1
         v = place_marker(g, row, t, target_v(g, t), code & 128)
         if log is not None:
-            log.append(f"seat {row + 1} marker: {TYPE_NAMES[t]} {v_text(v)}" if v else
-                       f"seat {row + 1} marker falls off ({TYPE_NAMES[t]})")
+            log.append(event(row, "marker", {"type": t, "field": v or None}))
         end_turn(g, log)
     elif kind == D_VOID:
         g.held[row][BT_VOID] -= 1

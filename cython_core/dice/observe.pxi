@@ -42,6 +42,7 @@ def dice_observation(DiceState st, int row):
         "score_breakdown": st.score_breakdown(),
         "scored": g.scored,
         "history": st.history,
+        "events": st.events,
         "legal_actions": st.legal_actions() if row == g.current and g.phase != DP_OVER else [],
     }
     if g.game == GAME_DICE:
@@ -137,6 +138,9 @@ def dice_determinize(obs, seed):
     except (KeyError, TypeError, ValueError, IndexError, OverflowError) as e:
         raise ValueError(f"not a dice-game observation: {type(e).__name__}: {e}") from None
     st._hist = list(get("history"))
+    events = obs.get("events")
+    st._ev = checked_events([event(None, "note", h) for h in st._hist] if events is None else events,
+                            len(st._hist), ValueError)
     st._hist_len = len(st._hist)
     st.record_history = True
     st._seed = None

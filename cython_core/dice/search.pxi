@@ -405,6 +405,7 @@ cdef DiceState _dm_wrap(DiceGame* g):
     cdef DiceState s = DiceState.__new__(DiceState)
     dice_copy(&s.g, g)
     s._hist = []
+    s._ev = []
     s._hist_len = 0
     s.record_history = False
     s._seed = None

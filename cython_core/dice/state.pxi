@@ -159,8 +159,8 @@ cdef void score_dice(DiceGame* g, int r, list log):
     g.bd_mask |= 1 << r
     g.scored |= 1 << r
     if log is not None:
-        log.append(f"score {'ABC'[r]}: " + " ".join(str(g.score[i]) for i in range(g.n))
-                   + (f" dirk {g.score[DIRK]}" if g.dirk else ""))
+        log.append(event(None, "score", {"round": "ABC"[r], "scores": [g.score[i] for i in range(g.n)],
+                                         "dirk": g.score[DIRK] if g.dirk else None}))
 
 
 cdef void score_alcazaba(DiceGame* g, int r) noexcept nogil:
@@ -173,8 +173,9 @@ cdef void score_alcazaba(DiceGame* g, int r) noexcept nogil:
 
 # ---------------------------------------------------------------- round set-up
 
-cdef inline str row_name(int row):
-    return "dirk" if row == DIRK else f"seat {row + 1}"
+cdef inline object row_seat(int row):
+    """A row's seat in an event: None for Dirk."""
+    return None if row == DIRK else row
 
 
 cdef void put_dirk_markers(DiceGame* g, int* cols, list log):
@@ -183,7 +184,7 @@ cdef void put_dirk_markers(DiceGame* g, int* cols, list log):
     for k in range(5):
         g.field[cols[k]][field_v(k + 2, 3) - 1] = DIRK
     if log is not None:
-        log.append("dirk markers: " + " ".join(f"{TYPE_NAMES[cols[k]]}:{k + 2}" for k in range(5)))
+        log.append(event(None, "dirk_markers", [cols[k] for k in range(5)]))
 
 
 cdef void start_round(DiceGame* g, list log):
@@ -196,7 +197,7 @@ cdef void start_round(DiceGame* g, list log):
     g.black_used = 0
     g.round_start = g.start_player
     if log is not None:
-        log.append(f"round {g.round}: start seat {g.start_player + 1}")
+        log.append(event(g.start_player, "round", g.round))
     if g.game == GAME_DICE:
         if g.round <= 4:
             c = rng_below(&g.rng, NTYPES)           # D7
@@ -210,7 +211,7 @@ cdef void start_round(DiceGame* g, list log):
             for i in range(NTYPES):
                 g.bonus[i] = g.dark[i]
         if log is not None:
-            log.append("bonus: " + " ".join(BONUS_NAMES[g.bonus[i]] for i in range(NTYPES)))
+            log.append(event(None, "bonus", [g.bonus[i] for i in range(NTYPES)]))
         if g.dirk:
             c = rng_below(&g.rng, NTYPES)
             for k in range(5):
@@ -230,14 +231,14 @@ cdef void start_round(DiceGame* g, list log):
             g.items[c][g.nitems[c]] = <uint8_t>t
             g.nitems[c] += 1
         if log is not None:
-            log.append("stack: " + " ".join(str(g.astack[r][i]) for i in range(NTYPES)))
-            log.append("bag: " + " ".join(str(g.abag[g.abag_n + m - 1 - k]) for k in range(m)))
+            log.append(event(None, "stack", [g.astack[r][i] for i in range(NTYPES)]))
+            log.append(event(None, "bag", [g.abag[g.abag_n + m - 1 - k] for k in range(m)]))
         if g.round <= 4:
             c = rng_below(&g.rng, NTYPES)
             g.items[c][g.nitems[c]] = START_ITEM
             g.nitems[c] += 1
             if log is not None:
-                log.append(f"start tile: {TYPE_NAMES[c]}")
+                log.append(event(None, "start_tile", c))
         if g.dirk:                                    # D21: T1 -> its column, Tk (k >= 2) -> the column right of it
             cols[0] = TILE_TYPE[g.astack[r][0]]
             for k in range(1, 5):
@@ -338,7 +339,7 @@ cdef void name_start(DiceGame* g, int row, int seat, list log):
         seat = 1 - g.round_start
     g.start_player = <uint8_t>seat
     if log is not None:
-        log.append(f"{row_name(row)} names seat {seat + 1} start player")
+        log.append(event(row_seat(row), "names", seat))
 
 
 cdef void give_reward(DiceGame* g, int row, int c, int which, int conv, list log):
@@ -350,9 +351,9 @@ cdef void give_reward(DiceGame* g, int row, int c, int which, int conv, list log
         g.held[row][BT_CONVERT] -= 1
     add_points(g, row, t, 2 if which == 0 else 1)
     if log is not None:
-        log.append(f"{row_name(row)} gets {2 if which == 0 else 1} {TYPE_NAMES[t]}"
-                   + (f" (converted from {TYPE_NAMES[c]})" if conv else "")
-                   + (f" + {BONUS_NAMES[g.bonus[c]]}" if which == 1 else ""))
+        log.append(event(row_seat(row), "reward", {"points": 2 if which == 0 else 1, "type": t,
+                                                   "converted_from": c if conv else None,
+                                                   "bonus": g.bonus[c] if which == 1 else None}))
     if which == 1:
         code = g.bonus[c]
         g.bonus[c] = BT_NONE
@@ -431,8 +432,8 @@ cdef void column_aside(DiceGame* g, int c, list log):
             g.left[g.nleft] = g.items[c][k]
             g.nleft += 1
     if log is not None and g.nitems[c]:
-        log.append(f"aside {TYPE_NAMES[c]}: " + " ".join(
-            "start" if g.items[c][k] == START_ITEM else str(g.items[c][k]) for k in range(g.nitems[c])))
+        log.append(event(None, "aside", {"type": c, "items": [
+            None if g.items[c][k] == START_ITEM else g.items[c][k] for k in range(g.nitems[c])]}))
     g.nitems[c] = 0
 
 
@@ -463,7 +464,7 @@ cdef void dirk_pick(DiceGame* g, int c, list log):
     g.npending = 0
     city_action_apply(&g.cities, DIRK, A_PLACE_DIRK | (best << 4), NO_CARD_WALLS)
     if log is not None:
-        log.append(f"dirk takes {best}")
+        log.append(event(None, "dirk_takes", best))
 
 
 cdef void end_round(DiceGame* g, list log):
@@ -478,13 +479,13 @@ cdef void end_round(DiceGame* g, list log):
         else:
             score_alcazaba(g, g.round // 2)
             if log is not None:
-                log.append(f"score {'ABC'[g.round // 2]}: " + " ".join(str(g.score[i]) for i in range(g.n))
-                           + (f" dirk {g.score[DIRK]}" if g.dirk else ""))
+                log.append(event(None, "score", {"round": "ABC"[g.round // 2], "scores": [g.score[i] for i in range(g.n)],
+                                                 "dirk": g.score[DIRK] if g.dirk else None}))
     if g.round == 5:
         g.phase = DP_OVER
         g.current = EMPTY
         if log is not None:
-            log.append("game over: " + " ".join(str(g.score[i]) for i in range(g.n)))
+            log.append(event(None, "game_over", [g.score[i] for i in range(g.n)]))
         return
     g.round += 1
     start_round(g, log)

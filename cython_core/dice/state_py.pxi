@@ -4,6 +4,64 @@ from itertools import combinations_with_replacement as _cwr
 from math import factorial as _factorial
 
 
+cdef str _dice_event_line(dict ev, str text):
+    """The history line of a dice-game event (docs/formats.md "Events"); ``text``: an action event's action
+    text. A seat of None is Dirk."""
+    k = ev["kind"]
+    seat = ev["seat"]
+    p = ev["payload"]
+    who = "dirk" if seat is None else f"seat {seat + 1}"
+    if k == "action":
+        line = f"{who}: {text}"
+    elif k == "dice":
+        line = "dice: " + " ".join(["-" if f is None else TYPE_NAMES[f] for f in p["faces"]])
+        if p["black"] is not None:
+            line += f" black {TYPE_NAMES[p['black']]}"
+    elif k == "marker":
+        line = (f"{who} marker: {TYPE_NAMES[p['type']]} {v_text(p['field'])}" if p["field"] else
+                f"{who} marker falls off ({TYPE_NAMES[p['type']]})")
+    elif k == "round":
+        line = f"round {p}: start seat {seat + 1}"
+    elif k == "bonus":
+        line = "bonus: " + " ".join([BONUS_NAMES[b] for b in p])
+    elif k == "dirk_markers":
+        line = "dirk markers: " + " ".join([f"{TYPE_NAMES[c]}:{i + 2}" for i, c in enumerate(p)])
+    elif k == "stack":
+        line = "stack: " + " ".join([str(x) for x in p])
+    elif k == "bag":
+        line = "bag: " + " ".join([str(x) for x in p])
+    elif k == "start_tile":
+        line = f"start tile: {TYPE_NAMES[p]}"
+    elif k == "names":
+        line = f"{who} names seat {p + 1} start player"
+    elif k == "reward":
+        line = f"{who} gets {p['points']} {TYPE_NAMES[p['type']]}"
+        if p["converted_from"] is not None:
+            line += f" (converted from {TYPE_NAMES[p['converted_from']]})"
+        if p["bonus"] is not None:
+            line += f" + {BONUS_NAMES[p['bonus']]}"
+    elif k == "aside":
+        line = f"aside {TYPE_NAMES[p['type']]}: " + " ".join(["start" if x is None else str(x) for x in p["items"]])
+    elif k == "dirk_takes":
+        line = f"dirk takes {p}"
+    elif k == "score":
+        line = f"score {p['round']}: " + " ".join([str(x) for x in p["scores"]])
+        if p["dirk"] is not None:
+            line += f" dirk {p['dirk']}"
+    elif k == "game_over":
+        line = "game over: " + " ".join([str(x) for x in p])
+    elif k == "note":
+        return p
+    else:
+        raise ValueError(f"no such event kind {k!r}")
+    return said(line)
+
+
+def dice_event_line(ev, text=None):
+    """The history line of a dice-game event as :attr:`DiceState.history` renders it."""
+    return _dice_event_line(ev, text)
+
+
 cdef class DiceState:
     """A position of Alhambra: The Dice Game or its Alcazaba variant (rules.md §dice), with the State API:
     legal_actions, apply, clone, is_terminal, scores, score_breakdown, ranking, observation, action_to_text,
@@ -18,6 +76,7 @@ cdef class DiceState:
     """
     cdef DiceGame g
     cdef list _hist
+    cdef list _ev                   # the events (dicts) of the history's lines, one per line
     cdef Py_ssize_t _hist_len
     cdef public bint record_history
     cdef object _seed
@@ -28,10 +87,14 @@ cdef class DiceState:
     def __dealloc__(self):
         dice_release(&self.g)
 
-    cdef _extend(self, list items):
-        if len(self._hist) != self._hist_len:
+    cdef _extend(self, list events, str text=None):
+        """Append ``events`` (docs/formats.md "Events") and their history lines, rendered from them (``text``:
+        the action text of the action event that may lead them)."""
+        if len(self._hist) != self._hist_len or len(self._ev) != self._hist_len:
             self._hist = self._hist[:self._hist_len]
-        self._hist.extend(items)
+            self._ev = self._ev[:self._hist_len]
+        self._hist.extend([_dice_event_line(ev, text) for ev in events])
+        self._ev.extend(events)
         self._hist_len = len(self._hist)
 
     cpdef DiceState clone(self):
@@ -39,6 +102,7 @@ cdef class DiceState:
         cdef DiceState c = DiceState.__new__(DiceState)
         dice_copy(&c.g, &self.g)
         c._hist = self._hist
+        c._ev = self._ev
         c._hist_len = self._hist_len
         c.record_history = self.record_history
         c._seed = self._seed
@@ -95,11 +159,13 @@ cdef class DiceState:
                 faces[i] = outcome[i]
             fp = faces
         log = None
+        text = None
         if self.record_history:
-            log = [f"seat {self.g.current + 1}: {dice_action_text(&self.g, code)}"]
+            text = dice_action_text(&self.g, code)
+            log = [event(self.g.current, "action", code)]
         dice_apply(&self.g, code, log, fp)
         if log is not None:
-            self._extend(log)
+            self._extend(log, text)
 
     def chance_outcomes(self, action):
         """The chance node after ``action``: ``[(outcome, probability), ...]``. A roll of k dice has one outcome
@@ -140,12 +206,14 @@ cdef class DiceState:
             while self.g.phase != DP_OVER and n < max_actions:
                 code = dice_sample_legal(&self.g, &r, sc)   # = a draw from dice_gen_legal's list
                 log = None
+                text = None
                 if self.record_history:
-                    log = [f"seat {self.g.current + 1}: {dice_action_text(&self.g, code)}"]
+                    text = dice_action_text(&self.g, code)
+                    log = [event(self.g.current, "action", code)]
                 dice_scratch_touch(sc, &self.g, code)
                 dice_apply(&self.g, code, log)
                 if log is not None:
-                    self._extend(log)
+                    self._extend(log, text)
                 n += 1
         finally:
             dice_scratch_free(sc)
@@ -193,6 +261,16 @@ cdef class DiceState:
     @property
     def history(self):
         return self._hist[:self._hist_len]
+
+    @property
+    def events(self):
+        """The public events as data, one per :attr:`history` line (docs/formats.md "Events")."""
+        return self._ev[:self._hist_len]
+
+    def seen_log(self, seat):
+        """``(history, events)`` as ``seat`` (-1: a spectator) sees them: everything (the dice games keep no
+        secret in their log)."""
+        return self._hist[:self._hist_len], self._ev[:self._hist_len]
 
     def is_terminal(self):
         return self.g.phase == DP_OVER
@@ -373,6 +451,7 @@ def new_dice_game(num_players, seed, game="dice", options=None):
         if value is not (num_players == 2):
             raise ValueError(f"option 'dirk': the {game} game plays with Dirk exactly when 2 players play")
     self._hist = []
+    self._ev = []
     self._hist_len = 0
     self.record_history = True
     self._seed = seed

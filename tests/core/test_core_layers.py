@@ -107,14 +107,15 @@ NOT_YET = {
         "falcons": {"FalconCorners"}, "walls": {"_wall_target"}, "residents": {"SUB_WALL"}},
     "alhambra/modules/bazaars.pxi": {"change": {"check_payment", "gen_exact_coins", "pay_with"}},
     "alhambra/modules/checks.pxi": {"camps": {"OPT_CAMPS"}},      # the random player's test hook (sample.pxi)
-    "alhambra/modules/hidden.pxi": {"residents": {"OPT_RESIDENTS"}},     # history_seen: others' figures lines
+    # log_seen: others' figures actions become secret events (the setup's figures and disc codes)
+    "alhambra/modules/hidden.pxi": {"residents": {"OPT_RESIDENTS", "SUB_DISC", "SUB_FIGURES"}},
     "alhambra/modules/sample.pxi": {       # the random player's counted falcon purchases (hot path)
         "falcons": {"FalconCorners", "_corner_bits", "card_kinds_held", "falcon_buys", "falcon_may_start",
                     "falcon_spots", "falcons_free"}},
     "alhambra/modules/vizier.pxi": {
         "bazaars": {"check_bazaar", "gen_bazaar_buys"}, "change": {"gen_exact_coins"}},
     "alhambra/modules/walls.pxi": {"residents": {"SUB_WALL"}},
-    "alhambra/observe.pxi": {"residents": {"OPT_RESIDENTS"}},     # determinized_of's history (history_seen)
+    "alhambra/observe.pxi": {"residents": {"OPT_RESIDENTS"}},     # determinized_of's log (log_seen)
     "alhambra/search.pxi": {"change": {"OPT_CHANGE", "code_coins"}},     # the rollout policy's price of a buy
     "alhambra/state_py.pxi": {"bazaars": {"bazaar_price"}},
 }

@@ -76,7 +76,7 @@ def fake_worker(data: bytes, hello_done: bool) -> BotProcess:
     pipe = _Pipe(data)
     proc.proc, proc.plan, proc.cgroup = pipe, PLAN, None
     proc.paused, proc._worker_pid = False, None
-    proc._channel, proc._outbox = None, b""
+    proc._channel, proc._outbox, proc._log_sent = None, b"", 0
     proc._closing, proc._closed = threading.Lock(), False
     proc._out_fd, proc._in_fd = pipe.stdout.fileno(), pipe.stdin.fileno()
     proc._buf = {pipe.stdout.fileno(): b"", pipe.stderr.fileno(): b""}

@@ -8,7 +8,6 @@ player's words into the engine's text forms and describes moves in words.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -23,8 +22,6 @@ from alhambra_ai.games.alhambra.text import (
 from alhambra_ai.games.alhambra.words import describe, narrate, resolve
 from alhambra_ai.session import InputError, TerminalGame
 from alhambra_ai.text import card_paint, render_city, seat_name, tile_long, visible_len
-
-_SCORED = re.compile(r"^score (\d+): ")
 
 _WINDOW_WORDS = {"useful": "between turns you are asked when a piece can act there with an offer worth it "
                            "that you have not let pass before.",
@@ -148,26 +145,27 @@ class AlhambraTerminalGame(TerminalGame):
 
     def news(self) -> None:
         """Narrate the public events since the last call (refills, Dirk, scoring cards, leftovers)."""
-        history = self.state.history
+        history, events = self.state.history, self.state.events
 
         def name(seat: int) -> str:
             return "you" if seat == self.human else seat_name(seat, self.names, None)
 
-        def say(events: list[str]) -> None:
-            for line in narrate(events, name):
+        def say(lines: list[str], chunk: list[dict]) -> None:
+            for line in narrate(lines, chunk, name):
                 self.write(f"  {line[:1].upper()}{line[1:]}.")
 
         # A scoring is shown where it happened, so that Dirk's tiles drawn after it come after it.
-        chunk: list[str] = []
-        for event in history[self.seen:]:
-            scored = _SCORED.match(event)
-            if scored:
-                say(chunk)
-                chunk = []
-                self.report_scoring(int(scored.group(1)))
+        lines: list[str] = []
+        chunk: list[dict] = []
+        for line, event in zip(history[self.seen:], events[self.seen:], strict=True):
+            if event["kind"] == "score":
+                say(lines, chunk)
+                lines, chunk = [], []
+                self.report_scoring(event["payload"]["round"])
             else:
+                lines.append(line)
                 chunk.append(event)
-        say(chunk)
+        say(lines, chunk)
         self.seen = len(history)
 
     def parse(self, line: str) -> int:

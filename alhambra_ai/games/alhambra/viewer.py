@@ -57,17 +57,20 @@ def viewer_data(record: dict) -> dict:
     public = set(PUBLIC_MODULE_FIELDS)
     for _, seat, text, state in steps(record):
         obs = state.observation(0)
-        history = spectator_history(state, obs)
-        raw, events, seen = list(state.history[seen:]), list(history[seen:]), len(history)
-        move = f"seat {seat + 1}: {text}" if text else ""
-        if move in raw:                        # a secret move (figures) reads as the history masks it
-            move = events[raw.index(move)]
+        lines, kinds = state.seen_log(-1)      # a spectator's: every seat's secret (figures) masked
+        move, events, played = "", [], None
+        for line, ev in zip(lines[seen:], kinds[seen:], strict=True):
+            if text and not move and ev["seat"] == seat and ev["kind"] in ("action", "secret"):
+                move, played = line, ev        # the move played, as the history writes it
+            elif not (ev["seat"] == seat and ev["kind"] in ("action", "secret")):
+                events.append(line)
+        seen = len(lines)
         added: dict[str, Any] = {}
         for hook in hooks:
-            added.update(hook(seat, text, obs.get("modules") or {}))
+            added.update(hook(seat, played, obs.get("modules") or {}))
         frame = {
             "move": move,
-            "events": [e for e in events if not e.startswith(f"seat {seat + 1}: ")],
+            "events": events,
             "market": obs["market"], "display": obs["display"],
             "hands": [list(state.hand(p)) for p in range(state.num_players)],
             "cities": obs["cities"], "reserves": obs["reserves"], "scores": obs["scores"],
@@ -110,16 +113,6 @@ def viewer_data(record: dict) -> dict:
         for key, build in m.tables.items():
             data[key] = build() if options.get(m.name) else {}
     return data
-
-
-def spectator_history(state: Any, obs: dict) -> list[str]:
-    """The history as a spectator sees it: a line some seat's observation masks (a seat's secret, e.g. its
-    ``figures``) is shown masked. Seat 1's observation masks every other seat's secrets, seat 2's seat 1's."""
-    raw, first = state.history, obs["history"]
-    if state.num_players < 2:
-        return list(first)
-    second = state.observation(1)["history"]
-    return [b if a == r else a for r, a, b in zip(raw, first, second, strict=True)]
 
 
 def page(data: dict) -> dict[str, Any]:

@@ -11,10 +11,10 @@ for a reserve tile) and lets ``parse_action`` / ``apply`` on a clone accept or r
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from alhambra_ai._core import CURRENCY_LETTERS, CURRENCY_NAMES, tile_info
+from alhambra_ai._core import CURRENCY_LETTERS, CURRENCY_NAMES, card_text, tile_info
 from alhambra_ai.games.alhambra.modules import MODULES, in_play
 from alhambra_ai.session import InputError
 from alhambra_ai.text import ABBREV, count, tile_words
@@ -81,13 +81,11 @@ def describe(state: Any, code: int, subject: str) -> str:
     return f"{subject}: {text}"
 
 
-_EVENT = re.compile(r"^(display|market (\d)|dirk): (\d+|[a-z]\d)$")
-
-
-def narrate(events: Sequence[str], name: Callable[[int], str]) -> list[str]:
-    """Public events of the history (``display: y3``, ``market 1: 17``, ...) as sentences, grouped.
-    The seats' own moves (``seat 2: ...``) are left out: they are announced as they are played.
-    ``name(seat)`` names a 0-based seat."""
+def narrate(lines: Sequence[str], events: Sequence[Mapping[str, Any]],
+            name: Callable[[int], str]) -> list[str]:
+    """Public events (docs/formats.md "Events", with their history ``lines``) as sentences, the refills
+    (``display``, ``market``, ``dirk``) grouped. The seats' own moves are left out: they are announced as
+    they are played. ``name(seat)`` names a 0-based seat."""
     out: list[str] = []
     group: tuple[str, list[str]] | None = None
 
@@ -98,16 +96,15 @@ def narrate(events: Sequence[str], name: Callable[[int], str]) -> list[str]:
                      "dirk": "Dirk takes"}[kind]
             out.append(f"{title}: {', '.join(items)}")
 
-    for event in events:
-        m = _EVENT.match(event)
-        if m:
-            kind = m.group(1).split()[0]
+    for line, event in zip(lines, events, strict=True):
+        kind, p = event["kind"], event["payload"]
+        if kind in ("display", "market", "dirk"):
             if kind == "display":
-                item = m.group(3)
+                item = card_text(p)
             elif kind == "market":
-                item = f"slot {m.group(2)} {tile_words(int(m.group(3)))}"
+                item = f"slot {p[0] + 1} {tile_words(p[1])}"
             else:
-                item = tile_words(int(m.group(3)))
+                item = tile_words(p)
             if group and group[0] == kind:
                 group[1].append(item)
             else:
@@ -116,44 +113,30 @@ def narrate(events: Sequence[str], name: Callable[[int], str]) -> list[str]:
             continue
         flush()
         group = None
-        out += _sentence(event, name)
+        out += _sentence(line, event, name)
     flush()
     return out
 
 
-def _dealt(m: re.Match, name: Callable[[int], str]) -> str:
-    cards = m.group(2).split()
-    return f"{name(int(m.group(1)) - 1)} received {' '.join(cards)} (= {_card_sum(cards)}), dealt face up"
-
-
-def _leftover(m: re.Match, name: Callable[[int], str]) -> str:
-    k, tile, seat = int(m.group(1)), tile_words(int(m.group(2))), m.group(3)
-    money = CURRENCY_NAMES[k - 1]
-    fate = f"goes to {name(int(seat) - 1)} (most {money})" if seat else f"stays (tie for most {money})"
-    return f"Leftover {tile} in slot {k} {fate}"
-
-
-# The other public events, each as one sentence: (pattern, sentence from the match and the seat namer).
-_SENTENCES: list[tuple[re.Pattern, Callable[[re.Match, Callable[[int], str]], str]]] = [
-    (re.compile(r"^seat (\d+) dealt: (.*)$"), _dealt),
-    (re.compile(r"^reshuffle: (\d+) cards?$"),
-     lambda m, _: f"The discard pile is shuffled into a new draw pile ({count(int(m.group(1)), 'card')})"),
-    (re.compile(r"^scoring card (\d)$"),
-     lambda m, _: f"The scoring card for round {m.group(1)} is drawn: scoring after this turn"),
-    (re.compile(r"^game end: market (\d) stays empty$"),
-     lambda m, _: f"Market slot {m.group(1)} cannot be refilled: the game ends"),
-    (re.compile(r"^leftover market (\d): (\d+) (?:to seat (\d+)$|stays)"), _leftover),
-]
-
-
-def _sentence(event: str, name: Callable[[int], str]) -> list[str]:
-    if re.match(r"^seat \d+: ", event) or event.startswith(("start:", "score ")):
+def _sentence(line: str, event: Mapping[str, Any], name: Callable[[int], str]) -> list[str]:
+    """One public event as a sentence (the history line where there is no sentence for it)."""
+    kind, p, seat = event["kind"], event["payload"], event["seat"]
+    if kind in ("action", "secret", "start", "score"):
         return []                                   # announced elsewhere (moves, who starts, breakdowns)
-    for pattern, say in _SENTENCES:
-        m = pattern.match(event)
-        if m:
-            return [say(m, name)]
-    return [event]
+    if kind == "deal":
+        cards = [card_text(c) for c in p]
+        return [f"{name(seat)} received {' '.join(cards)} (= {_card_sum(cards)}), dealt face up"]
+    if kind == "reshuffle":
+        return [f"The discard pile is shuffled into a new draw pile ({count(p, 'card')})"]
+    if kind == "scoring_card":
+        return [f"The scoring card for round {p} is drawn: scoring after this turn"]
+    if kind == "end":
+        return [f"Market slot {p + 1} cannot be refilled: the game ends"]
+    if kind == "leftover":
+        money = CURRENCY_NAMES[p[0]]
+        fate = f"goes to {name(seat)} (most {money})" if seat is not None else f"stays (tie for most {money})"
+        return [f"Leftover {tile_words(p[1])} in slot {p[0] + 1} {fate}"]
+    return [line]
 
 
 # ----------------------------------------------------------------------------------------------------------

@@ -15,7 +15,6 @@ True
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -394,7 +393,6 @@ def _cities(obs: dict, names, you: int | None, width: int, unicode: bool, color:
 # the moves
 
 
-_LANDED = re.compile(r"marker: \w+ (\d)/(\d)")
 
 
 def landing(state: Any, code: int) -> str:
@@ -402,18 +400,18 @@ def landing(state: Any, code: int) -> str:
     ``3 in 1``, ``2 in 1 (3 in 1 taken)``, ``falls off``."""
     c = state.clone()
     c.record_history = True
-    before = len(c.history)
+    before = len(c.events)
     c.apply(code)
     dice, black = state.dice()
     t = TYPES.index(state.action_to_text(code).split()[1])
     count = dice.count(t) + (black == t)
     target = "8 in 1" if count >= 9 else f"{count} in {state.rolls}"
-    for event in c.history[before:]:
-        if "falls off" in event:
-            return f"falls off ({target} and every field below it taken)"
-        m = _LANDED.search(event)
-        if m:
-            landed = f"{m.group(1)} in {m.group(2)}"
+    for event in c.events[before:]:
+        if event["kind"] == "marker":
+            v = event["payload"]["field"]       # 1..24: count (v - 1) // 3 + 1 with 3 - (v - 1) % 3 rolls
+            if v is None:
+                return f"falls off ({target} and every field below it taken)"
+            landed = f"{(v - 1) // 3 + 1} in {3 - (v - 1) % 3}"
             return landed if landed == target else f"{landed} ({target} taken)"
     return target
 

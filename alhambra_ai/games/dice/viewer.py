@@ -18,6 +18,8 @@ DIRK_COLOUR = "#7f7f7f"
 
 _EVALUATING = ("reward", "name", "pick", "place")      # the phases in which ev_col is the column being scored
 
+_ROLL, _STOP = 1, 2     # the action kinds (code & 15) of a (re-)roll and a stop (rules.md "The dice games")
+
 
 def viewer_data(record: dict) -> dict:
     """The viewer's frames of a dice or Alcazaba record, each replayed by the engine (no rules in the page).
@@ -40,22 +42,22 @@ def viewer_data(record: dict) -> dict:
     before: dict = {}                            # (type, field) -> owner in the previous frame
     for _, seat, text, state in steps(record):
         obs = state.observation(0)
-        history = state.history
-        events, seen = list(history[seen:]), len(history)
-        mine = f"seat {seat + 1}: "
-        # the engine's own text of the move (a record may say "keep 1 2" for "reroll 3 4 5 6 7 8")
-        said = next((e[len(mine):] for e in events if e.startswith(mine)), "").split()
+        history, log = state.history, state.events
+        played = next((e for e in log[seen:] if e["kind"] == "action"), None)    # (one per move)
+        events = [line for line, e in zip(history[seen:], log[seen:], strict=True) if e["kind"] != "action"]
+        seen = len(history)
+        # the move's code (a record may say "keep 1 2" for "reroll 3 4 5 6 7 8"): kind = code & 15
+        code = played["payload"] if played is not None else 0
         board = {(t, i): o for t, column in enumerate(obs["columns"])
                  for i, o in enumerate(column) if o is not None}
         rows = list(range(state.num_players)) + (["dirk"] if state.dirk_score is not None else [])
         frame = {
             "move": f"seat {seat + 1}: {text}" if text else "", "seat": seat,
-            "events": [e for e in events if not e.startswith(mine)],
+            "events": events,
             "round": obs["round"], "turn": obs["turn"], "phase": obs["phase"],
             "current_player": obs["current_player"], "start_player": obs["start_player"],
             "dice": obs["dice"], "black": obs["black"], "rolls": obs["rolls"],
-            "rolled": (list(range(8)) if said[:1] == ["roll"] else
-                       [int(w) - 1 for w in said[1:]] if said[:1] == ["reroll"] else []),
+            "rolled": [i for i in range(8) if code >> (4 + i) & 1] if code & 15 == _ROLL else [],
             "markers": [[t, i, o] for (t, i), o in board.items()],
             "changed": [[t, i] for (t, i), o in board.items() if before.get((t, i)) != o],
             "evaluating": obs["evaluation"]["column"] if obs["phase"] in _EVALUATING else None,
@@ -63,9 +65,9 @@ def viewer_data(record: dict) -> dict:
             "scores": obs["scores"], "dirk_score": obs["dirk_score"],
             "score_breakdown": obs["score_breakdown"],
         }
-        if said[:1] == ["stop"]:
+        if code & 15 == _STOP:
             frame["stopped"] = {"dice": shown[0], "black": shown[1], "rolls": shown[2],
-                                "type": TYPE_NAMES.index(said[1])}
+                                "type": (code >> 4) & 7}
         if state.game == "dice":
             frame.update(bonus_fields=obs["bonus_fields"], building_points=obs["building_points"],
                          arrivals=obs["arrivals"], bonus_tiles=[state.bonus_tiles(r) for r in rows])

@@ -6,12 +6,13 @@ import pytest
 from infohelpers import dumps, hidden_variant, random_game, sampled_positions
 
 from alhambra_ai import PositionError, State, count_cards, new_game, state_to_json
+from alhambra_ai._core import parse_card
 
 FIELDS = {
     "seat", "num_players", "options", "phase", "current_player", "turn", "actions_this_turn", "start_player",
     "scoring_rounds_done", "hand", "hand_sizes", "cities", "reserves", "market", "display", "discard",
     "pending", "dirk_tiles", "scores", "dirk_score", "score_breakdown", "draw_pile_size", "bag_size",
-    "scoring_cards", "final", "history", "legal_actions", "modules",
+    "scoring_cards", "final", "history", "events", "legal_actions", "modules",
 }
 
 
@@ -141,7 +142,11 @@ def test_count_cards_from_setup_knows_only_what_the_history_shows():
 def test_count_cards_payment_with_an_unknown_card():
     """A paid card known to be held leaves the known part; one not known came from the unknown part."""
     o = State.from_setup(3, seed=1).observation(2)
-    o["history"] = ["setup: from_setup", "seat 1: take y3 b2", "seat 1: buy 1 y3 y4", "seat 2: take g1"]
+    y3, b2, y4, g1 = (parse_card(c) for c in ("y3", "b2", "y4", "g1"))
+    o["events"] = [{"seat": None, "kind": "setup", "payload": None},
+                   {"seat": 0, "kind": "action", "payload": 1 | 3 << 4, "gains": [y3, b2]},
+                   {"seat": 0, "kind": "action", "payload": 2, "pays": [y3, y4]},
+                   {"seat": 1, "kind": "action", "payload": 1 | 1 << 4, "gains": [g1]}]
     assert count_cards(o)[:2] == [["b2"], ["g1"]]
 
 
@@ -149,6 +154,6 @@ def test_count_cards_bad_input():
     with pytest.raises(PositionError, match="needs an observation"):
         count_cards({"seat": 0})
     o = new_game(3, seed=1).observation(0)
-    o["history"] = o["history"] + ["seat 2: take x7"]
+    o["events"] = o["events"] + [{"seat": 1, "kind": "action", "payload": 1 | 1 << 4, "gains": [99]}]
     with pytest.raises(PositionError, match="no card"):
         count_cards(o)

@@ -378,10 +378,16 @@ def test_buy_announcement_says_exact_and_extra_action():
 
 
 def test_narration_groups_public_events():
-    lines = narrate(["seat 1: take y3", "display: y3", "display: b2", "market 2: 33", "market 4: 17",
-                     "scoring card 1", "reshuffle: 20 cards", "dirk: 5", "dirk: 45",
-                     "leftover market 3: 40 to seat 2", "game end: market 1 stays empty"],
-                    lambda s: f"Seat {s + 1}")
+    from alhambra_ai._core import event_line, parse_card
+
+    y3, b2 = parse_card("y3"), parse_card("b2")
+    def ev(kind: str, payload: object, seat: int | None = None) -> dict:
+        return {"seat": seat, "kind": kind, "payload": payload}
+
+    events = [dict(ev("action", 1 | 1 << 4, 0), gains=[y3]), ev("display", y3), ev("display", b2),
+              ev("market", [1, 33]), ev("market", [3, 17]), ev("scoring_card", 1), ev("reshuffle", 20),
+              ev("dirk", 5), ev("dirk", 45), ev("leftover", [2, 40], 1), ev("end", 0)]
+    lines = narrate([event_line(e, "take y3") for e in events], events, lambda s: f"Seat {s + 1}")
     assert lines == [
         "New money on the display: y3, b2",
         "New in the market: slot 2 garden 33, slot 4 arcades 17",

@@ -52,7 +52,7 @@ Describe = Callable[[Any, list[str], str, Callable[[str], str]], str]
 #: (observation, names, the seat that is "you" or None) -> lines or items
 Lines = Callable[[Mapping[str, Any], Sequence[str] | None, int | None], list[str]]
 #: (seat that moved, the move's text, the observation's ``modules``) -> what the frame's ``modules`` add
-FrameHook = Callable[[int, str, Mapping[str, Any]], dict[str, Any]]
+FrameHook = Callable[[int, "Mapping[str, Any] | None", Mapping[str, Any]], dict[str, Any]]
 
 
 def _no_lines(obs: Mapping[str, Any], names: Sequence[str] | None, you: int | None) -> list[str]:
@@ -145,7 +145,8 @@ class Module:
     # ---- the HTML viewer (viewer.py)
     #: the observation's ``modules`` fields a frame carries: public ones only (a frame is a spectator's)
     public_fields: tuple[str, ...] = ()
-    #: the frame's own additions: ``follow(num_players)`` gives a hook called for every move
+    #: the frame's own additions: ``follow(num_players)`` gives a hook called for every move with its seat,
+    #: the move's event (docs/formats.md "Events"; None for the set-up) and the observation's "modules"
     follow: Callable[[int], FrameHook] | None = None
     #: tiles the frame's module fields show (the viewer's tile table must hold them)
     frame_tiles: Callable[[Mapping[str, Any]], Iterable[int]] = _no_tiles

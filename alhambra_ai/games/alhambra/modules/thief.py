@@ -91,9 +91,9 @@ def follow(num_players: int) -> FrameHook:
     """The frames' ``thieves_by_seat``: the thieves each seat played so far (public: ``seat 2: thief y6``)."""
     played: list[list[str]] = [[] for _ in range(num_players)]
 
-    def hook(seat: int, text: str, m: Mapping[str, Any]) -> dict[str, Any]:
-        if text.startswith("thief "):
-            played[seat].append(text.split()[1][0])
+    def hook(seat: int, event: Mapping[str, Any] | None, m: Mapping[str, Any]) -> dict[str, Any]:
+        if event is not None and event["kind"] == "action" and event["payload"] & 15 == 14:    # a thief
+            played[seat].append(CURRENCY_LETTERS[event["gains"][0] // 9])     # (card: currency * 9 + ...)
         return {"thieves_by_seat": [list(p) for p in played]} if m.get("thief_counts") is not None else {}
     return hook
 
