@@ -1,5 +1,6 @@
-"""The dice games' leaf values, hand-written (games/dice/value.py, Python) against learned (a LearnedValue over
-the core's value features, in C): the cost of one leaf, and the dice mcts's iterations per second with each.
+"""The dice games' leaf values, hand-written (games/dice/value.py, Python) against learned (a LearnedValue
+over the core's value features, in C): the cost of one leaf, and the dice mcts's iterations per second with
+each.
 
 Positions: every decision of seeded greedy games (2 players). A leaf's cost is the mean over those positions
 of one evaluation for every seat, as the search asks for it. The search rate is DiceMcts's iterations over
@@ -77,7 +78,8 @@ def main() -> None:
     after = [s for s in states if s.phase == "after_roll"][:: max(1, len(states) // 200)][:40]
     r_hand, c_hand = search_rate("hand", after, a.iterations)
     r_learned, c_learned = search_rate(lv, after, a.iterations)
-    print(f"mcts, {a.iterations} iterations from {len(after)} positions after a roll: hand {r_hand:,.0f} it/s "
+    print(f"mcts, {a.iterations} iterations from {len(after)} positions after a roll: "
+          f"hand {r_hand:,.0f} it/s "
           f"({c_hand:.0f} leaf calls a search), learned {r_learned:,.0f} it/s ({c_learned:.0f} leaves in C); "
           f"x{r_learned / r_hand:.2f}")
 

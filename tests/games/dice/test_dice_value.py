@@ -11,7 +11,13 @@ import pytest
 from trainhelpers import make_dataset
 
 from alhambra_ai import determinize, new_game
-from alhambra_ai._core import DICE_VALUE_VERSION, DiceMcts, LearnedValue, dice_value_features, dice_value_names
+from alhambra_ai._core import (
+    DICE_VALUE_VERSION,
+    DiceMcts,
+    LearnedValue,
+    dice_value_features,
+    dice_value_names,
+)
 from alhambra_ai.games.dice import mcts
 from alhambra_ai.selfplay import FeatureEncoder, write_npz
 from alhambra_ai.value_model import WeightsError, load
@@ -100,7 +106,8 @@ def test_linear_value_is_the_dot_product_and_zero_sum_for_two():
     w1, b1, w2 = rng.normal(size=(width, hidden)), rng.normal(size=hidden), rng.normal(size=hidden)
     mlp = LearnedValue("dice", 2, list(w1.ravel()), list(b1), list(w2), -0.5)
     for s in positions("dice", 2, seed=7):
-        one = [float(np.maximum(np.array(dice_value_features(s, p)) @ w1 + b1, 0) @ w2 - 0.5) for p in range(2)]
+        one = [float(np.maximum(np.array(dice_value_features(s, p)) @ w1 + b1, 0) @ w2 - 0.5)
+               for p in range(2)]
         assert mlp.margins(s)[0] == pytest.approx(0.5 * (one[0] - one[1]))
     with pytest.raises(ValueError, match="cannot score"):
         lv.margins(new_game(3, seed=1, game="dice"))
@@ -178,7 +185,8 @@ def test_the_shipped_values_play_in_the_sandbox(game, tmp_path):
                        "    search = 'mcts'\n\n    def setup(self, config):\n"
                        "        super().setup({**config, 'value': 'learned', 'iterations': 40})\n")
     r = CliRunner().invoke(main, ["tournament", str(learned), "greedy", "--game", game, "--players", "2",
-                                  "--rounds", "1", "--seed", "3", "--out", str(tmp_path / "t"), "--no-progress"])
+                                  "--rounds", "1", "--seed", "3", "--out", str(tmp_path / "t"),
+                                  "--no-progress"])
     assert r.exit_code == 0, r.output
     import json
     results = [json.loads(line) for line in (tmp_path / "t" / "results.jsonl").read_text().splitlines()]
