@@ -120,20 +120,14 @@ cdef inline int tile_points(DiceGame* g, int row) noexcept nogil:
     return g.held[row][0] + 2 * g.held[row][1] + 3 * g.held[row][2]
 
 
-cdef void score_dice(DiceGame* g, int r, list log):
-    """Scoring A/B/C (r = 0, 1, 2): per type, rows with points ranked by points, then by stack order (lower in
-    the stack = arrived earlier = better); places pay MAJORITY_POINTS (D1; 0 points = no place, D16); then each
-    row's points tiles."""
-    cdef int t, p, i, best, rows[NROWS], nrows = g.n, row, pts
+cdef void dice_majorities(DiceGame* g, int* rows, int nrows, int r, int16_t* score, uint8_t* bd,
+                          int stride) noexcept nogil:
+    """The majorities of scoring r (0, 1, 2) among ``rows[0..nrows-1]``: per type, rows with points ranked by
+    points, then by stack order (lower in the stack = arrived earlier = better); places pay MAJORITY_POINTS
+    (D1; 0 points = no place, D16). Points go onto score[row], into bd[row * stride + type] (the caller zeroes
+    bd first)."""
+    cdef int t, p, i, best, row, pts
     cdef uint8_t done[NROWS]
-    for i in range(g.n):
-        rows[i] = i
-    if g.dirk:
-        rows[nrows] = DIRK
-        nrows += 1
-    for i in range(NROWS):
-        for t in range(DICE_BD_COLS):
-            g.breakdown[r][i][t] = 0
     for t in range(NTYPES):
         memset(done, 0, NROWS)
         for p in range(r + 1):
@@ -149,8 +143,22 @@ cdef void score_dice(DiceGame* g, int r, list log):
                 break
             done[best] = 1
             pts = MAJORITY_POINTS[r][t][p]
-            g.breakdown[r][rows[best]][t] = <uint8_t>pts
-            g.score[rows[best]] += pts
+            bd[rows[best] * stride + t] = <uint8_t>pts
+            score[rows[best]] += pts
+
+
+cdef void score_dice(DiceGame* g, int r, list log):
+    """Scoring A/B/C (r = 0, 1, 2): the majorities (dice_majorities), then each row's points tiles."""
+    cdef int t, i, rows[NROWS], nrows = g.n, row, pts
+    for i in range(g.n):
+        rows[i] = i
+    if g.dirk:
+        rows[nrows] = DIRK
+        nrows += 1
+    for i in range(NROWS):
+        for t in range(DICE_BD_COLS):
+            g.breakdown[r][i][t] = 0
+    dice_majorities(g, rows, nrows, r, g.score, &g.breakdown[r][0][0], DICE_BD_COLS)
     for i in range(nrows):
         row = rows[i]
         pts = tile_points(g, row)

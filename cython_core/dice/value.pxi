@@ -33,70 +33,22 @@ cdef int dv_width(int n, bint dirk) noexcept nogil:
     return DV_GLOBAL + rows * (DV_ROW + NTYPES * DV_TYPE)
 
 
-cdef void dv_points_now(DiceGame* g, int* rows, int nrows, int r, int16_t* pts) noexcept nogil:
-    """pts[i] += the points rows[i] would take in scoring r (0, 1, 2) for its majorities if it came now, as
-    the game would score it (dice: by building points, earlier arrival first; Alcazaba: by buildings, ties
-    sharing)."""
-    cdef int t, p, i, best, k
-    cdef uint8_t done[NROWS]
+cdef void dv_points_now(DiceGame* g, int* rows, int nrows, int r, uint8_t* bd) noexcept nogil:
+    """bd[row * DICE_BD_COLS + t] = the points `row` would take for type t in scoring r if it came now, as the
+    game scores it (dice: dice_majorities; Alcazaba: score_majorities, ties sharing)."""
     cdef int16_t sc[NROWS]
-    cdef uint8_t bd[NROWS * DICE_BD_COLS]
+    memset(bd, 0, NROWS * DICE_BD_COLS)
     if g.game == GAME_ALCAZABA:
-        memset(sc, 0, sizeof(sc))
         score_majorities(g.cities.type_count, rows, nrows, r, sc, bd, DICE_BD_COLS)
-        for i in range(nrows):
-            pts[i] += sc[rows[i]]
-        return
-    for t in range(NTYPES):
-        memset(done, 0, NROWS)
-        for p in range(r + 1):
-            best = -1
-            for i in range(nrows):
-                k = rows[i]
-                if done[i] or g.bp[k][t] == 0:
-                    continue
-                if best < 0 or g.bp[k][t] > g.bp[rows[best]][t] or (
-                        g.bp[k][t] == g.bp[rows[best]][t] and g.arrive[k][t] < g.arrive[rows[best]][t]):
-                    best = i
-            if best < 0:
-                break
-            done[best] = 1
-            pts[best] += MAJORITY_POINTS[r][t][p]
-
-
-cdef void dv_type_points(DiceGame* g, int* rows, int nrows, int r, int t, int16_t* pts) noexcept nogil:
-    """pts[i] = the points rows[i] would take for type t alone in scoring r if it came now."""
-    cdef uint8_t keep[NROWS][NTYPES]
-    cdef uint8_t saved[NROWS][NTYPES]
-    cdef uint16_t arr[NROWS][NTYPES]
-    cdef int i, u
-    memset(pts, 0, nrows * sizeof(int16_t))
-    # score one type by zeroing the others in a copy of the levels (the ranking of a type reads only its own)
-    if g.game == GAME_ALCAZABA:
-        memcpy(saved, g.cities.type_count, sizeof(saved))
-        for i in range(NROWS):
-            for u in range(NTYPES):
-                if u != t:
-                    g.cities.type_count[i][u] = 0
-        dv_points_now(g, rows, nrows, r, pts)
-        memcpy(g.cities.type_count, saved, sizeof(saved))
     else:
-        memcpy(keep, g.bp, sizeof(keep))
-        memcpy(arr, g.arrive, sizeof(arr))
-        for i in range(NROWS):
-            for u in range(NTYPES):
-                if u != t:
-                    g.bp[i][u] = 0
-        dv_points_now(g, rows, nrows, r, pts)
-        memcpy(g.bp, keep, sizeof(keep))
-        memcpy(g.arrive, arr, sizeof(arr))
+        dice_majorities(g, rows, nrows, r, sc, bd, DICE_BD_COLS)
 
 
 cdef int dv_features(DiceGame* g, int seat, int16_t* out) noexcept nogil:
     """The value features of the position seen by `seat` into out (dv_width values); returns the width."""
     cdef int rows[NROWS], nrows = dv_rows(g), i, j, t, r, k, c, f, best, nxt = -1, left = 0, at
     cdef int placed[NROWS]
-    cdef int16_t pts[NROWS]
+    cdef uint8_t bd[NROWS * DICE_BD_COLS]
     cdef int16_t lvl[NROWS]
     cdef int width = dv_width(g.n, g.dirk)
     cdef int scoring_after[3]      # scoring A, B, C come after these rounds (§dice-7)
@@ -165,15 +117,6 @@ cdef int dv_features(DiceGame* g, int seat, int16_t* out) noexcept nogil:
                 if j != i and lvl[j] > best:
                     best = lvl[j]
             out[at + 3] = lvl[i] - best
-        if nxt >= 0:
-            dv_type_points(g, rows, nrows, nxt, t, pts)
-            for i in range(nrows):
-                out[DV_GLOBAL + nrows * DV_ROW + (i * NTYPES + t) * DV_TYPE + 1] = pts[i]
-            for r in range(nxt + 1, 3):
-                if not (g.scored >> r) & 1:
-                    dv_type_points(g, rows, nrows, r, t, pts)
-                    for i in range(nrows):
-                        out[DV_GLOBAL + nrows * DV_ROW + (i * NTYPES + t) * DV_TYPE + 2] += pts[i]
         for r in range(2):
             f = marker_at_rank(g, t, r)
             if f >= 0:
@@ -185,6 +128,15 @@ cdef int dv_features(DiceGame* g, int seat, int16_t* out) noexcept nogil:
                         for j in range(nrows):
                             if j != i:
                                 out[at + 8 + r] += out[DV_GLOBAL + j * DV_ROW + 7]
+    # the majorities of every scoring still to come, as if it came now: one pass per scoring for all types
+    for r in range(3):
+        if (g.scored >> r) & 1:
+            continue
+        dv_points_now(g, rows, nrows, r, bd)
+        for i in range(nrows):
+            for t in range(NTYPES):
+                out[DV_GLOBAL + nrows * DV_ROW + (i * NTYPES + t) * DV_TYPE + (1 if r == nxt else 2)] += \
+                    bd[rows[i] * DICE_BD_COLS + t]
     return width
 
 
