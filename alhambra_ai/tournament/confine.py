@@ -169,6 +169,10 @@ def minimal_root(private_dir: str, paths: list[str], hidden: list[str], names: l
         target = (root + h).encode()
         if not os.path.isdir(root + h):
             continue
+        if tree:  # the tree holds each hidden directory empty already, read-only like the rest of it
+            for path in inside:
+                _bind(root, path, source=tree + path if os.path.isdir(path) else None)
+            continue
         _check(_libc.mount(b"tmpfs", target, b"tmpfs", MS_NOSUID | MS_NODEV, b"size=4k,mode=0755"),
                f"hide {h}")
         for path in inside:

@@ -14,6 +14,8 @@ def test_the_read_set_holds_what_bots_import_and_not_the_rest():
     assert not any("/site-packages/" in f and "/numpy" not in f for f in files)  # no other package
     stdlib = os.path.dirname(os.__file__)
     assert not any(f.startswith((f"{stdlib}/test/", f"{stdlib}/idlelib/")) for f in files)  # never imported
+    assert not any(f.startswith((f"{stdlib}/lib2to3/", f"{stdlib}/distutils/", f"{stdlib}/ctypes/test/"))
+                   or "/numpy/f2py/" in f or "/numpy/distutils/" in f for f in files)  # tools, tests
 
 
 def test_an_evicted_page_is_read_back_at_the_next_check(monkeypatch):

@@ -448,6 +448,36 @@ class Bot:
     assert result["forfeits"] == []
 
 
+@needs_full_sandbox
+def test_a_bot_imports_the_standard_library_and_numpy_but_not_the_hidden_tools():
+    """The read set leaves out test suites and code-building tools (sandbox.STDLIB_HIDDEN, NUMPY_HIDDEN:
+    an empty directory in their place, so only their modules fail to import); what a bot may use stays
+    importable."""
+    code = b"""
+import importlib
+USED = ("json", "collections", "itertools", "functools", "heapq", "math", "random", "statistics", "typing",
+        "dataclasses", "enum", "re", "pickle", "copy", "bisect", "array", "struct", "time", "datetime",
+        "decimal", "fractions", "concurrent.futures", "multiprocessing", "threading", "unittest", "ctypes",
+        "asyncio", "email", "xml.etree.ElementTree", "sqlite3", "csv", "zlib", "hashlib", "numpy",
+        "numpy.linalg", "numpy.random", "numpy.fft", "numpy.polynomial")
+HIDDEN = ("lib2to3.refactor", "distutils.core", "ctypes.test.test_arrays",
+          "unittest.test.test_case", "numpy.f2py.crackfortran", "numpy.distutils.core", "test.support")
+class Bot:
+    def setup(self, config):
+        for name in USED:
+            importlib.import_module(name)
+        for name in HIDDEN:
+            try:
+                importlib.import_module(name)
+            except ImportError:
+                continue
+            raise RuntimeError("ESCAPED: hidden " + name + " imported")
+    def act(self, obs):
+        return obs.legal_actions[0]
+"""
+    assert play(BotSource("imports", code))["forfeits"] == []
+
+
 def test_the_probe_gets_all_that_the_machine_offers():
     """A sandbox that silently fell back (a bug in a confinement step) would skip the tests above."""
     assert FULL.missing() == sandbox.offered().missing()
