@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable, Generator, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import closing
@@ -65,6 +66,36 @@ class Backend(Protocol):
              ) -> Generator[tuple[ScheduledGame, dict, dict | None], None, None]: ...
 
 
+def next_games(queue: list[ScheduledGame], in_play: set[int], free: int, window: int) -> list[ScheduledGame]:
+    """The games of ``queue`` to start in ``free`` slots. Never one of a deal in play (``in_play``: seeds),
+    nor two of one deal: a deal's rotations run one after another. Among the next ``window`` deals of the
+    queue, a deal with more games still queued goes first (the longest chains first, as in Hu's scheduling):
+    else a run could end with the last deal's rotations played one by one while the other cores wait.
+    Beyond the window, queue order, so deals still end about in order (sprt reads them in order).
+
+    >>> from alhambra_ai.tournament.schedule import ScheduledGame as G
+    >>> xy = ("x", "y")
+    >>> queue = [G("a2", xy, 1), G("b2", xy, 2), G("c1", xy, 3), G("c2", xy, 3)]
+    >>> [g.id for g in next_games(queue, set(), 2, 4)]
+    ['c1', 'a2']
+    >>> [g.id for g in next_games(queue, {3}, 2, 4)]
+    ['a2', 'b2']
+    """
+    left = Counter(g.seed for g in queue)
+    near = {seed: k for k, seed in enumerate(dict.fromkeys(g.seed for g in queue)) if k < window}
+    order = sorted(range(len(queue)), key=lambda i: (queue[i].seed not in near,
+                                                    -left[queue[i].seed] if queue[i].seed in near else 0, i))
+    chosen: list[ScheduledGame] = []
+    taken = set(in_play)
+    for i in order:
+        if len(chosen) >= free:
+            break
+        if queue[i].seed not in taken:
+            chosen.append(queue[i])
+            taken.add(queue[i].seed)
+    return chosen
+
+
 class LocalBackend:
     """``jobs`` games at once in threads of this process, each seat's bot in a worker process here. The
     rotations of one deal (games with one seed) never run at the same time: whatever their bots leave on
@@ -100,17 +131,13 @@ class LocalBackend:
         try:
             while queue or running:
                 in_play = {g.seed for g, _, _ in running.values()}
-                for game in list(queue):
-                    if len(running) >= self.jobs:
-                        break
-                    if game.seed not in in_play:  # a deal's rotations one after another
-                        queue.remove(game)
-                        in_play.add(game.seed)
-                        beat = Heartbeat()
-                        thread = threading.Thread(target=referee_thread, args=(game, beat), daemon=True,
-                                                  name=f"game {game.id}")
-                        running[game.id] = (game, beat, thread)
-                        thread.start()
+                for game in next_games(queue, in_play, self.jobs - len(running), 4 * self.jobs):
+                    queue.remove(game)
+                    beat = Heartbeat()
+                    thread = threading.Thread(target=referee_thread, args=(game, beat), daemon=True,
+                                              name=f"game {game.id}")
+                    running[game.id] = (game, beat, thread)
+                    thread.start()
                 try:
                     game_id, beat, outcome = finished.get(timeout=0.5)
                 except Empty:
