@@ -485,12 +485,21 @@ class TreePool:
         self.wake = threading.Event()
         self.failed = False
         self.builder: threading.Thread | None = None
+        self.coming: int | None = None  # workers still to start, when the caller knows (expect)
+
+    def expect(self, workers: int | None) -> None:
+        """``workers`` more workers will start (None: unknown): no tree is made ahead beyond them, so none
+        is left to remove when a run ends."""
+        with self.lock:
+            self.coming = workers
 
     def take(self) -> str | None:
         """A tree for a new worker (None: read the originals)."""
         with self.lock:
             if self.failed:
                 return None
+            if self.coming:
+                self.coming -= 1
             path = self.ready.popleft() if self.ready else None
             if self.builder is None:
                 self.builder = threading.Thread(target=self._build_ahead, name="tree builder", daemon=True)
@@ -526,12 +535,17 @@ class TreePool:
         while True:
             self.wake.wait()
             self.wake.clear()
-            while not self.failed and len(self.ready) < max(self.READY, live_count() + 2):
+            while not self.failed and len(self.ready) < self._wanted():
                 path = self.make()
                 if path is None:
                     break
                 with self.lock:
                     self.ready.append(path)
+
+    def _wanted(self) -> int:
+        want = max(self.READY, live_count() + 2)
+        with self.lock:
+            return want if self.coming is None else min(want, self.coming)
 
 
 def _idle_priority() -> None:

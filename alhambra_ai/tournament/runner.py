@@ -20,7 +20,7 @@ from alhambra_ai import registry
 
 from . import referee
 from .config import BACKENDS, BadInput, Settings, check_settings
-from .process import BotFailure, BotProcess, BotSource, isolation, kill_all
+from .process import BotFailure, BotProcess, BotSource, isolation, kill_all, trees
 from .ratings import Ratings, format_report, format_table, write_standings
 from .ray_backend import RayBackend
 from .referee import Heartbeat, Limits, check_heartbeats, run_game, stall_limit
@@ -131,6 +131,7 @@ class LocalBackend:
         try:
             while queue or running:
                 in_play = {g.seed for g, _, _ in running.values()}
+                trees.expect(sum(g.num_players for g in queue))  # no tree made ahead for nobody
                 for game in next_games(queue, in_play, self.jobs - len(running), 4 * self.jobs):
                     queue.remove(game)
                     beat = Heartbeat()
@@ -162,6 +163,8 @@ class LocalBackend:
                 time.sleep(0.2)  # stuck one is left)
             kill_all()
             raise
+        finally:
+            trees.expect(None)
 
 
 def play_all(backend: Backend, games: list[ScheduledGame], bots: Mapping[str, BotSource | str],

@@ -10,6 +10,7 @@ no System V object, no cgroup, no private directory.
 import ctypes
 import os
 import random
+import shutil
 import signal
 import socket
 import subprocess
@@ -534,3 +535,27 @@ def test_the_cgroup_counts_what_no_rlimit_does(tmp_path, monkeypatch):
         else:
             assert "ESCAPED" in memfd[0]["detail"] and "ESCAPED" in threads[0]["detail"]
         assert kill_survivors(tmp_path) == [] and worker_cgroups() == []
+
+
+def test_no_tree_is_made_ahead_for_a_worker_that_will_not_come(tmp_path):
+    """A run says how many workers are still to start (runner.LocalBackend: the players of the games
+    queued); the pool makes trees ahead for those only, so none is left to remove when the run ends."""
+    pool = process.TreePool()
+    pool.expect(3)
+    first = pool.take()  # starts the builder; two more workers are coming
+    if first is None:
+        pytest.skip("hard links cannot be made here (the workers read the originals)")
+    taken = [first]
+    try:
+        deadline = time.monotonic() + 60
+        while len(pool.ready) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert len(pool.ready) == 2
+        taken += [pool.take(), pool.take()]
+        time.sleep(1.0)  # the builder is woken by each take: it must make nothing now
+        assert len(pool.ready) == 0 and pool.coming == 0
+    finally:
+        pool.expect(None)
+        pool.clear()
+        for path in taken:
+            shutil.rmtree(path or "/nonexistent", ignore_errors=True)
