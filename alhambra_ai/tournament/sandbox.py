@@ -36,6 +36,7 @@ off, to see or test the degraded modes.
 from __future__ import annotations
 
 import ctypes.util
+import hashlib
 import importlib.util
 import json
 import os
@@ -341,11 +342,47 @@ def _package_dirs() -> list[str]:
 
 
 def _shared_libraries(objects: list[str]) -> set[str]:
-    """The shared libraries ``objects`` load, as the dynamic loader names them (its ``--list``)."""
+    """The shared libraries ``objects`` load, as the dynamic loader names them (its ``--list``). The answer
+    is kept in the user's cache under a key of every object's and the loader's identity (path, size,
+    modification time): asking the loader about a hundred objects is most of a run's one-off cost."""
     loader = next((p for p in ("/lib64/ld-linux-x86-64.so.2", "/lib/ld-linux-aarch64.so.1")
                    if os.path.exists(p)), None)
     if loader is None or not objects:
         return set()
+    cache = _library_cache(loader, objects)
+    try:
+        found = set(json.loads(cache.read_text()))
+        if found and all(os.path.isfile(f) for f in found):
+            return found
+    except (OSError, ValueError, TypeError):
+        pass
+    found = _ask_loader(loader, objects)
+    if not found:
+        return found
+    try:
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        partial = cache.with_suffix(f".{os.getpid()}.tmp")
+        partial.write_text(json.dumps(sorted(found)))
+        os.replace(partial, cache)
+    except OSError:
+        pass
+    return found
+
+
+def _library_cache(loader: str, objects: list[str]) -> Path:
+    identity = []
+    for path in sorted({loader, "/etc/ld.so.cache", *objects}):
+        try:
+            st = os.stat(path)
+            identity.append((path, st.st_size, st.st_mtime_ns))
+        except OSError:
+            identity.append((path, -1, -1))
+    key = hashlib.sha256(json.dumps(identity).encode()).hexdigest()[:32]
+    home = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(home, "alhambra-ai", f"libraries-{key}.json")
+
+
+def _ask_loader(loader: str, objects: list[str]) -> set[str]:
     script = 'for f; do "$0" --list "$f" 2>/dev/null; done'
     try:
         listing = subprocess.run(["/bin/sh", "-c", script, loader, *objects], capture_output=True,

@@ -34,3 +34,22 @@ def test_an_evicted_page_is_read_back_at_the_next_check(monkeypatch):
     monkeypatch.setattr(resident, "RECHECK", 0.0)
     resident.keep(read)
     assert resident.resident_pages(path) == (pages, pages)
+
+
+def test_the_loaders_answer_is_kept_under_the_objects_identity(monkeypatch, tmp_path):
+    """The shared libraries of the read set are asked of the dynamic loader once per set of objects; the
+    answer comes back from the user's cache while every object, the loader and its cache are unchanged."""
+    import shutil
+    import sys
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    objects = [os.path.realpath(sys.executable)]
+    fresh = sandbox._shared_libraries(objects)
+    assert any("libc.so" in f for f in fresh) and list(tmp_path.glob("alhambra-ai/libraries-*.json"))
+    asked = []
+    monkeypatch.setattr(sandbox, "_ask_loader", lambda loader, objs: asked.append(objs) or {loader})
+    assert sandbox._shared_libraries(objects) == fresh and asked == []
+    copy = tmp_path / "python"
+    shutil.copy2(objects[0], copy)  # another object: the loader is asked
+    sandbox._shared_libraries([str(copy)])
+    assert asked == [[str(copy)]]
