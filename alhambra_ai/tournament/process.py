@@ -147,11 +147,12 @@ class BotProcess:
 
     ``bot`` is a BotSource or a path (read now). ``cpu``: the one CPU it may use (the referee gives all
     seats of a game the same one: take_cpu); by default it takes the least used one itself.
-    ``plan`` is for tests and the sandbox probe: the isolation to ask for instead of ``isolation()``.
+    ``plan`` is for tests and the sandbox probe: the isolation to ask for instead of ``isolation()``;
+    ``own_tree=False`` for the probe only: it reads the originals instead of a tree of links of its own.
     """
 
     def __init__(self, bot: BotSource | str | Path, memory_mb: int | None = None, cpu: int | None = None,
-                 plan: Isolation | None = None) -> None:
+                 plan: Isolation | None = None, own_tree: bool = True) -> None:
         self.source = bot if isinstance(bot, BotSource) else BotSource.from_file(bot)
         self._closing, self._closed = threading.Lock(), False
         self.plan = plan or isolation()
@@ -168,7 +169,8 @@ class BotProcess:
                 give_cpu(self._own_cpu)
                 raise SandboxError("cannot make the worker's cgroup")
         lifeline, self._lifeline = os.pipe()  # the worker's namespace ends when our end closes
-        self.tree = trees.take() if self.plan.namespaces else None  # its own links to what it may read
+        # its own links to what it may read (not the probe's: its code is ours, and it should not wait)
+        self.tree = trees.take() if self.plan.namespaces and own_tree else None
         cmd, env, config = sandbox.launch(self.plan, self.private, memory_mb, lifeline, cpu, self.cgroup,
                                           self.tree)
         self.paused = False
@@ -501,12 +503,21 @@ class TreePool:
             if self.coming:
                 self.coming -= 1
             path = self.ready.popleft() if self.ready else None
-            if self.builder is None:
-                self.builder = threading.Thread(target=self._build_ahead, name="tree builder", daemon=True)
-                self.builder.start()
-                atexit.register(self.clear)
+            self._start_builder()
         self.wake.set()
         return path or self.make()
+
+    def warm(self) -> None:
+        """Start making trees ahead now (before the first worker wants one)."""
+        with self.lock:
+            self._start_builder()
+        self.wake.set()
+
+    def _start_builder(self) -> None:  # (under the lock)
+        if self.builder is None:
+            self.builder = threading.Thread(target=self._build_ahead, name="tree builder", daemon=True)
+            self.builder.start()
+            atexit.register(self.clear)
 
     def make(self) -> str | None:
         path = tempfile.mkdtemp(prefix=f"{TREE_PREFIX}{_referee_tag(os.getpid())}-")
@@ -806,6 +817,8 @@ def isolation() -> Isolation:
 
 def _probe() -> Isolation:
     want = sandbox.offered()
+    if want.namespaces:
+        trees.warm()  # the first game's trees are made while the probe runs
     probe = BotSource("probe", b"class Bot:\n    def act(self, obs):\n        return 0\n")
     # The strongest first: most mechanisms; then Landlock + seccomp before namespaces (they leave less open).
     attempts = {Isolation(ns, ll, sc, cg) for ns in {want.namespaces, False} for ll in {want.landlock, 0}
@@ -813,7 +826,7 @@ def _probe() -> Isolation:
     for attempt in sorted(attempts, key=lambda a: (-len(a.missing()), a.landlock, a.seccomp, a.cgroup),
                           reverse=True):
         try:
-            with BotProcess(probe, plan=attempt) as proc:
+            with BotProcess(probe, plan=attempt, own_tree=False) as proc:
                 proc.request(None, 30)
                 assert proc.isolation is not None  # the first request reads the hello: it sets it or raises
                 return proc.isolation
