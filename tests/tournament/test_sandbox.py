@@ -559,3 +559,18 @@ def test_no_tree_is_made_ahead_for_a_worker_that_will_not_come(tmp_path):
         pool.clear()
         for path in taken:
             shutil.rmtree(path or "/nonexistent", ignore_errors=True)
+
+
+def test_draining_removes_the_trees_given_back_itself(tmp_path):
+    """At exit the trees given back are removed by the exiting thread too: the remover runs at idle
+    priority and on a busy machine may not run for a long time."""
+    paths = []
+    for k in range(3):
+        path = tmp_path / f"tree{k}" / "a" / "b"
+        path.mkdir(parents=True)
+        (path / "file").write_text("x")
+        paths.append(tmp_path / f"tree{k}")
+    for path in paths:
+        process._removals.put(str(path))  # given back, with or without a remover thread running
+    assert process.drain_removals(5.0)
+    assert not any(p.exists() for p in paths)
