@@ -21,8 +21,8 @@ from alhambra_ai._core import (
     tile_info,
     tile_walls,
 )
-from alhambra_ai.botapi import Observation
-from alhambra_ai.position import state_from_json, state_to_json
+from alhambra_ai.bot.api import Observation
+from alhambra_ai.formats.position import state_from_json, state_to_json
 
 __all__ = [
     "City",

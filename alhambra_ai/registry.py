@@ -49,7 +49,7 @@ class Game:
     - ``spectator``: ``spectator(state, names, width) -> str``, the position as a spectator sees it in text
       (``replay``), and ``spectate``: a module with ``screen(state, names, width, height, focus, events)``,
       the same on one terminal screen, and ``sentence(state, code, who)``, a move in words
-      (``replay --step`` in a terminal, ``alhambra_ai.spectate``);
+      (``replay --step`` in a terminal, ``alhambra_ai.terminal.spectate``);
     - ``score_table``: ``score_table(state, names, you, final) -> str``, every seat's points summed over the
       scorings, each column adding to the total (``scores``, the end screens);
     - ``viewer``: ``viewer_data(record) -> dict``, the frames the HTML viewer draws, and ``viewer_page``:

@@ -4,7 +4,7 @@ bandwidth of the sandbox and, for each channel, what the same attack carries wit
 Two colluding workers (tests/attack_bots/channels/colluder.py) pass random 64-bit nonces, alive together
 or one after the other (each has its own tree of links: the same holds in one game or two); a nonce counts
 as passed when
-at least 60 of its 64 bits arrive (tests/tournament/test_channels.py). Rates are bits over the wall time of
+at least 60 of its 64 bits arrive (tests/sandbox/test_channels.py). Rates are bits over the wall time of
 sending and receiving (worker starts excluded); "bits per game" is what one move of 1 s could carry.
 
     python benchmarks/bench_channels.py [--trials 3]

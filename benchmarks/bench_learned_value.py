@@ -21,7 +21,7 @@ import time
 from alhambra_ai import determinize, new_game
 from alhambra_ai._core import DiceMcts
 from alhambra_ai.games.dice import greedy, mcts
-from alhambra_ai.value_model import load, shipped_path
+from alhambra_ai.learn.value_model import load, shipped_path
 
 
 def positions(game: str, games: int) -> list:

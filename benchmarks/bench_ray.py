@@ -26,10 +26,10 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
-from alhambra_ai.tournament.config import Settings
-from alhambra_ai.tournament.ray_backend import RayBackend
-from alhambra_ai.tournament.runner import LocalBackend, run_tournament
-from alhambra_ai.tournament.store import load_results
+from alhambra_ai.arena.config import Settings
+from alhambra_ai.arena.ray_backend import RayBackend
+from alhambra_ai.arena.runner import LocalBackend, run_tournament
+from alhambra_ai.arena.store import load_results
 
 BOTS = Path(__file__).resolve().parents[1] / "bots"
 

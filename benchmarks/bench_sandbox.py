@@ -31,9 +31,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from alhambra_ai.tournament import sandbox
-from alhambra_ai.tournament.process import BotProcess, BotSource, _only_child
-from alhambra_ai.tournament.sandbox import Isolation
+from alhambra_ai.sandbox import launch as sandbox
+from alhambra_ai.sandbox.launch import Isolation
+from alhambra_ai.sandbox.process import BotProcess, BotSource, _only_child
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -72,7 +72,7 @@ def measure(starts: int, moves: int) -> dict:
     state = alhambra_ai.new_game(3, seed=5)
     obs = dict(state.observation(state.current_player), time_left=1.0, move_time=1.0)
     began = time.perf_counter()
-    from alhambra_ai.tournament.process import isolation
+    from alhambra_ai.sandbox.process import isolation
 
     sandbox_plan = isolation()
     with BotProcess(TRIVIAL, 2048) as proc:  # the one-off costs: probe, read set, page cache

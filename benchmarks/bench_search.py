@@ -14,7 +14,8 @@ from __future__ import annotations
 import argparse
 import time
 
-from alhambra_ai import new_game, search
+from alhambra_ai import new_game
+from alhambra_ai.bot import toolkit as search
 
 
 def positions(seed: int = 7):

@@ -16,7 +16,7 @@ import os
 import tempfile
 import time
 
-from alhambra_ai.selfplay import Settings, run_selfplay
+from alhambra_ai.learn.selfplay import Settings, run_selfplay
 
 ROWS = [  # (label, game, options, bots per seat, iterations)
     ("alhambra 2p random", "alhambra", (), ("random", "random"), None),

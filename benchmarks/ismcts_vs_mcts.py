@@ -24,9 +24,9 @@ from pathlib import Path
 import numpy as np
 from open_spiel.python.algorithms import ismcts, mcts
 
-from alhambra_ai.botapi import Observation, load_bot
+from alhambra_ai.arena.strength import wilson
+from alhambra_ai.bot.api import Observation, load_bot
 from alhambra_ai.env import openspiel as aos
-from alhambra_ai.strength import wilson
 
 BOTS = Path(__file__).resolve().parent.parent / "bots"
 

@@ -20,9 +20,9 @@ import json
 import time
 
 from alhambra_ai import registry
-from alhambra_ai.botapi import Observation, load_bot
+from alhambra_ai.arena.stats import ranks, wilson, win_share
+from alhambra_ai.bot.api import Observation, load_bot
 from alhambra_ai.options import parse_options
-from alhambra_ai.stats import ranks, wilson, win_share
 
 
 def play(bots: list, state) -> list[int]:
@@ -71,7 +71,7 @@ def main() -> None:
         for a_seat in range(n):
             state = game.new_state(n, seed, options)
             bots = []
-            for seat in range(n):  # the setup config the referee gives (tournament/referee.py)
+            for seat in range(n):  # the setup config the referee gives (arena/referee.py)
                 bot = (a_cls if seat == a_seat else b_cls)()
                 bot.setup({"seat": seat, "num_players": n, "options": state.options, "seed": seed * 7 + seat,
                            "move_time": 1.0, **(acfg if seat == a_seat else bcfg)})

@@ -10,7 +10,7 @@ import sys
 
 import numpy as np
 
-from alhambra_ai.selfplay import load
+from alhambra_ai.learn.selfplay import load
 
 
 def xy(directory):

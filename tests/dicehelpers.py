@@ -5,7 +5,7 @@ import copy
 import pytest
 
 from alhambra_ai import DiceState, new_game
-from alhambra_ai.record import make_record
+from alhambra_ai.formats.record import make_record
 
 PAV, SER, ARC, CHA, GAR, TOW = range(6)
 SEAT1 = {"current_player": 1, "start_player": 1, "round_start": 1}   # seat index 1 starts and is to act

@@ -74,7 +74,7 @@ def built_in_bots_game(n: int, seed: int, options: dict) -> set[str]:
     from pathlib import Path
 
     from alhambra_ai import new_game
-    from alhambra_ai.botapi import Observation, load_bot
+    from alhambra_ai.bot.api import Observation, load_bot
 
     bots_dir = Path(__file__).resolve().parent.parent / "bots"
     tiny = {"mcts": {"iterations": 20}, "expectimax": {"samples": 1, "breadth": 3}}

@@ -6,11 +6,11 @@ import pytest
 from click.testing import CliRunner
 
 from alhambra_ai import _core
+from alhambra_ai.arena import referee
+from alhambra_ai.arena.config import BadInput, load_definition
+from alhambra_ai.arena.strength import Match
 from alhambra_ai.cli import main
 from alhambra_ai.options import MODULES, options_from_table, options_text, parse_options
-from alhambra_ai.strength import Match
-from alhambra_ai.tournament import referee
-from alhambra_ai.tournament.config import BadInput, load_definition
 
 
 def test_parse_options():
@@ -56,7 +56,7 @@ def test_strength_and_tournament_games_carry_the_options():
 
 def _tournament_settings(monkeypatch, tmp_path, *args):
     """The Settings `alhambra-ai tournament ARGS` would run with (the run itself is replaced)."""
-    from alhambra_ai.tournament import runner
+    from alhambra_ai.arena import runner
 
     seen = []
     monkeypatch.setattr(runner, "run_tournament", lambda s, **kw: seen.append(s))

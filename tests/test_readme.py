@@ -4,7 +4,7 @@ import re
 from pathlib import Path
 
 from alhambra_ai import new_game
-from alhambra_ai.botapi import Observation, load_bot
+from alhambra_ai.bot.api import Observation, load_bot
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 

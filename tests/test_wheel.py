@@ -32,7 +32,7 @@ def test_the_wheel_plays_from_an_empty_folder(tmp_path):
     (wheel,) = wheels.glob("alhambra_ai-*.whl")
     names = zipfile.ZipFile(wheel).namelist()
     assert {f"alhambra_ai/bots/{b}.py" for b in ("random", "greedy", "expectimax", "mcts")} <= set(names)
-    assert "alhambra_ai/templates/modules/walls.js" in names     # the modules' viewer scripts
+    assert "alhambra_ai/games/alhambra/assets/modules/walls.js" in names     # the modules' viewer scripts
     assert not any(n.startswith(("tests/", "bots/")) or n.endswith((".c", ".pyx", ".pxi")) for n in names)
 
     venv = tmp_path / "venv"
@@ -45,7 +45,7 @@ def test_the_wheel_plays_from_an_empty_folder(tmp_path):
     cli = str(venv / "bin" / "alhambra-ai")
 
     where = subprocess.run([str(venv / "bin" / "python"), "-c",
-                            "import alhambra_ai, alhambra_ai.builtin as b; print(alhambra_ai.__file__); "
+                            "import alhambra_ai, alhambra_ai.bot.builtin as b; print(alhambra_ai.__file__); "
                             "print(b.bots_dir())"], cwd=empty, env=env, capture_output=True, text=True)
     package, bots = where.stdout.split()
     assert package.startswith(str(venv)) and bots.startswith(str(venv)), where.stdout

@@ -13,7 +13,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from alhambra_ai.stats import ranks
+from alhambra_ai.arena.stats import ranks
 
 HERE = Path(__file__).parent
 GOOD = HERE / "tournament_bots"
@@ -83,7 +83,7 @@ def toy_new_game(num_players: int, seed: int, options: dict | None = None,
 
 def use_toy_game(monkeypatch=None) -> None:
     """Make the referee play ToyGame (with pytest's monkeypatch, or for good in a subprocess)."""
-    from alhambra_ai.tournament import referee
+    from alhambra_ai.arena import referee
 
     if monkeypatch is None:
         referee.new_game = toy_new_game
@@ -109,7 +109,7 @@ class StallingGame(ToyGame):
 def settled(wait: float = 15.0) -> bool:
     """No worker left once abandoned referees wake (a stalled game's workers are killed at once, and closed
     by its referee when it goes on)."""
-    from alhambra_ai.tournament.process import live_count
+    from alhambra_ai.sandbox.process import live_count
 
     deadline = time.monotonic() + wait
     while live_count() and time.monotonic() < deadline:

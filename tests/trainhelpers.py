@@ -8,7 +8,8 @@ import random
 from pathlib import Path
 
 from alhambra_ai import new_game
-from alhambra_ai.selfplay import (
+from alhambra_ai.arena.store import write_json_atomic
+from alhambra_ai.learn.selfplay import (
     FeatureEncoder,
     Settings,
     game_rows,
@@ -17,8 +18,7 @@ from alhambra_ai.selfplay import (
     shard_path,
     write_npz,
 )
-from alhambra_ai.tournament.process import BotSource
-from alhambra_ai.tournament.store import write_json_atomic
+from alhambra_ai.sandbox.process import BotSource
 
 
 def make_dataset(out: Path, games: int, seed: int, game: str = "dice", players: int = 2,

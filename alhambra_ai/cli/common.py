@@ -17,9 +17,9 @@ from typing import Any
 import click
 
 from alhambra_ai import registry
+from alhambra_ai.arena.schedule import new_master_seed
 from alhambra_ai.errors import BadInput
 from alhambra_ai.options import MODULES, parse_options
-from alhambra_ai.tournament.schedule import new_master_seed
 
 GAME_HELP = ("The game: " + ", ".join(f"{g} ({registry.get(g).title})" for g in registry.names())
              + f". [default: {registry.DEFAULT}]")
@@ -171,7 +171,7 @@ def chosen_seed(seed: int | None, results: str | None = None) -> int:
     if seed is not None:
         return seed
     if results and Path(results).is_file():
-        from alhambra_ai.strength import ResultLog
+        from alhambra_ai.arena.strength import ResultLog
 
         try:
             stored = ResultLog.read(Path(results))[0]["settings"].get("seed")

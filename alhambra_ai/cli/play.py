@@ -1,4 +1,4 @@
-"""``alhambra-ai play``: one game in the terminal against bots (alhambra_ai.play does the work)."""
+"""``alhambra-ai play``: one game in the terminal against bots (alhambra_ai.terminal.play does the work)."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ import click
 
 from alhambra_ai import registry
 from alhambra_ai.cli.common import GAME, MODULE_OPTIONS, clock_options, seed_option
-from alhambra_ai.play import play_game
-from alhambra_ai.screen import terminal_is_interactive
-from alhambra_ai.text import COMPACT_HEIGHT, screen_size
+from alhambra_ai.terminal.play import play_game
+from alhambra_ai.terminal.screen import terminal_is_interactive
+from alhambra_ai.terminal.text import COMPACT_HEIGHT, screen_size
 
 
 @click.command("play")

@@ -1,4 +1,4 @@
-"""``alhambra-ai report``: the HTML report of a tournament (alhambra_ai.report does the work)."""
+"""``alhambra-ai report``: the HTML report of a tournament (alhambra_ai.html.report does the work)."""
 
 from __future__ import annotations
 
@@ -6,10 +6,10 @@ from pathlib import Path
 
 import click
 
+from alhambra_ai.arena.store import StoreError
 from alhambra_ai.cli.common import Renamed
 from alhambra_ai.errors import BadInput
-from alhambra_ai.report import write_report
-from alhambra_ai.tournament.store import StoreError
+from alhambra_ai.html.report import write_report
 
 
 @click.command("report", cls=Renamed, renamed={"--to": "--out"})

@@ -1,4 +1,5 @@
-"""``alhambra-ai selfplay``: a dataset of the decisions of refereed games (library: alhambra_ai.selfplay).
+"""``alhambra-ai selfplay``: a dataset of the decisions of refereed games (library:
+alhambra_ai.learn.selfplay).
 
 Parses and checks the options and prints the summary; the games (the tournament's backends), the features
 and the shards are the library's. Bad input is ``BadInput`` (one line, exit 2, by the group).
@@ -11,11 +12,11 @@ import sys
 import click
 from tqdm import tqdm
 
+from alhambra_ai.arena.ray_backend import import_ray
+from alhambra_ai.arena.schedule import new_master_seed
 from alhambra_ai.cli import common as opt
 from alhambra_ai.errors import BadInput
-from alhambra_ai.selfplay import ENCODINGS, Settings, read_manifest, run_selfplay
-from alhambra_ai.tournament.ray_backend import import_ray
-from alhambra_ai.tournament.schedule import new_master_seed
+from alhambra_ai.learn.selfplay import ENCODINGS, Settings, read_manifest, run_selfplay
 
 
 @click.command("selfplay")

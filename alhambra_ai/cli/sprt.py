@@ -1,4 +1,4 @@
-"""``alhambra-ai sprt NEW BASE``: is NEW stronger than BASE? (the library: alhambra_ai.sprt_run, .sprt).
+"""``alhambra-ai sprt NEW BASE``: is NEW stronger than BASE? (the library: alhambra_ai.arena.sprt_run, .sprt).
 
 Parses and checks the options, prints the header, the progress line and the summary; the deals (the
 tournament's backends, as strength's) and the test are the library's. Bad input is ``BadInput`` (one line,
@@ -14,11 +14,11 @@ import click
 from tqdm import tqdm
 
 from alhambra_ai import registry
+from alhambra_ai.arena.ray_backend import import_ray
+from alhambra_ai.arena.sprt import Sprt
+from alhambra_ai.arena.sprt_run import check_run, hypotheses, live, run_settings, run_sprt, summary
 from alhambra_ai.cli import common as opt
 from alhambra_ai.errors import BadInput
-from alhambra_ai.sprt import Sprt
-from alhambra_ai.sprt_run import check_run, hypotheses, live, run_settings, run_sprt, summary
-from alhambra_ai.tournament.ray_backend import import_ray
 
 SPRT_HELP = """Is NEW stronger than BASE? Play deals until a sequential probability ratio test decides.
 

@@ -1,4 +1,4 @@
-"""``alhambra-ai strength``: win rates of bots against each other (the library: alhambra_ai.strength).
+"""``alhambra-ai strength``: win rates of bots against each other (the library: alhambra_ai.arena.strength).
 
 Parses and checks the options, prints the header and the rows; the schedule, the games (the tournament's
 backends) and the summary are the library's. Bad input is ``BadInput`` (one line, exit 2, by the group).
@@ -12,11 +12,11 @@ import click
 from tqdm import tqdm
 
 from alhambra_ai import registry
+from alhambra_ai.arena.ray_backend import import_ray
+from alhambra_ai.arena.strength import DEFAULT_MATCHES, check_match, report, run_strength
 from alhambra_ai.cli import common as opt
 from alhambra_ai.errors import BadInput
 from alhambra_ai.options import check_game
-from alhambra_ai.strength import DEFAULT_MATCHES, check_match, report, run_strength
-from alhambra_ai.tournament.ray_backend import import_ray
 
 
 @click.command("strength", cls=opt.Renamed, renamed={"--out": "--results"})

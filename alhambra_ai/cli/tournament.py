@@ -1,5 +1,5 @@
 """The commands ``tournament``, ``submit`` and ``replay`` (thin: parse, call, report; the library is
-alhambra_ai.tournament). Bad input is ``BadInput`` (one line, exit 2, by the group): the store's, the
+alhambra_ai.arena). Bad input is ``BadInput`` (one line, exit 2, by the group): the store's, the
 sandbox's and the cluster's errors are kinds of it."""
 
 from __future__ import annotations
@@ -11,7 +11,13 @@ from pathlib import Path
 
 import click
 
-from alhambra_ai.builtin import resolve
+from alhambra_ai.arena import runner
+from alhambra_ai.arena.config import Settings, default_out, load_definition, make_settings, stored_definition
+from alhambra_ai.arena.ladder import DEFAULTS as LADDER
+from alhambra_ai.arena.ladder import submit
+from alhambra_ai.arena.schedule import parse_seats
+from alhambra_ai.arena.store import ResultStore
+from alhambra_ai.bot.builtin import resolve
 from alhambra_ai.cli.common import (
     GAME_CHOICE,
     GAME_HELP,
@@ -24,24 +30,12 @@ from alhambra_ai.cli.common import (
     seed_option,
 )
 from alhambra_ai.errors import BadInput
+from alhambra_ai.formats.record import RecordError, load_record
+from alhambra_ai.html.report import write_viewer
 from alhambra_ai.options import parse_options
-from alhambra_ai.record import RecordError, load_record
-from alhambra_ai.report import write_viewer
-from alhambra_ai.screen import terminal_is_interactive
-from alhambra_ai.text import screen_size
-from alhambra_ai.tournament import runner
-from alhambra_ai.tournament.config import (
-    Settings,
-    default_out,
-    load_definition,
-    make_settings,
-    stored_definition,
-)
-from alhambra_ai.tournament.ladder import DEFAULTS as LADDER
-from alhambra_ai.tournament.ladder import submit
-from alhambra_ai.tournament.replay import replay
-from alhambra_ai.tournament.schedule import parse_seats
-from alhambra_ai.tournament.store import ResultStore
+from alhambra_ai.terminal.replay import replay
+from alhambra_ai.terminal.screen import terminal_is_interactive
+from alhambra_ai.terminal.text import screen_size
 
 D = Settings()  # the defaults shown in --help
 
@@ -233,8 +227,8 @@ def replay_command(record, step, plain, width, html_file):
             click.echo(f"game viewer written to {html_file}")
             return
         if step and not plain and terminal_is_interactive():
-            from alhambra_ai.screen import Screen
-            from alhambra_ai.spectate import run as spectate
+            from alhambra_ai.terminal.screen import Screen
+            from alhambra_ai.terminal.spectate import run as spectate
 
             at, interrupted = spectate(loaded, Screen())
             click.echo(f"Left the replay at move {at} of {len(loaded['actions'])}.")

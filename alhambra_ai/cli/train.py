@@ -1,4 +1,4 @@
-"""``alhambra-ai train``: a position-value model from self-play datasets (library: alhambra_ai.train).
+"""``alhambra-ai train``: a position-value model from self-play datasets (library: alhambra_ai.learn.train).
 
 Parses the options and prints the report; the fitting, the evaluation and the weights file are the
 library's. Bad input is ``BadInput`` (one line, exit 2, by the group).
@@ -11,7 +11,7 @@ import sys
 import click
 
 from alhambra_ai.cli.common import Renamed, chosen_seed, seed_option
-from alhambra_ai.value_model import KINDS
+from alhambra_ai.learn.value_model import KINDS
 
 
 @click.command("train", cls=Renamed, renamed={"--out": "--weights"})
@@ -44,7 +44,7 @@ def train_command(data, out, holdout, seed, model, hidden, max_rows, validation,
     baseline. The same data, options and seed give the same file, byte for byte (docs/bots.md "Training a
     value model", docs/formats.md "Value weights").
     """
-    from alhambra_ai.train import TrainSettings, train
+    from alhambra_ai.learn.train import TrainSettings, train
 
     given = seed is not None
     seed = chosen_seed(seed)

@@ -28,9 +28,9 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from alhambra_ai import new_game
+from alhambra_ai.arena.stats import win_shares
 from alhambra_ai.env.spaces import DEFAULT_RADIUS, ActionSpace, ObservationEncoder, OutsideWindow
 from alhambra_ai.registry import DEFAULT, game_of
-from alhambra_ai.stats import win_shares
 
 __all__ = ["env", "raw_env", "final_rewards"]
 

@@ -565,7 +565,7 @@ cdef struct SNode:
     double value       # sum of the mover's rewards
 
 
-# ================================================================ Python API (used by alhambra_ai.search)
+# ================================================================ Python API (used by alhambra_ai.bot.toolkit)
 
 cdef uint64_t _seed64(seed) except? 0:
     """Any Python int as a 64-bit generator seed (reduced modulo 2**64: negative and huge seeds are fine)."""

@@ -1,6 +1,6 @@
 # The dice games' learned position value, compiled: the value features of a position seen by one seat and a
 # model over them (linear, or one hidden layer) (weights fitted by `alhambra-ai train` on `alhambra-ai selfplay --encoding value`
-# data, loaded by alhambra_ai/value_model.py), evaluated in C at the leaves of DiceMcts.
+# data, loaded by alhambra_ai/learn/value_model.py), evaluated in C at the leaves of DiceMcts.
 #
 # The features read only what every seat sees (the facts dm_public_hash covers: no dice, rng, hidden stacks
 # or bag), so two determinizations of one observation give the same vector (a test checks it) and the leaf

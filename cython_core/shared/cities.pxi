@@ -175,7 +175,7 @@ def majority_shares(counts, int round_):
 
 cdef list _ranking(list scores):
     """Competition ranks of the seats' scores, 1 = first, tied seats sharing a rank: State.ranking and
-    DiceState.ranking (alhambra_ai.stats.ranks is the same rule for the reports)."""
+    DiceState.ranking (alhambra_ai.arena.stats.ranks is the same rule for the reports)."""
     cdef list out = []
     cdef int better
     for v in scores:

@@ -79,7 +79,7 @@ def test_a_reader_that_stops_ends_the_output_quietly(tmp_path):
     import sys
 
     from alhambra_ai import new_game
-    from alhambra_ai.record import make_record, save_record
+    from alhambra_ai.formats.record import make_record, save_record
 
     state = new_game(2, seed=3)
     while not state.is_terminal():

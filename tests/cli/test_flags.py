@@ -125,7 +125,7 @@ def test_strength_results_are_the_same_under_either_spelling_and_keep_their_seed
 
 
 def test_submit_sets_a_new_ladders_clock_and_an_old_ladder_keeps_its_own(tmp_path):
-    from alhambra_ai.tournament.ladder import DEFAULTS, Ladder
+    from alhambra_ai.arena.ladder import DEFAULTS, Ladder
 
     ladder = Ladder(tmp_path / "new", clock={"move_time": 0.2, "time_bank": None})
     assert ladder.settings["move_time"] == 0.2 and ladder.settings["time_bank"] == DEFAULTS["time_bank"]

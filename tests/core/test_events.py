@@ -13,7 +13,7 @@ import pytest
 from alhambra_ai import determinize, new_game, registry, state_to_json
 from alhambra_ai._core import MODULES, _reword_events, card_text
 from alhambra_ai.env.spaces import ObservationEncoder
-from alhambra_ai.record import make_record, record_text, replay
+from alhambra_ai.formats.record import make_record, record_text, replay
 
 ALL = {m: True for m in MODULES}
 #: the base game's event kinds (docs/formats.md "Events")

@@ -108,7 +108,7 @@ def _python_untyped(obj, name):
     return [f"{name}: neither a function nor a class"]
 
 
-@pytest.mark.parametrize("module", ["alhambra_ai", "alhambra_ai.botapi"])
+@pytest.mark.parametrize("module", ["alhambra_ai", "alhambra_ai.bot.api"])
 def test_public_names_are_typed(module):
     """``__all__`` of the public modules: the core's names are declared in the stub (with every public
     attribute of their classes); the Python ones are annotated."""

@@ -13,7 +13,7 @@ pyspiel = pytest.importorskip("pyspiel")
 from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
 
 from alhambra_ai import state_to_json  # noqa: E402
-from alhambra_ai.botapi import Observation, load_bot  # noqa: E402
+from alhambra_ai.bot.api import Observation, load_bot  # noqa: E402
 from alhambra_ai.env import openspiel as aos  # noqa: E402
 from alhambra_ai.env.spaces import ObservationEncoder  # noqa: E402
 

@@ -2,7 +2,7 @@
 
 Each takes the seat's observation, the bot's seed and its config, and returns an action code. A bot sees only
 its observation: to search, it turns it into full states consistent with what its seat knows and uses the
-compiled helpers, which resample the hidden order themselves (both from ``alhambra_ai.search``, the bot
+compiled helpers, which resample the hidden order themselves (both from ``alhambra_ai.bot.toolkit``, the bot
 authors' toolkit). The algorithms are described in the bot files (bots/greedy.py,
 bots/expectimax.py, bots/mcts.py) and docs/bots.md.
 
@@ -20,8 +20,10 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from alhambra_ai import search as toolkit  # determinize looked up at call time: tests swap it to catch leaks
-from alhambra_ai.search import (
+from alhambra_ai.bot import (
+    toolkit as toolkit,  # determinize looked up at call time: tests swap it to catch leaks
+)
+from alhambra_ai.bot.toolkit import (
     Mcts,
     MoveClock,
     greedy_action,

@@ -1,9 +1,9 @@
 """``alhambra-ai play``: the base game in the terminal (the table, the person's words, the scorings).
 
 The person types short commands (``take y3 b2``, ``buy 2 g4 g3``, ``place 17 1,-2``, ``moves``, ``3``,
-``hint``, ``help``, ``quit``); the loop and the bots are ``alhambra_ai.session.TerminalGame``'s. Legality
-comes only from the engine (``legal_actions`` / ``parse_action`` / ``apply``); ``words.py`` only rewrites the
-player's words into the engine's text forms and describes moves in words.
+``hint``, ``help``, ``quit``); the loop and the bots are ``alhambra_ai.terminal.session.TerminalGame``'s.
+Legality comes only from the engine (``legal_actions`` / ``parse_action`` / ``apply``); ``words.py`` only
+rewrites the player's words into the engine's text forms and describes moves in words.
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ from alhambra_ai.games.alhambra.text import (
     render_table,
 )
 from alhambra_ai.games.alhambra.words import describe, narrate, resolve
-from alhambra_ai.session import InputError, TerminalGame
-from alhambra_ai.text import card_paint, render_city, seat_name, tile_long, visible_len
+from alhambra_ai.terminal.session import InputError, TerminalGame
+from alhambra_ai.terminal.text import card_paint, render_city, seat_name, tile_long, visible_len
 
 _WINDOW_WORDS = {"useful": "between turns you are asked when a piece can act there with an offer worth it "
                            "that you have not let pass before.",

@@ -3,8 +3,8 @@ terminal; issue 44): the move, the market, the money display, every seat's score
 words, the city of the seat that moved beside the last moves, and the other cities while they fit (one line
 each otherwise: ``city N`` shows one whole). Nobody is "you": every seat is named.
 
-The screen loop is ``alhambra_ai.spectate``'s; this module only draws the base game's board and says its
-moves in words.
+The screen loop is ``alhambra_ai.terminal.spectate``'s; this module only draws the base game's board and says
+its moves in words.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from alhambra_ai.games.alhambra.text import (
     short_seat,
 )
 from alhambra_ai.games.alhambra.words import describe
-from alhambra_ai.text import (
+from alhambra_ai.terminal.text import (
     as_observation,
     card_paint,
     city_title,

@@ -2,7 +2,7 @@
 modules' pieces, and the scoring breakdowns (``play``, ``replay``).
 
 Everything shown comes from the public API: an observation dict and ``score_breakdown()`` entries. The shared
-pieces (cities, tiles, widths) are in ``alhambra_ai.text``.
+pieces (cities, tiles, widths) are in ``alhambra_ai.terminal.text``.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from alhambra_ai._core import (
     tile_info,
 )
 from alhambra_ai.games.alhambra.modules import SCORE_COLUMNS, in_play
-from alhambra_ai.text import (
+from alhambra_ai.terminal.text import (
     ABBREV,
     CUT,
     LEGEND_ASCII,

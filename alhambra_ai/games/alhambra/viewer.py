@@ -1,10 +1,10 @@
 """The HTML viewer's frames of a base-game record (``alhambra-ai report`` and ``replay --html``).
 
-The page itself (``templates/viewer.html``, ``viewer.js`` and the scripts of the modules in play,
-``templates/modules/``) is written by ``alhambra_ai.report``.
+The page itself (``html/templates/viewer.html``, ``viewer.js`` and the scripts of the modules in play,
+``games/alhambra/assets/modules/``) is written by ``alhambra_ai.html.report``.
 
 >>> from alhambra_ai import new_game
->>> from alhambra_ai.record import make_record
+>>> from alhambra_ai.formats.record import make_record
 >>> s = new_game(2, seed=1)
 >>> s.apply(s.legal_actions()[0])
 >>> frames = viewer_data(make_record(s, ["a", "b"]))["frames"]
@@ -17,12 +17,13 @@ from __future__ import annotations
 from typing import Any
 
 from alhambra_ai._core import TYPE_NAMES
+from alhambra_ai.formats.record import check_final_scores, steps
 from alhambra_ai.games.alhambra.modules import MODULES, SCORE_COLUMNS, in_play
-from alhambra_ai.record import check_final_scores, steps
-from alhambra_ai.text import summed_breakdown
-from alhambra_ai.viewer import seat_names, tile_table
+from alhambra_ai.html.viewer import seat_names, tile_table
+from alhambra_ai.terminal.text import summed_breakdown
 
 TEMPLATE = "viewer.html"
+ASSETS = "games/alhambra/assets/"  # the modules' scripts (their ``script``), relative to the package
 #: the modules' tile types: the legend names them only where the game has them
 MODULE_TILES = {kind for m in MODULES for kind in m.tile_kinds}
 # The public module fields a frame carries (observation ``modules``, each module's ``public_fields``; never
@@ -122,4 +123,4 @@ def page(data: dict) -> dict[str, Any]:
     modules = in_play(data.get("options") or {})
     pieces = [{"key": key, "label": label} for m in modules for key, label in m.pieces]
     return {"template": TEMPLATE, "types": [*TYPE_NAMES, "fountain", *extra], "pieces": pieces,
-            "scripts": {"module_scripts": [m.script for m in modules if m.script]}}
+            "scripts": {"module_scripts": [ASSETS + m.script for m in modules if m.script]}}

@@ -16,8 +16,8 @@ from typing import Any
 
 from alhambra_ai._core import CURRENCY_LETTERS, CURRENCY_NAMES, card_text, tile_info
 from alhambra_ai.games.alhambra.modules import MODULES, in_play
-from alhambra_ai.session import InputError
-from alhambra_ai.text import ABBREV, count, tile_words
+from alhambra_ai.terminal.session import InputError
+from alhambra_ai.terminal.text import ABBREV, count, tile_words
 
 # ----------------------------------------------------------------------------------------------------------
 # Moves in words

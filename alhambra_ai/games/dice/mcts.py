@@ -31,7 +31,7 @@ from alhambra_ai._core import DiceMcts
 from alhambra_ai.games.dice import greedy
 from alhambra_ai.games.dice.expectimax import Turn, one_ply
 from alhambra_ai.games.dice.value import value_of
-from alhambra_ai.value_model import shipped_value
+from alhambra_ai.learn.value_model import shipped_value
 
 C_UCT = 0.2         # exploration (rewards in [0, 1]); 0.7: 35% of 40 games against the frozen expectimax,
                     # 0.2: 55% (dice, 2000 iterations)

@@ -22,12 +22,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from alhambra_ai import search as toolkit  # determinize looked up at call time: tests swap it to catch leaks
+from alhambra_ai.bot import (
+    toolkit as toolkit,  # determinize looked up at call time: tests swap it to catch leaks
+)
+from alhambra_ai.bot.toolkit import MoveClock, move_seed, obs_dict
 from alhambra_ai.games.dice import expectimax as _expectimax
 from alhambra_ai.games.dice import greedy as _greedy
 from alhambra_ai.games.dice import mcts as _mcts
 from alhambra_ai.games.dice.value import value_of
-from alhambra_ai.search import MoveClock, move_seed, obs_dict
 
 _MCTS_PARAMS = (("c_uct", float), ("depth", int), ("scale", float), ("pw", float), ("dets", int),
                 ("own_markers", int),

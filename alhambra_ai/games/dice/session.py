@@ -18,8 +18,16 @@ True
 from __future__ import annotations
 
 from alhambra_ai.games.dice.text import dice_words, landing, moves_text, prompt_words, render
-from alhambra_ai.session import InputError, TerminalGame
-from alhambra_ai.text import LEGEND_ASCII, LEGEND_UNICODE, city_block, clip, clip_event, seat_name, wrap
+from alhambra_ai.terminal.session import InputError, TerminalGame
+from alhambra_ai.terminal.text import (
+    LEGEND_ASCII,
+    LEGEND_UNICODE,
+    city_block,
+    clip,
+    clip_event,
+    seat_name,
+    wrap,
+)
 
 HELP = """\
 Commands (the dice are numbered 1-8 as on the board's 'rolled dice:' line):

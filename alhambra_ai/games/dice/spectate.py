@@ -2,7 +2,7 @@
 terminal; issue 44): the round and who acts, the columns with the dice and the markers, every seat's score
 (and, in Alcazaba, the seats beside the city of the seat that moved), and the last moves. Nobody is "you".
 
-The screen loop is ``alhambra_ai.spectate``'s.
+The screen loop is ``alhambra_ai.terminal.spectate``'s.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from alhambra_ai.games.dice.text import (
     label,
     landing,
 )
-from alhambra_ai.text import clip, fit_blocks, fit_city, winner_words, wrap
+from alhambra_ai.terminal.text import clip, fit_blocks, fit_city, winner_words, wrap
 
 
 def sentence(state: Any, code: int, who: str) -> str:

@@ -3,8 +3,8 @@
 Everything shown comes from the public observation (rules.md D25). The board is a table of the six
 columns (the dice showing each symbol, the bonus tile or the tiles on offer, the markers best first) and a
 table of the seats (score, markers left, building points and bonus tiles held, or city and reserve);
-Alcazaba's cities are drawn by ``alhambra_ai.text.render_city``, as the base game's are. Every line fits
-``width`` (80 columns at least).
+Alcazaba's cities are drawn by ``alhambra_ai.terminal.text.render_city``, as the base game's are. Every line
+fits ``width`` (80 columns at least).
 
 >>> from alhambra_ai import new_game
 >>> s = new_game(2, 1, game="dice"); s.apply("roll")
@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from alhambra_ai._core import BONUS_NAMES, TYPE_NAMES, tile_info
-from alhambra_ai.text import (
+from alhambra_ai.terminal.text import (
     LEGEND_ASCII,
     LEGEND_UNICODE,
     MIN_WIDTH,

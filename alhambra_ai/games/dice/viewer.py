@@ -1,7 +1,7 @@
 """The HTML viewer's frames of a dice or Alcazaba record (``alhambra-ai report`` and ``replay --html``).
 
-The page (``templates/dice_viewer.html`` with ``viewer_dice.js`` on top of ``viewer.js``) is written by
-``alhambra_ai.report``; every frame is replayed by the engine, so the page holds no rules.
+The page (``assets/dice_viewer.html`` with ``assets/viewer_dice.js`` on top of ``html/templates/viewer.js``)
+is written by ``alhambra_ai.html.report``; every frame is replayed by the engine, so the page holds no rules.
 """
 
 from __future__ import annotations
@@ -9,10 +9,10 @@ from __future__ import annotations
 from typing import Any
 
 from alhambra_ai._core import TYPE_NAMES
-from alhambra_ai.record import check_final_scores, steps
-from alhambra_ai.viewer import seat_names, tile_table
+from alhambra_ai.formats.record import check_final_scores, steps
+from alhambra_ai.html.viewer import seat_names, tile_table
 
-TEMPLATE = "dice_viewer.html"
+TEMPLATE = "games/dice/assets/dice_viewer.html"  # relative to the package (alhambra_ai.html.report)
 DIRK_COLOUR = "#7f7f7f"
 
 
@@ -98,5 +98,5 @@ def page(data: dict) -> dict[str, Any]:
     drawing, viewer_dice.js)."""
     game = data["game"]
     return {"template": TEMPLATE, "game": game, "dirk_colour": DIRK_COLOUR,
-            "scripts": {"dice_script": "viewer_dice.js"},
+            "scripts": {"dice_script": "games/dice/assets/viewer_dice.js"},
             "types": list(TYPE_NAMES) + (["fountain"] if data["tiles"] else [])}

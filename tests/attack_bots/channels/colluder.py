@@ -1,5 +1,5 @@
 """Two copies of this bot try to pass bits to each other through what the host shares (issue 51): the
-test (tests/tournament/test_channels.py) asks one worker to send a nonce through a channel and another,
+test (tests/sandbox/test_channels.py) asks one worker to send a nonce through a channel and another,
 alive at the same time or started after the first is gone, to receive it. Each ``act`` gets
 {"role": "send" | "receive", "channel": NAME, "bits": [0, 1, ...] | "n": N} and returns the bits it
 received as a string of 0s and 1s, or "unavailable: why" when the channel cannot even be tried.

@@ -377,7 +377,7 @@ def test_play_screen_shows_coins_and_wall_cards_and_takes_the_wall_action():
 
 
 def test_bot_helpers_decode_payments_with_coins():
-    from alhambra_ai.botapi import decode_action
+    from alhambra_ai.bot.api import decode_action
 
     s = setup(3, CHANGE, hands=[["g7"], [], []], coins=[["gc", "gc"], [], []])
     code = s.parse_action("buy 2 g7 gc gc")

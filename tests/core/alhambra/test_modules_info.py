@@ -71,7 +71,7 @@ def test_positions_refuse_module_tiles_of_modules_that_are_off():
 
 
 def test_records_of_module_games_replay():
-    from alhambra_ai.record import make_record, replay
+    from alhambra_ai.formats.record import make_record, replay
 
     s = new_game(3, 12, SETS["all"])
     s.random_playout(5)

@@ -207,7 +207,7 @@ def test_observations_refuse_a_resident_on_no_building():
 
 def test_records_of_thief_and_residents_games_replay():
     from alhambra_ai import new_game
-    from alhambra_ai.record import make_record, replay
+    from alhambra_ai.formats.record import make_record, replay
 
     s = new_game(4, 13, TR)
     s.random_playout(6)

@@ -4,8 +4,8 @@ bot author uses (issue 43, item 6): they raised "no tile with id 71", so a bot u
 import pytest
 
 from alhambra_ai import City, new_game, tile_info, tile_walls
-from alhambra_ai.botapi import Tile, decode_action, tile_facts
-from alhambra_ai.text import tile_label, tile_long, tile_words
+from alhambra_ai.bot.api import Tile, decode_action, tile_facts
+from alhambra_ai.terminal.text import tile_label, tile_long, tile_words
 
 NEIGHBOURS = [(0, 1), (-1, 0), (1, 0), (0, -1)]      # the fountain's four sides, north row first
 

@@ -11,11 +11,12 @@ import pytest
 from click.testing import CliRunner
 from paths import ROOT
 
-from alhambra_ai import _core, new_game, search
-from alhambra_ai.botapi import Observation, load_bot
+from alhambra_ai import _core, new_game
+from alhambra_ai.arena.strength import Match, run_strength, wilson, win_share
+from alhambra_ai.bot import toolkit as search
+from alhambra_ai.bot.api import Observation, load_bot
 from alhambra_ai.cli import main
 from alhambra_ai.errors import BadInput
-from alhambra_ai.strength import Match, run_strength, wilson, win_share
 
 BOTS = ROOT / "bots"
 TINY = {"greedy": {}, "random": {}, "mcts": {"iterations": 30}, "expectimax": {"samples": 1, "breadth": 3}}

@@ -10,7 +10,7 @@ from alhambra_ai import new_game
 from alhambra_ai._core import TYPE_NAMES, majority_points, majority_shares
 from alhambra_ai.games.alhambra.text import majority_table, render_screen, render_table
 from alhambra_ai.options import MODULES
-from alhambra_ai.text import visible_len
+from alhambra_ai.terminal.text import visible_len
 
 ALL = dict.fromkeys(MODULES, True)
 

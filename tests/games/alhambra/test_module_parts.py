@@ -14,11 +14,13 @@ from alhambra_ai.games.alhambra.modules import MODULES, by_name, in_play
 from alhambra_ai.options import MODULES as OPTION_NAMES
 
 PACKAGE = Path(alhambra_ai.__file__).parent
+ASSETS = PACKAGE / "games" / "alhambra" / "assets"  # the modules' viewer scripts (their Module.script)
 # The files every module passes through: the base game's generic files, the shared text and viewer helpers,
 # the env. They loop over the modules (games/alhambra/modules) and hold no module's name or vocabulary.
 GENERIC = [PACKAGE / "games" / "alhambra" / f"{name}.py" for name in ("session", "words", "text", "spaces",
                                                                         "viewer", "spectate")]
-GENERIC += [PACKAGE / name for name in ("text.py", "session.py", "viewer.py", "spectate.py", "screen.py")]
+GENERIC += [PACKAGE / "terminal" / name for name in ("text.py", "session.py", "spectate.py", "screen.py")]
+GENERIC += [PACKAGE / "html" / "viewer.py"]
 GENERIC += sorted((PACKAGE / "env").glob("*.py"))
 # A module's name, or a word only a module gives meaning to (its pieces, its fields' stems). Not words of the
 # base game: the tile kinds "camp" and "bazaar" are the core's tile table's (every game's city planes, colours
@@ -32,7 +34,7 @@ MODULE_WORDS = re.compile(r"(?<![a-z])(" + "|".join(NAMES) + r"|vizier|falcons?|
 ALLOWED = {"slot * payments + payment (payment table: (card field, coins))"}
 # The viewer's script every page runs; each module's drawing is its own script (Module.script) registering
 # with viewer.js's MODULE_VIEWS.
-VIEWER_JS = PACKAGE / "templates" / "viewer.js"
+VIEWER_JS = PACKAGE / "html" / "templates" / "viewer.js"
 # The modules' frame fields and the record's tables they draw from: viewer.js reads none of them. Not
 # window_order: the interrupt window between turns is every window module's (Module.window), as the
 # terminal's prompt; a tile's printed walls (DATA.tiles[t].walls) are the base game's.
@@ -62,7 +64,7 @@ def test_the_generic_files_name_no_module():
 
 def test_the_viewer_script_names_no_module():
     """The page's own script draws the tiles, the cities, the market and the hands; what a module shows is
-    its script's (templates/modules/), and viewer.js runs the views of the modules in play."""
+    its script's (games/alhambra/assets/modules/), and viewer.js runs the views of the modules in play."""
     assert js_module_words(VIEWER_JS.read_text()) == []
 
 
@@ -81,19 +83,20 @@ def test_the_viewer_check_sees_a_module_name():
 
 
 def test_each_module_draws_with_its_own_script():
-    """A module's script is in the package (and the wheel's ``templates/modules/*``), registers one view
+    """A module's script is in the package (and the wheel's ``assets/modules/*``), registers one view
     under its name; every script there is a module's."""
     scripts = {m.script for m in MODULES if m.script}
-    assert {f"modules/{p.name}" for p in (PACKAGE / "templates" / "modules").glob("*")} == scripts
+    assert {f"modules/{p.name}" for p in (ASSETS / "modules").glob("*")} == scripts
     for m in MODULES:
         if m.script:
-            assert f'moduleView({{\n  name: "{m.name}",' in (PACKAGE / "templates" / m.script).read_text()
-    assert '"templates/modules/*"' in (PACKAGE.parent / "pyproject.toml").read_text()
+            assert f'moduleView({{\n  name: "{m.name}",' in (ASSETS / m.script).read_text()
+    pyproject = (PACKAGE.parent / "pyproject.toml").read_text()
+    assert '"alhambra_ai.games.alhambra" = ["assets/modules/*"]' in pyproject
 
 
 def test_the_page_inlines_the_scripts_of_the_modules_in_play():
-    from alhambra_ai.record import make_record
-    from alhambra_ai.report import viewer_html
+    from alhambra_ai.formats.record import make_record
+    from alhambra_ai.html.report import viewer_html
 
     for options in ({}, {"walls": True, "residents": True}):
         html = viewer_html(make_record(new_game(2, seed=3, options=options), ["a", "b"]))

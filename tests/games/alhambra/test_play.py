@@ -15,7 +15,7 @@ from alhambra_ai import new_game
 from alhambra_ai.cli import main
 from alhambra_ai.games.alhambra.session import AlhambraTerminalGame as TerminalGame
 from alhambra_ai.games.alhambra.words import describe, narrate, normalize, resolve
-from alhambra_ai.session import InputError
+from alhambra_ai.terminal.session import InputError
 
 RANDOM_BOT = str(ROOT / "bots" / "random.py")
 
@@ -221,7 +221,7 @@ def test_a_bot_that_fails_to_start_stops_the_others(tmp_path):
     bad = tmp_path / "bad.py"
     bad.write_text("class Bot:\n    def setup(self, config):\n        raise RuntimeError('no setup')\n"
                    "    def act(self, obs):\n        return obs.legal_actions[0]\n")
-    from alhambra_ai.tournament import process
+    from alhambra_ai.sandbox import process
 
     result, out = run(["--players", "3", "--bot", RANDOM_BOT, "--bot", str(bad)], [])
     assert result.exit_code == 2 and "Error: bot" in out and "no setup" in out
@@ -415,7 +415,7 @@ def test_leftover_tiles_are_placed_by_the_person():
 
 
 def test_record_option_saves_a_game_that_replays(tmp_path):
-    from alhambra_ai.record import load_record, replay
+    from alhambra_ai.formats.record import load_record, replay
 
     path = tmp_path / "game.json"
     result, out = run(["--players", "2", "--bot", RANDOM_BOT, "--seed", "4", "--record", str(path)],

@@ -8,13 +8,13 @@ from paths import ROOT
 
 from alhambra_ai import new_game
 from alhambra_ai.cli import main
+from alhambra_ai.formats.record import make_record, save_record
 from alhambra_ai.games.alhambra.session import AlhambraTerminalGame as TerminalGame
 from alhambra_ai.games.alhambra.text import render_table
 from alhambra_ai.games.alhambra.words import resolve
-from alhambra_ai.record import make_record, save_record
-from alhambra_ai.session import InputError
-from alhambra_ai.text import count, tile_label
-from alhambra_ai.tournament.replay import replay
+from alhambra_ai.terminal.replay import replay
+from alhambra_ai.terminal.session import InputError
+from alhambra_ai.terminal.text import count, tile_label
 
 RANDOM_BOT = str(ROOT / "bots" / "random.py")
 
@@ -130,7 +130,7 @@ def test_replay_html_writes_the_viewer(tmp_path):
 
 
 def test_viewer_names_the_forfeits(tmp_path):
-    from alhambra_ai.report import viewer_html
+    from alhambra_ai.html.report import viewer_html
 
     record = make_record(random_game(2, 3), ["good", "bad"], forfeits=[{"seat": 1, "bot": "bad",
                                                                        "reason": "times out", "move": 7}])

@@ -6,7 +6,7 @@ import pytest
 
 from alhambra_ai import City
 from alhambra_ai.games.alhambra.text import hand_by_currency, render_scoring, render_table
-from alhambra_ai.text import render_city, tile_label, visible_len
+from alhambra_ai.terminal.text import render_city, tile_label, visible_len
 
 # Fountain, arcades 17 east of it (walls E, S), garden 33 north of it (wall E), pavilion 5 at 1,1 (walls NW):
 # the W wall of 5 meets the E wall of 33, an inner wall; 5 is reached on foot from 17 (open between them).
@@ -244,7 +244,7 @@ def test_the_final_round_with_every_module_fits_80_columns():
 
 def test_the_summed_scores_with_every_module_and_long_names_fit_80_columns():
     from alhambra_ai.games.alhambra.modules import SCORE_COLUMNS
-    from alhambra_ai.text import render_totals
+    from alhambra_ai.terminal.text import render_totals
 
     row = {"majorities": [1, 17, 6, 19, 16, 6], "wall": 8, "camps": 7, "bazaars": 8, "falcons": 6,
            "residents": 0, "total": 94}

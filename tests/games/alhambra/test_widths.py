@@ -13,10 +13,10 @@ import pytest
 from paths import ROOT, TESTS
 
 from alhambra_ai import new_game
+from alhambra_ai.arena.ratings import format_report
 from alhambra_ai.games.alhambra.text import render_table
-from alhambra_ai.text import visible_len
-from alhambra_ai.tournament.ratings import format_report
-from alhambra_ai.tournament.replay import spectator_table
+from alhambra_ai.terminal.replay import spectator_table
+from alhambra_ai.terminal.text import visible_len
 
 GOLDEN = TESTS / "golden"
 NAMES = ["you", "expectimax", "greedy", "mcts"]

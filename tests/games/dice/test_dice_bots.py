@@ -3,7 +3,7 @@
 import pytest
 
 from alhambra_ai import Observation, new_game
-from alhambra_ai.botapi import load_bot
+from alhambra_ai.bot.api import load_bot
 
 
 def play(game, names, seed, config=None):
@@ -35,7 +35,7 @@ def test_expectimax_and_mcts_play_a_whole_game(game):
 
 @pytest.mark.parametrize("game", ["dice", "alcazaba"])
 def test_records_store_the_game_and_replay(game):
-    from alhambra_ai.record import RecordError, make_record, replay
+    from alhambra_ai.formats.record import RecordError, make_record, replay
     s = new_game(3, 6, game=game)
     s.random_playout(6)
     rec = make_record(s, ["a", "b", "c"])          # replays and compares the fingerprint
@@ -50,7 +50,7 @@ def test_replay_command_shows_a_dice_record(tmp_path):
     from click.testing import CliRunner
 
     from alhambra_ai.cli import main
-    from alhambra_ai.record import make_record, save_record
+    from alhambra_ai.formats.record import make_record, save_record
     s = new_game(2, 5, game="alcazaba")
     s.random_playout(5)
     path = tmp_path / "g.json"

@@ -7,12 +7,12 @@ import pytest
 from click.testing import CliRunner
 from paths import ROOT
 
+from alhambra_ai.arena import referee
+from alhambra_ai.arena.config import BadInput, load_definition
+from alhambra_ai.arena.store import load_results
+from alhambra_ai.arena.strength import Match
 from alhambra_ai.cli import main
-from alhambra_ai.record import load_record
-from alhambra_ai.strength import Match
-from alhambra_ai.tournament import referee
-from alhambra_ai.tournament.config import BadInput, load_definition
-from alhambra_ai.tournament.store import load_results
+from alhambra_ai.formats.record import load_record
 
 RANDOM, GREEDY = (str(ROOT / "bots" / f"{b}.py") for b in ("random", "greedy"))
 FAST = ["--move-time", "0.5", "--time-bank", "2", "--memory", "512", "--no-progress", "--rounds", "1",
@@ -154,7 +154,7 @@ def test_dice_mcts_takes_the_63_bit_seeds_of_tournaments_and_play():
 
 
 def test_play_defaults_to_the_strongest_bot_of_the_game():
-    from alhambra_ai import play as play_module
+    from alhambra_ai.terminal import play as play_module
     assert play_module.default_bot(print, "dice").name == "expectimax.py"
     assert play_module.default_bot(print, "alcazaba").name == "expectimax.py"
     assert play_module.default_bot(print).name == "mcts.py"

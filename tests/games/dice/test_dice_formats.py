@@ -9,7 +9,7 @@ import pytest
 from paths import ROOT
 
 from alhambra_ai import determinize, new_game
-from alhambra_ai.record import RecordError, load_record, make_record, replay, save_record
+from alhambra_ai.formats.record import RecordError, load_record, make_record, replay, save_record
 
 TEXT = (ROOT / "docs" / "formats.md").read_text()
 SECTION = TEXT[TEXT.index("## The dice games: observations and records"):TEXT.index("## Tournament files")]

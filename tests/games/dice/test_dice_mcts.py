@@ -8,7 +8,7 @@ import time
 import pytest
 
 from alhambra_ai import Observation, new_game
-from alhambra_ai.botapi import load_bot
+from alhambra_ai.bot.api import load_bot
 from alhambra_ai.games.dice import mcts as dice_mcts
 
 

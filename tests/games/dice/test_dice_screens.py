@@ -15,9 +15,9 @@ from tmuxplay import RAW_CITY, Tmux
 
 from alhambra_ai import new_game
 from alhambra_ai.cli import main
+from alhambra_ai.formats.record import make_record, save_record
 from alhambra_ai.games.dice.session import DiceTerminalGame
 from alhambra_ai.games.dice.text import moves_text, prompt_words, render
-from alhambra_ai.record import make_record, save_record
 
 RANDOM = str(ROOT / "bots" / "random.py")
 PHASES = ("after_roll", "roll", "reward", "name", "pick", "place", "over")

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from alhambra_ai import Observation, new_game
-from alhambra_ai.botapi import load_bot
+from alhambra_ai.bot.api import load_bot
 from alhambra_ai.games.dice.expectimax import Turn, choose
 from alhambra_ai.games.dice.value import Value, value_of
 

@@ -19,8 +19,8 @@ from alhambra_ai._core import (
     dice_value_names,
 )
 from alhambra_ai.games.dice import mcts
-from alhambra_ai.selfplay import FeatureEncoder, write_npz
-from alhambra_ai.value_model import WeightsError, load
+from alhambra_ai.learn.selfplay import FeatureEncoder, write_npz
+from alhambra_ai.learn.value_model import WeightsError, load
 
 
 def positions(game, n, seed, count=12):
@@ -131,7 +131,7 @@ def test_mcts_takes_the_compiled_value_at_its_leaves():
 @pytest.fixture(scope="module")
 def weights(tmp_path_factory):
     pytest.importorskip("sklearn", reason='train needs the [train] extra: pip install -e ".[train]"')
-    from alhambra_ai.train import TrainSettings, train
+    from alhambra_ai.learn.train import TrainSettings, train
     root = tmp_path_factory.mktemp("value")
     data = make_dataset(root / "d", 120, 1, encoding="value")
     out = root / "w.npz"
@@ -177,11 +177,11 @@ def test_the_shipped_values_play_in_the_sandbox(game, tmp_path):
     from click.testing import CliRunner
 
     from alhambra_ai.cli import main
-    from alhambra_ai.value_model import shipped_path
+    from alhambra_ai.learn.value_model import shipped_path
     if not shipped_path(game, 2).exists():
         pytest.skip(f"no learned value is shipped for {game} with 2 players")
     learned = tmp_path / "learned.py"
-    learned.write_text("from alhambra_ai.botapi import SearchBot\n\n\nclass Bot(SearchBot):\n"
+    learned.write_text("from alhambra_ai.bot.api import SearchBot\n\n\nclass Bot(SearchBot):\n"
                        "    search = 'mcts'\n\n    def setup(self, config):\n"
                        "        super().setup({**config, 'value': 'learned', 'iterations': 40})\n")
     r = CliRunner().invoke(main, ["tournament", str(learned), "greedy", "--game", game, "--players", "2",

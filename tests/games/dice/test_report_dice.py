@@ -2,7 +2,7 @@
 
 Every frame must be the engine's state after that move (the page draws, it does not play); the report links
 every game of a dice tournament; ``replay --html`` writes the viewer of a dice record. The drawing itself is
-checked in a real browser by tests/test_browser.py.
+checked in a real browser by tests/html/test_browser.py.
 """
 
 import json
@@ -14,8 +14,8 @@ from dicehelpers import random_record
 
 from alhambra_ai import new_game
 from alhambra_ai.cli import main
-from alhambra_ai.record import save_record, steps
-from alhambra_ai.report import viewer_data, viewer_html
+from alhambra_ai.formats.record import save_record, steps
+from alhambra_ai.html.report import viewer_data, viewer_html
 
 GAMES = ["dice", "alcazaba"]
 
@@ -102,7 +102,7 @@ def test_the_page_carries_its_frames_and_the_dice_board(game):
 
 @pytest.mark.parametrize("game", GAMES)
 def test_report_links_every_game_of_a_dice_tournament(tmp_path, game):
-    from alhambra_ai.tournament.store import ResultStore
+    from alhambra_ai.arena.store import ResultStore
 
     store, records = ResultStore(tmp_path / "run"), {}
     for i, players in enumerate([2, 3, 2]):

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from alhambra_ai._core import CURRENCY_LETTERS
 from alhambra_ai.games.alhambra.modules.parts import Command, Module
-from alhambra_ai.text import count, seat_name, short_seat
+from alhambra_ai.terminal.text import count, seat_name, short_seat
 
 if TYPE_CHECKING:
     from alhambra_ai.env.parts import Field, View

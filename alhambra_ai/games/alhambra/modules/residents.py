@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from alhambra_ai._core import TYPE_NAMES, tile_info
 from alhambra_ai.games.alhambra.modules.parts import DONE, Command, Module, done_index
-from alhambra_ai.text import ABBREV, seat_name, short_seat, tile_words
+from alhambra_ai.terminal.text import ABBREV, seat_name, short_seat, tile_words
 
 if TYPE_CHECKING:
     from alhambra_ai.env.parts import Block, Field, View

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from alhambra_ai._core import CURRENCY_LETTERS
 from alhambra_ai.games.alhambra.modules.parts import DONE, Command, FrameHook, Module, done_index
-from alhambra_ai.text import seat_name, short_seat
+from alhambra_ai.terminal.text import seat_name, short_seat
 
 if TYPE_CHECKING:
     from alhambra_ai.env.parts import Block, Field, View

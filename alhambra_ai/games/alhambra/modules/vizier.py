@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from alhambra_ai.games.alhambra.modules.parts import DONE, Command, Module, done_index
-from alhambra_ai.text import short_seat
+from alhambra_ai.terminal.text import short_seat
 
 if TYPE_CHECKING:
     from alhambra_ai.env.parts import Block, Field, View

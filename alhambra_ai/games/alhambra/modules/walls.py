@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from alhambra_ai._core import wall_card_sides
 from alhambra_ai.games.alhambra.modules.parts import Command, Module
-from alhambra_ai.text import seat_name, tile_words
+from alhambra_ai.terminal.text import seat_name, tile_words
 
 if TYPE_CHECKING:
     from alhambra_ai.env.parts import Block, Field, View
