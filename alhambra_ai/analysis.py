@@ -236,6 +236,16 @@ def _write_cache(path: Path, header: dict, entries: Sequence[dict]) -> None:
     os.replace(tmp, path)
 
 
+def check_settings(settings: Settings, jobs: int = 1) -> None:
+    """BadInput for a budget or a job count that cannot be used."""
+    if settings.iterations is not None and settings.iterations < 1:
+        raise BadInput(f"--iterations must be at least 1, not {settings.iterations}")
+    if settings.move_time is not None and not settings.move_time > 0:
+        raise BadInput(f"--move-time must be more than 0 seconds, not {settings.move_time}")
+    if jobs < 1:
+        raise BadInput(f"--jobs must be at least 1, not {jobs}")
+
+
 def analyse(record: dict, settings: Settings, seats: Iterable[int] | None = None, jobs: int = 1,
             cache_path: Path | None = None, bar: Any = None,
             note: Callable[[str], None] | None = None,
@@ -251,12 +261,7 @@ def analyse(record: dict, settings: Settings, seats: Iterable[int] | None = None
     game = registry.get(record.get("game", registry.DEFAULT))
     if settings.iterations is None and settings.move_time is None:
         settings = Settings(None, DEFAULT_MOVE_TIME, settings.seed)
-    if settings.iterations is not None and settings.iterations < 1:
-        raise BadInput(f"--iterations must be at least 1, not {settings.iterations}")
-    if settings.move_time is not None and not settings.move_time > 0:
-        raise BadInput(f"--move-time must be more than 0 seconds, not {settings.move_time}")
-    if jobs < 1:
-        raise BadInput(f"--jobs must be at least 1, not {jobs}")
+    check_settings(settings, jobs)
     chosen = tuple(sorted(set(range(record["num_players"]) if seats is None else seats)))
     for seat in chosen:
         if not 0 <= seat < record["num_players"]:
@@ -463,6 +468,7 @@ def load_for_analysis(path: str | os.PathLike) -> dict:
     return record
 
 
-__all__ = ["FORMAT", "MARKS", "THRESHOLDS", "Settings", "Task", "analyse", "analyse_task", "decisions",
+__all__ = ["FORMAT", "MARKS", "THRESHOLDS", "Settings", "Task", "analyse", "analyse_task", "check_settings",
+           "decisions",
            "default_cache", "load_for_analysis", "load_report", "mark_of", "parse_seats", "record_key",
            "report_json", "report_text", "stored_seed"]

@@ -17,6 +17,7 @@ from alhambra_ai.analysis import (
     DEFAULT_MOVE_TIME,
     Settings,
     analyse,
+    check_settings,
     default_cache,
     load_for_analysis,
     parse_seats,
@@ -60,6 +61,8 @@ def analyse_command(record_file, seats, move_time, iterations, seed, jobs, out, 
     """
     if iterations is not None and move_time is not None:
         raise BadInput("--iterations and --move-time: give one of them")
+    settings = Settings(iterations, None if iterations else (move_time or DEFAULT_MOVE_TIME), 0)
+    check_settings(settings, jobs)
     record = load_for_analysis(record_file)
     chosen = parse_seats(seats, record)
     cache = default_cache(record, out)
@@ -70,7 +73,7 @@ def analyse_command(record_file, seats, move_time, iterations, seed, jobs, out, 
             click.echo(f"seed {seed} (give --seed {seed} to repeat the analysis)", err=True)
     if out is not None and Path(out).is_dir():
         raise BadInput(f"--out {out}: is a folder; give a file name")
-    settings = Settings(iterations, None if iterations else (move_time or DEFAULT_MOVE_TIME), seed)
+    settings = Settings(settings.iterations, settings.move_time, seed)
     bar = tqdm(total=0, file=sys.stderr, unit="decision", disable=not progress, dynamic_ncols=True,
                leave=False)
     try:
