@@ -46,10 +46,12 @@ VERSION = 1
 CACHE_FORMAT = "alhambra-ai-analysis-cache"
 
 #: loss in points (of the expected final margin) from which a move is an inaccuracy, a mistake, a blunder
+#: (docs/bots.md "Analysis": mcts at 10,000 iterations marks ~1% of its own moves at 10,000 iterations an
+#: inaccuracy and none worse; greedy's moves: base game 18% / 8% / 0.8%, dice 24% / 14% / 3.6%)
 THRESHOLDS: dict[str, tuple[float, float, float]] = {
     "alhambra": (3.0, 6.0, 12.0),
-    "dice": (2.0, 5.0, 10.0),
-    "alcazaba": (2.0, 5.0, 10.0),
+    "dice": (3.0, 6.0, 12.0),
+    "alcazaba": (3.0, 6.0, 12.0),
 }
 MARKS = ("inaccuracy", "mistake", "blunder")
 SIGNS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
@@ -186,7 +188,7 @@ def _work(job: tuple[Task, Settings]) -> dict[str, Any]:
 
 
 def default_cache(record: dict, out: str | os.PathLike | None) -> Path:
-    """Where an analysis keeps its finished decisions: beside ``--out FILE`` (``FILE.partial.jsonl``), else
+    """Where an analysis keeps its finished decisions: beside ``--json FILE`` (``FILE.partial.jsonl``), else
     in the user's cache folder (``$XDG_CACHE_HOME/alhambra-ai/analyse/``), named by the game's digest."""
     if out is not None:
         return Path(f"{os.fspath(out)}.partial.jsonl")
@@ -354,7 +356,7 @@ def _mean(xs: Iterable[float | None]) -> float | None:
 
 
 def report_json(report: dict) -> str:
-    """The report as written to ``--out FILE``: indented, each decision on one line."""
+    """The report as written to ``--json FILE``: indented, each decision on one line."""
     parts = []
     for key, value in report.items():
         if key in ("decisions", "summary") and value:
@@ -366,7 +368,7 @@ def report_json(report: dict) -> str:
 
 
 def load_report(path: str | os.PathLike) -> dict:
-    """Read an analysis written by ``analyse --out`` (BadInput for another file)."""
+    """Read an analysis written by ``analyse --json`` (BadInput for another file)."""
     try:
         with open(path, encoding="utf-8") as f:
             report = json.load(f)
@@ -444,13 +446,45 @@ def report_text(report: dict, width: int = 80, all_moves: bool = True) -> str:
         for m in s["worst"]:
             d = by_move[m]
             sign = SIGNS.get(d["mark"] or "", "")
-            out.append(_fit(f"  move {m}, turn {d['turn']}: {d['played']} {sign}, "
+            out.append(_fit(f"  move {m}, turn {d['turn']}: {d['played']}{' ' + sign if sign else ''}, "
                             f"loses {d['loss']:.1f} points"
                             + (f", win -{100 * d['win_loss']:.0f}%" if d["win_loss"] else ""),
                             width))
             out.append(_fit(f"    preferred: {d['best']} (value {_signed(d['value'])}, win {_pct(d['win'])})",
                             width))
     return "\n".join(out) + "\n"
+
+
+def costliest_text(report: dict, seat: int, width: int = 80, count: int = 12) -> str:
+    """One seat's costliest moves, worst first, one line each, under two lines of totals: the end screen of
+    ``play`` (``analyse`` in the review), at most ``count`` + 2 lines of at most ``width`` columns."""
+    st = report["settings"]
+    mine = [d for d in report["decisions"] if d["seat"] == seat]
+    summary = next(x for x in report["summary"] if x["seat"] == seat)
+    how = f"{st['iterations']} iterations" if st["iterations"] else f"{st['move_time']:g} s"
+    mean = "" if summary["mean_loss"] is None else f", mean loss {summary['mean_loss']:.2f}"
+    out = [_fit(f"Your costliest moves ({st['bot']}, {how} a decision): {len(mine)} decisions{mean}", width),
+           _fit(f"{summary['blunders']} ??, {summary['mistakes']} ?, {summary['inaccuracies']} ?! (blunders, "
+                "mistakes, inaccuracies); loss in points", width)]
+    worst = sorted((d for d in mine if d["loss"] and d["best"] != d["played"]),
+                   key=lambda d: (-d["loss"], d["move"]))[:count]
+    if not worst:
+        out.append("  The search preferred no other move anywhere: nothing lost.")
+    for d in worst:
+        sign = SIGNS.get(d["mark"] or "", "  ")
+        out.append(_fit(f"{sign:>2} turn {d['turn']:>3}: {d['played']} -{d['loss']:.1f}; "
+                        f"preferred {d['best']}", width))
+    return "\n".join(out)
+
+
+def analyse_game(state: Any, seat: int, names: Sequence[str], move_time: float = 0.1,
+                 seed: int = 0) -> dict:
+    """The analysis of ``seat``'s decisions in the game that led to ``state`` (from ``new_game``, with its
+    history recorded), in this process."""
+    from alhambra_ai.record import make_record
+
+    record = make_record(state, [n or f"seat {p + 1}" for p, n in enumerate(names)])
+    return analyse(record, Settings(None, move_time, seed), [seat])
 
 
 def load_for_analysis(path: str | os.PathLike) -> dict:
@@ -468,7 +502,7 @@ def load_for_analysis(path: str | os.PathLike) -> dict:
     return record
 
 
-__all__ = ["FORMAT", "MARKS", "THRESHOLDS", "Settings", "Task", "analyse", "analyse_task", "check_settings",
-           "decisions",
+__all__ = ["FORMAT", "MARKS", "THRESHOLDS", "Settings", "Task", "analyse", "analyse_game", "analyse_task",
+           "check_settings", "costliest_text", "decisions",
            "default_cache", "load_for_analysis", "load_report", "mark_of", "parse_seats", "record_key",
            "report_json", "report_text", "stored_seed"]

@@ -1,6 +1,6 @@
 """``alhambra-ai analyse RECORD``: a game reviewed move by move (library: alhambra_ai.analysis).
 
-Parses the options, finds the cache, prints the text and writes ``--out FILE``; the search of each decision,
+Parses the options, finds the cache, prints the text and writes ``--json FILE``; the search of each decision,
 the cache and the report are the library's. Bad input is ``BadInput`` (one line, exit 2, by the group).
 """
 
@@ -43,7 +43,7 @@ from alhambra_ai.tournament.schedule import new_master_seed
 @opt.seed_option("Seed of the searches; a continued analysis keeps the stored one.")
 @click.option("--jobs", "-j", type=int, default=1, show_default=True, metavar="N",
               help="Decisions searched at once.")
-@click.option("--out", "out", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+@click.option("--json", "out", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="Also write the analysis as JSON (docs/formats.md \"Analysis\"); its cache of finished "
                    "decisions is FILE.partial.jsonl until it is written.")
 @click.option("--marked", is_flag=True, help="List only the marked moves (inaccuracies, mistakes, blunders).")
@@ -72,7 +72,7 @@ def analyse_command(record_file, seats, move_time, iterations, seed, jobs, out, 
             seed = new_master_seed()
             click.echo(f"seed {seed} (give --seed {seed} to repeat the analysis)", err=True)
     if out is not None and Path(out).is_dir():
-        raise BadInput(f"--out {out}: is a folder; give a file name")
+        raise BadInput(f"--json {out}: is a folder; give a file name")
     settings = Settings(settings.iterations, settings.move_time, seed)
     bar = tqdm(total=0, file=sys.stderr, unit="decision", disable=not progress, dynamic_ncols=True,
                leave=False)

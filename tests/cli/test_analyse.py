@@ -65,7 +65,7 @@ def test_the_same_bytes_for_jobs_1_and_2_and_twice(records, tmp_path, game):
     outs = []
     for jobs in (1, 2, 1):
         out = tmp_path / f"a{len(outs)}.json"
-        result = run(records[game], *ITER, "--jobs", jobs, "--out", out)
+        result = run(records[game], *ITER, "--jobs", jobs, "--json", out)
         assert result.exit_code == 0, result.output
         outs.append((result.stdout, out.read_bytes()))
         assert not (tmp_path / f"{out.name}.partial.jsonl").exists()   # the cache goes once it is written
@@ -81,9 +81,9 @@ def test_the_same_bytes_for_jobs_1_and_2_and_twice(records, tmp_path, game):
 
 def test_seats_by_number_or_name_analyse_only_those_decisions(records, tmp_path):
     full = tmp_path / "full.json"
-    assert run(records["alcazaba"], *ITER, "--out", full).exit_code == 0
+    assert run(records["alcazaba"], *ITER, "--json", full).exit_code == 0
     one = tmp_path / "one.json"
-    result = run(records["alcazaba"], *ITER, "--out", one, "--seats", "p2,0")
+    result = run(records["alcazaba"], *ITER, "--json", one, "--seats", "p2,0")
     assert result.exit_code == 0, result.output
     every, some = json.loads(full.read_text()), json.loads(one.read_text())
     assert some["settings"]["seats"] == [0, 2]
@@ -93,7 +93,7 @@ def test_seats_by_number_or_name_analyse_only_those_decisions(records, tmp_path)
 
 def test_an_interrupted_analysis_continues_where_it_stopped(records, tmp_path):
     whole = tmp_path / "whole.json"
-    assert run(records["alhambra"], *ITER, "--out", whole).exit_code == 0
+    assert run(records["alhambra"], *ITER, "--json", whole).exit_code == 0
     out = tmp_path / "resumed.json"
     cache = tmp_path / "resumed.json.partial.jsonl"
     record = json.loads(records["alhambra"].read_text())
@@ -109,7 +109,7 @@ def test_an_interrupted_analysis_continues_where_it_stopped(records, tmp_path):
     with open(cache, "a") as f:
         f.write('{"move": 99, "se')            # a line cut short by the interruption
     # no --seed: the cache's
-    result = run(records["alhambra"], "--iterations", "150", "--no-progress", "--out", out)
+    result = run(records["alhambra"], "--iterations", "150", "--no-progress", "--json", out)
     assert result.exit_code == 0, result.output
     assert "continuing, 7 of" in result.stderr
     assert out.read_bytes() == whole.read_bytes()
@@ -123,7 +123,7 @@ def test_a_cache_of_other_settings_is_not_used(records, tmp_path):
     with pytest.raises(KeyboardInterrupt):
         analyse(record, Settings(iterations=150, seed=9), cache_path=cache,
                 on_entry=lambda e: (_ for _ in ()).throw(KeyboardInterrupt))
-    result = run(records["dice"], *ITER, "--out", out)
+    result = run(records["dice"], *ITER, "--json", out)
     assert result.exit_code == 0 and "analysing afresh" in result.stderr
 
 
@@ -140,7 +140,7 @@ def test_a_planted_blunder_is_marked(tmp_path):
     for name, state in (("plain.json", plain), ("planted.json", planted)):
         out = tmp_path / f"{name}.out"
         result = run(write(tmp_path, state, name), "--iterations", "2000", "--seed", "1", "--no-progress",
-                     "--seats", "0", "--out", out)
+                     "--seats", "0", "--json", out)
         assert result.exit_code == 0, result.output
         reports.append((result.stdout, json.loads(out.read_text())))
     (_, plain_report), (text, planted_report) = reports
@@ -159,9 +159,9 @@ def test_a_planted_dice_blunder_is_marked(tmp_path):
         stops = [a for a in state.legal_actions() if state.action_to_text(a).startswith("stop")]
         return min(stops, key=lambda a: dice.count((a >> 4) & 7))
 
-    state = greedy_game("dice", 2, 6, moves=12, plant={1: stop_at_once})
+    state = greedy_game("dice", 2, 3, moves=12, plant={1: stop_at_once})
     out = tmp_path / "d.json"
-    assert run(write(tmp_path, state), *ITER, "--out", out).exit_code == 0
+    assert run(write(tmp_path, state), *ITER, "--json", out).exit_code == 0
     first = json.loads(out.read_text())["decisions"][0]
     assert first["move"] == 1 and first["played"].startswith("stop") and first["mark"] == "blunder"
 
@@ -205,3 +205,31 @@ def test_bad_input_is_one_line_and_exit_2(records, tmp_path, case):
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("Error: "), result.stderr
     assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("game", ["alhambra", "dice"])
+def test_the_review_after_a_game_shows_the_costliest_moves_on_one_screen(monkeypatch, game):
+    """play's review: ``analyse`` lists the person's costliest moves with what the bot preferred, in
+    80 x 24, computed once."""
+    from alhambra_ai import session
+
+    monkeypatch.setattr(session, "ANALYSE_MOVE_TIME", 0.005)
+    state = greedy_game(game, 2, 8)
+    board = registry.get(game).hook("session")
+    said: list[str] = []
+    answers = iter(["analyse", "analyse", "quit"])
+    terminal = board(state, 0, {}, None, 0.1, read=lambda prompt: next(answers), write=said.append)
+    calls = []
+    real = session.TerminalGame.show_analysis
+
+    def counted(self):
+        calls.append(self.analysis is None)
+        real(self)
+    monkeypatch.setattr(session.TerminalGame, "show_analysis", counted)
+    terminal.review()
+    assert calls == [True, False]                     # searched once, shown twice
+    text = "\n".join(said)
+    assert "Type analyse" in text
+    page = text[text.index("Your costliest moves"):].split("\n")[:14]
+    assert all(len(line) <= 80 for line in page) and len(page) <= 24
+    assert "preferred" in page[2] or "nothing lost" in page[2]

@@ -7,7 +7,10 @@ values of all candidates are read directly (``Turn.options``, ``one_ply_values``
 position's value is value.py's expected final margin of the seat (``value_of(state, seat).total()``), and a
 move's value is that minus what it falls short of expectimax's best candidate. A re-roll expectimax does not
 list (keeping dice of two types) is valued by the same exact expectation. The state is the bot's own
-determinization of the observation (``move_seed``), so nothing the seat did not know is used.
+determinization of the observation (``move_seed``), so nothing the seat did not know is used. Re-rolls of
+more than ``EXACT_DICE`` dice, which the bot values by the binomial chain of one type only (for time; that
+bound counts a roll without any symbol of the type at the last roll as -1e9, so a re-roll of all eight dice
+looks hopeless to it), are valued by the exact expectation here too: at most a few per decision.
 
 The value has no win probability: ``win`` maps the margin through a logistic, ``1 / (1 + exp(-m / s))``,
 with ``s = WIN_SCALE[game]`` fitted (maximum likelihood) on the positions of expectimax self-play games: the
@@ -28,7 +31,7 @@ import time
 from typing import Any
 
 from alhambra_ai import search as toolkit
-from alhambra_ai.games.dice.expectimax import D_ROLL, Turn, one_ply_values
+from alhambra_ai.games.dice.expectimax import D_ROLL, EXACT_DICE, Turn, one_ply_values
 from alhambra_ai.games.dice.value import value_of
 from alhambra_ai.search import move_seed
 
@@ -39,6 +42,16 @@ CANDIDATES = 5
 def win_chance(game: str, margin: float) -> float:
     """The logistic map from an expected final margin to a win chance (the module docstring)."""
     return 1.0 / (1.0 + math.exp(-max(-700.0, min(700.0, margin / WIN_SCALE[game]))))
+
+
+def _approximate(action: int) -> bool:
+    """A re-roll expectimax values by its binomial chain only (more than EXACT_DICE dice)."""
+    return action & 15 == D_ROLL and bin((action >> 4) & 0xFF).count("1") > EXACT_DICE
+
+
+def exact(turn: Turn, action: int) -> float:
+    """A re-roll's exact expected value (the expectation over all its outcomes, however many dice)."""
+    return turn.reroll_value(action, exact=True)
 
 
 def analyse_decision(obs: dict, played: int, seed: int, iterations: int | None,
@@ -54,10 +67,12 @@ def analyse_decision(obs: dict, played: int, seed: int, iterations: int | None,
     position = value_of(state, seat)
     if state.phase == "after_roll":
         turn = Turn(state, position, deadline)
-        ranked = [(v, order, a) for v, order, a in turn.options()]
+        ranked = turn.options()
+        turn.deadline = None          # (the exact values below: a bounded number of re-rolls)
+        ranked = [(exact(turn, a) if _approximate(a) else v, order, a) for v, order, a in ranked]
         values = {a: v for v, _o, a in ranked}
         if played not in values and played & 15 == D_ROLL:
-            values[played] = turn.reroll_value(played)
+            values[played] = exact(turn, played)
     else:
         ranked = [(v, order, a) for order, (a, v) in
                   enumerate(one_ply_values(state, seat, markers=state.phase != "place"))]
