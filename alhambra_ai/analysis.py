@@ -32,6 +32,7 @@ import hashlib
 import json
 import multiprocessing
 import os
+import signal
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -47,7 +48,7 @@ CACHE_FORMAT = "alhambra-ai-analysis-cache"
 
 #: loss in points (of the expected final margin) from which a move is an inaccuracy, a mistake, a blunder
 #: (docs/bots.md "Analysis": mcts at 10,000 iterations marks ~1% of its own moves at 10,000 iterations an
-#: inaccuracy and none worse; greedy's moves: base game 18% / 8% / 0.8%, dice 24% / 14% / 3.6%)
+#: inaccuracy and none worse; greedy's moves: base game 18% / 8% / 0.8%, dice 24% / 12% / 3.6%)
 THRESHOLDS: dict[str, tuple[float, float, float]] = {
     "alhambra": (3.0, 6.0, 12.0),
     "dice": (3.0, 6.0, 12.0),
@@ -275,7 +276,7 @@ def analyse(record: dict, settings: Settings, seats: Iterable[int] | None = None
     cached: dict[int, dict] = {}
     if cache_path is not None:
         cached, found = read_cache(cache_path, header)
-        if found is not None and not cached and note:
+        if found is not None and {k: found.get(k) for k in header} != header and note:
             note(f"{cache_path}: another game or other settings; analysing afresh")
         done_here = sum(1 for t in tasks if t.move in cached)
         if done_here and note:
@@ -310,13 +311,18 @@ def _run(todo: list[Task], settings: Settings, jobs: int) -> Iterable[dict]:
             yield analyse_task(t, settings)
         return
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
-    pool = multiprocessing.get_context(method).Pool(min(jobs, len(todo)))
+    pool = multiprocessing.get_context(method).Pool(min(jobs, len(todo)), initializer=_worker_start)
     try:
         yield from pool.imap_unordered(_work, [(t, settings) for t in todo], chunksize=1)
         pool.close()
     finally:
         pool.terminate()
         pool.join()
+
+
+def _worker_start() -> None:
+    """A worker leaves Ctrl-C to the parent, which stops the pool (no traceback from every worker)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _report(record: dict, game: registry.Game, settings: Settings, seats: tuple[int, ...],
