@@ -233,3 +233,24 @@ def test_the_review_after_a_game_shows_the_costliest_moves_on_one_screen(monkeyp
     page = text[text.index("Your costliest moves"):].split("\n")[:14]
     assert all(len(line) <= 80 for line in page) and len(page) <= 24
     assert "preferred" in page[2] or "nothing lost" in page[2]
+
+
+def test_moves_of_a_stand_in_and_forced_moves_are_not_decisions():
+    from alhambra_ai.analysis import decisions
+
+    state = greedy_game("dice", 2, 6, moves=60)
+    record = make_record(state, ["a", "b"], forfeits=[{"seat": 1, "move": 30}])
+    tasks, skipped = decisions(record, [0, 1])
+    assert tasks and all(t.seat == 0 or t.move < 30 for t in tasks)
+    assert skipped["stand_in"] == sum(1 for i in range(30, 60) if state.events and _seat_of(record, i) == 1)
+    assert skipped["forced"] > 0                        # (each turn's first roll)
+    assert all(len(t.obs["legal_actions"]) > 1 and t.obs["seat"] == t.seat for t in tasks)
+
+
+def _seat_of(record, index):
+    from alhambra_ai.record import steps
+
+    for i, seat, _text, _state in steps(record):
+        if i == index:
+            return seat
+    raise IndexError(index)
