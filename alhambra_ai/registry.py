@@ -57,7 +57,9 @@ class Game:
     - ``random_games``: ``random_games(game, players, count, seed, options) -> actions``, the engine's
       timed unit of ``alhambra-ai bench`` (random games played in C);
     - ``spaces``: ``spaces(game, options)``, the game's fixed-size observation and action layout for
-      ``alhambra_ai.env`` (PettingZoo), and ``openspiel``: ``openspiel(game)``, its OpenSpiel facts.
+      ``alhambra_ai.env`` (PettingZoo), and ``openspiel``: ``openspiel(game)``, its OpenSpiel facts;
+    - ``analysis``: ``analyse_decision(obs, played, seed, iterations, move_time) -> dict``, the strongest
+      bot's verdict on one decision (``alhambra-ai analyse``, alhambra_ai/analysis.py).
     """
 
     name: str                     # the id in records, observations, --game and the core's new_game

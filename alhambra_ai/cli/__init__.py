@@ -14,6 +14,7 @@ import sys
 
 import click
 
+from alhambra_ai.cli.analyse import analyse_command
 from alhambra_ai.cli.bench import bench_command
 from alhambra_ai.cli.play import play
 from alhambra_ai.cli.report import report_command
@@ -90,4 +91,5 @@ main.add_command(report_command)
 main.add_command(sprt_command)
 main.add_command(selfplay_command)
 main.add_command(train_command)
+main.add_command(analyse_command)
 

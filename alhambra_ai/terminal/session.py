@@ -32,6 +32,8 @@ from alhambra_ai.terminal.text import (
     wrap,
 )
 
+ANALYSE_MOVE_TIME = 0.1     # seconds of search per decision of the review's ``analyse``
+
 
 class InputError(Exception):
     """What the person typed cannot be played or shown; the message says why (then they are asked again)."""
@@ -156,6 +158,7 @@ class TerminalGame:
         self.pages: list[str | Callable[[int], str]] = []
         self.page_at = 0                     # the first line of the page shown
         self.messages: list[str] = []        # the answer to the last command (an error, a hint)
+        self.analysis: dict | None = None    # the review's analysis of the person's moves, once asked for
 
     def write(self, text: str) -> None:
         """Print, wrapping any line wider than the screen (tables are already fitted to it); on the full
@@ -510,6 +513,8 @@ class TerminalGame:
         """After the end: the final position stays on screen and the person may look at it until ``quit``
         (or the end of input)."""
         self.tell("Review the game: scores, city N, table, log [N|all], quit.")
+        self.tell(f"Type analyse: the strongest bot's verdict on your moves ({ANALYSE_MOVE_TIME:g} s a "
+                  "decision).")
         while True:
             try:
                 words = self.ask("[game over] > ").strip().lower().split()
@@ -519,10 +524,27 @@ class TerminalGame:
             if cmd in ("quit", "exit", "q"):
                 return
             try:
-                if not self.look(cmd, words[1:]):
-                    self.tell("The game is over: type scores, city N, table, log [N|all] or quit.")
+                if cmd in ("analyse", "analyze"):
+                    self.show_analysis()
+                elif not self.look(cmd, words[1:]):
+                    self.tell("The game is over: type scores, city N, table, log [N|all], analyse or quit.")
             except InputError as exc:
                 self.tell(str(exc))
+
+    def show_analysis(self) -> None:
+        """``analyse`` after the end: the person's costliest moves, each with what the strongest bot preferred
+        (alhambra_ai.analysis, searched here from what the seat knew at each decision; computed once)."""
+        from alhambra_ai.analysis import analyse_game, costliest_text
+
+        if self.analysis is None:
+            if self.screen is not None:
+                self.screen.status(self.frame, "Analysing your moves...")
+            else:
+                self.write("Analysing your moves...")
+            self.analysis = analyse_game(self.state, self.human, self.names, ANALYSE_MOVE_TIME,
+                                         self.state.seed)
+        report = self.analysis
+        self.show(lambda width: costliest_text(report, self.human, width))
 
     def show_moves(self, filters: list[str]) -> None:
         s = self.state

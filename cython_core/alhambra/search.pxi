@@ -262,6 +262,12 @@ cdef void rewards(GameState* s, double* out) noexcept nogil:
     """Per seat in [0, 1]: half the win share (final scores, or projected values when the game is not over),
     half a logistic of the margin over the best other seat."""
     cdef double v[MAX_PLAYERS]
+    rewards_values(s, out, v)
+
+
+cdef void rewards_values(GameState* s, double* out, double* v) noexcept nogil:
+    """``rewards``, also leaving in ``v`` the points they were computed from (per seat: the final scores, or
+    the evaluation's expected final points at a cut-off)."""
     cdef int walls[MAX_PLAYERS]
     cdef int i, n = s.num_players, nwin = 0
     cdef double best = -1e18
@@ -716,6 +722,8 @@ cdef class Mcts:
     cdef int* root_acts       # the root's actions in a fixed order (e.g. by the greedy evaluation), or NULL
     cdef int root_n
     cdef GenCache* gc         # city views of the iteration's state (reset per iteration): placements listed fast
+    cdef double* rmargin      # per node (root children only): sum of the root seat's margin in points ...
+    cdef double* rwin         # ... and of its win share, at the end of each iteration through it (root_stats)
 
     def __cinit__(self):
         self.dets = NULL
@@ -724,6 +732,8 @@ cdef class Mcts:
         self.root_acts = NULL
         self.root_n = 0
         self.gc = NULL
+        self.rmargin = NULL
+        self.rwin = NULL
 
     def __init__(self, states, seed, double c_uct=0.7, int max_candidates=12, int rollout_turns=-1,
                  double eps=0.1, bint resample=True, ranges=((-1, -1), (-1, -1)), root_order=None):
@@ -745,7 +755,9 @@ cdef class Mcts:
         self.cap = 1024
         self.nodes = <SNode*>malloc(self.cap * sizeof(SNode))
         self.gc = gen_cache_new()
-        if self.nodes == NULL or self.gc == NULL:
+        self.rmargin = <double*>calloc(self.cap, sizeof(double))
+        self.rwin = <double*>calloc(self.cap, sizeof(double))
+        if self.nodes == NULL or self.gc == NULL or self.rmargin == NULL or self.rwin == NULL:
             raise MemoryError()
         self.nnodes = 1
         self.nodes[0].action = -1
@@ -785,17 +797,30 @@ cdef class Mcts:
         free(self.nodes)
         free(self.root_acts)
         free(self.gc)
+        free(self.rmargin)
+        free(self.rwin)
 
     cdef int _add_child(self, int parent, int action, int mover) noexcept nogil:
         cdef SNode* p
+        cdef double* q
         cdef int k
         if self.nnodes == self.cap:
             p = <SNode*>realloc(self.nodes, 2 * self.cap * sizeof(SNode))
             if p == NULL:
                 return -1
             self.nodes = p
+            q = <double*>realloc(self.rmargin, 2 * self.cap * sizeof(double))
+            if q == NULL:
+                return -1
+            self.rmargin = q
+            q = <double*>realloc(self.rwin, 2 * self.cap * sizeof(double))
+            if q == NULL:
+                return -1
+            self.rwin = q
             self.cap *= 2
         k = self.nnodes
+        self.rmargin[k] = 0
+        self.rwin[k] = 0
         self.nnodes += 1
         self.nodes[k].action = action
         self.nodes[k].child = -1
@@ -817,6 +842,7 @@ cdef class Mcts:
         cdef int plen = 0, node = 0, n, i, c, best, untried, mover, k
         cdef uint8_t mark[MAX_LEGAL]
         cdef double r[MAX_PLAYERS]
+        cdef double vals[MAX_PLAYERS]
         cdef double u, bu, lg
         cdef int end
         state_copy(&st, &self.dets[self.iterations % self.ndets])
@@ -879,7 +905,19 @@ cdef class Mcts:
             while end <= st.turn:
                 end += st.num_players
             rollout(&st, &self.rng, end - st.turn, self.eps, self.gc)
-        rewards(&st, r)
+        rewards_values(&st, r, vals)
+        if plen > 0:          # path[0] is a child of the root: the root seat's margin and win share there
+            self.rmargin[path[0]] += seat_margin(vals, st.num_players, self.root_seat)
+            bu = -1e18
+            k = 0
+            for i in range(st.num_players):
+                if vals[i] > bu + 1e-9:
+                    bu = vals[i]
+                    k = 1
+                elif vals[i] > bu - 1e-9:
+                    k += 1
+            if vals[self.root_seat] > bu - 1e-9:
+                self.rwin[path[0]] += 1.0 / k
         for i in range(plen):
             self.nodes[path[i]].visits += 1
             self.nodes[path[i]].value += r[self.nodes[path[i]].mover]
@@ -941,6 +979,23 @@ cdef class Mcts:
         while c >= 0:
             n = self.nodes[c]
             out.append((n["action"], n["visits"], n["value"] / n["visits"] if n["visits"] else 0.0))
+            c = n["sibling"]
+        out.sort(key=lambda e: (-e[1], -e[2], e[0]))
+        return out
+
+    def root_stats(self):
+        """[(action, visits, mean reward, mean margin, mean win share)] of the root's children, ordered as
+        ``root_children``. The margin is the root seat's points minus the best other seat's at the end of
+        each iteration through the child (the final scores, or the evaluation's expected final points at
+        the rollout's cut-off), the win share 1/k when the root seat is one of k seats level in first place
+        there, else 0: the two halves of the reward, kept apart (alhambra_ai.analysis reads them)."""
+        out = []
+        c = self.nodes[0].child
+        while c >= 0:
+            n = self.nodes[c]
+            v = n["visits"]
+            out.append((n["action"], v, n["value"] / v if v else 0.0, self.rmargin[c] / v if v else 0.0,
+                        self.rwin[c] / v if v else 0.0))
             c = n["sibling"]
         out.sort(key=lambda e: (-e[1], -e[2], e[0]))
         return out

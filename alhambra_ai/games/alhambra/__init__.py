@@ -17,5 +17,6 @@ GAMES = (
                 "viewer_page": f"{_HERE}.viewer:page",
                 "random_games": f"{_HERE}.bench:random_games",
                 "spaces": f"{_HERE}.spaces:spaces",
-                "openspiel": f"{_HERE}.spaces:openspiel"}),
+                "openspiel": f"{_HERE}.spaces:openspiel",
+                "analysis": f"{_HERE}.analysis:analyse_decision"}),
 )

@@ -108,21 +108,9 @@ def mcts(obs: Any, seed: int, config: dict | None = None) -> int:
     """The MCTS move (bots/mcts.py; config: move_time, iterations, determinizations, rollout_turns, c_uct,
     max_candidates, eps, stop_early, bank_share)."""
     config = config or {}
-    clock = MoveClock(obs, config, float(config.get("bank_share", 0.5)))
+    tree, dets, clock = mcts_tree(obs, seed, config)
     legal = obs_dict(obs)["legal_actions"]
-    seed0, iterations = seed, config.get("iterations")
-    ndets = int(config.get("determinizations", 4))
-    c_uct, max_candidates = float(config.get("c_uct", 0.3)), int(config.get("max_candidates", 12))
-    eps, stop_early = float(config.get("eps", 0.1)), bool(config.get("stop_early", True))
-    seed = move_seed(seed0, obs)
-    dets = [toolkit.determinize(obs, seed + k) for k in range(ndets)]
-    # root candidates in the greedy evaluation's order (progressive widening admits them best first)
-    _best, margins = search_greedy(dets[0])
-    order = [a for a, _m in sorted(margins, key=lambda e: -e[1])]
-    tree = Mcts(dets, seed, c_uct=c_uct, max_candidates=max_candidates,
-                       rollout_turns=rollout_turns(obs, config, 0.0 if iterations else clock.limit),
-                       eps=eps,
-                       ranges=scoring_ranges(obs), root_order=order)
+    iterations, stop_early = config.get("iterations"), bool(config.get("stop_early", True))
     if iterations:
         tree.run(int(iterations), 0.0, stop_early)
     else:
@@ -132,6 +120,28 @@ def mcts(obs: Any, seed: int, config: dict | None = None) -> int:
         if action in legal_set:
             return action
     return greedy_action(dets[0])
+
+
+def mcts_tree(obs: Any, seed: int, config: dict,
+              root_order: list[int] | None = None) -> tuple[Any, list, MoveClock]:
+    """The MCTS of ``mcts`` for the observation, not yet run, with its determinizations and the move's clock
+    (started now); ``root_order``: these root candidates instead of the greedy evaluation's order (the
+    analysis's search of one move alone, alhambra_ai.analysis)."""
+    clock = MoveClock(obs, config, float(config.get("bank_share", 0.5)))
+    iterations = config.get("iterations")
+    ndets = int(config.get("determinizations", 4))
+    c_uct, max_candidates = float(config.get("c_uct", 0.3)), int(config.get("max_candidates", 12))
+    eps = float(config.get("eps", 0.1))
+    seed = move_seed(seed, obs)
+    dets = [toolkit.determinize(obs, seed + k) for k in range(ndets)]
+    if root_order is None:
+        # root candidates in the greedy evaluation's order (progressive widening admits them best first)
+        _best, margins = search_greedy(dets[0])
+        root_order = [a for a, _m in sorted(margins, key=lambda e: -e[1])]
+    tree = Mcts(dets, seed, c_uct=c_uct, max_candidates=max_candidates,
+                rollout_turns=rollout_turns(obs, config, 0.0 if iterations else clock.limit),
+                eps=eps, ranges=scoring_ranges(obs), root_order=root_order)
+    return tree, dets, clock
 
 
 def rollout_turns(obs: Any, config: dict, move_time: float = 0.0) -> int:
@@ -159,4 +169,4 @@ def value(state: Any, seat: int) -> float:
     return points[seat] - max(p for k, p in enumerate(points) if k != seat)
 
 
-__all__ = ["expectimax", "greedy", "mcts", "rollout_turns", "value"]
+__all__ = ["expectimax", "greedy", "mcts", "mcts_tree", "rollout_turns", "value"]

@@ -13,7 +13,8 @@ _HOOKS = {"search": f"{_HERE}.search", "session": f"{_HERE}.session:DiceTerminal
           "viewer_page": f"{_HERE}.viewer:page",
           "random_games": f"{_HERE}.bench:random_games",
           "spaces": f"{_HERE}.spaces:spaces",
-          "openspiel": f"{_HERE}.spaces:openspiel"}
+          "openspiel": f"{_HERE}.spaces:openspiel",
+          "analysis": f"{_HERE}.analysis:analyse_decision"}
 
 GAMES = (
     Game(name="dice", family="dice", title="Alhambra: The Dice Game", a_game="a dice game", players=(2, 6),

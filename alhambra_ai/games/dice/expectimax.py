@@ -167,6 +167,15 @@ class Turn:
         return total
 
     def choose(self) -> int:
+        options = self.options()
+        if not options:
+            return self.state.legal_actions()[0]
+        return max(options, key=lambda o: (o[0], -o[1]))[2]
+
+    def options(self) -> list[tuple[float, int, int]]:
+        """Every candidate as (value, order, action): its change to the seat's expected margin in points
+        (over the position without this turn's marker), the choice being the best value, first of equals.
+        Re-rolls keeping dice of several types are not candidates (ALL_REROLLS)."""
         state = self.state
         legal = state.legal_actions()
         dice, black = state.dice()
@@ -220,9 +229,7 @@ class Turn:
             for approx, a in sorted(cands, key=lambda e: -e[0]):
                 exact = bin((a >> 4) & 0xFF).count("1") <= EXACT_DICE
                 options.append((self.reroll_value(a) if exact else approx, len(options), a))
-        if not options:
-            return legal[0]
-        return max(options, key=lambda o: (o[0], -o[1]))[2]
+        return options
 
 
 def _keep_type_rerolls(dice: list) -> list[int]:
@@ -253,6 +260,21 @@ def one_ply(state, seat: int, markers: bool = True, depth: int = 1) -> tuple[int
         if val > best_v + 1e-9:
             best, best_v = a, val
     return best, best_v
+
+
+def one_ply_values(state, seat: int, markers: bool = True) -> list[tuple[int, float]]:
+    """``one_ply``'s value of every legal action, in the listed order: (action, value)."""
+    out = []
+    for a in state.legal_actions():
+        c = state.clone()
+        c.record_history = False
+        c.apply(a)
+        if c.phase == "place" and c.current_player == seat:
+            val = one_ply(c, seat, markers=False, depth=0)[1]
+        else:
+            val = value_of(c, seat).total(markers=markers)
+        out.append((a, val))
+    return out
 
 
 def choose(state, deadline: float | None = None) -> int:
