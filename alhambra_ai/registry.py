@@ -59,7 +59,7 @@ class Game:
     - ``spaces``: ``spaces(game, options)``, the game's fixed-size observation and action layout for
       ``alhambra_ai.env`` (PettingZoo), and ``openspiel``: ``openspiel(game)``, its OpenSpiel facts;
     - ``analysis``: ``analyse_decision(obs, played, seed, iterations, move_time) -> dict``, the strongest
-      bot's verdict on one decision (``alhambra-ai analyse``, alhambra_ai/analysis.py).
+      bot's verdict on one decision (``alhambra-ai analyse``, alhambra_ai/analysis/review.py).
     """
 
     name: str                     # the id in records, observations, --game and the core's new_game

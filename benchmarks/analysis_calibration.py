@@ -13,8 +13,8 @@ import sys
 import time
 
 from alhambra_ai import new_game, registry
-from alhambra_ai.analysis import Settings, analyse
-from alhambra_ai.record import make_record
+from alhambra_ai.analysis.review import Settings, analyse
+from alhambra_ai.formats.record import make_record
 
 
 def main() -> None:

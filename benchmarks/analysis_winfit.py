@@ -11,8 +11,8 @@ import math
 import sys
 
 from alhambra_ai import new_game, registry
+from alhambra_ai.bot.toolkit import determinize, move_seed
 from alhambra_ai.games.dice.value import value_of
-from alhambra_ai.search import determinize, move_seed
 
 
 def log_likelihood(points: list[tuple[float, bool]], scale: float) -> float:

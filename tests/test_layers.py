@@ -6,6 +6,7 @@ The layers, lowest first (docs/design.md "Layers" draws them):
               own face (``alhambra_ai``)
     formats   position JSON and game records
     bot       the bot API (``botapi`` is its published name), the built-in bots' files, the search toolkit
+    analysis  a game reviewed move by move with the strongest bot's search (``alhambra-ai analyse``)
     sandbox   each bot in its own isolated worker process, and the referee's side of it
     arena     referee, schedule, runner and backends, store, ratings, ladder, strength, sprt, stats
     terminal, html, env
@@ -29,6 +30,7 @@ LAYERS = [
     {"core"},
     {"formats"},
     {"bot"},
+    {"analysis"},
     {"sandbox"},
     {"arena"},
     {"terminal", "html", "env"},

@@ -1,4 +1,4 @@
-"""``alhambra-ai analyse RECORD``: a game reviewed move by move (library: alhambra_ai.analysis).
+"""``alhambra-ai analyse RECORD``: a game reviewed move by move (library: alhambra_ai.analysis.review).
 
 Parses the options, finds the cache, prints the text and writes ``--json FILE``; the search of each decision,
 the cache and the report are the library's. Bad input is ``BadInput`` (one line, exit 2, by the group).
@@ -13,7 +13,7 @@ from pathlib import Path
 import click
 from tqdm import tqdm
 
-from alhambra_ai.analysis import (
+from alhambra_ai.analysis.review import (
     DEFAULT_MOVE_TIME,
     Settings,
     analyse,
@@ -25,9 +25,9 @@ from alhambra_ai.analysis import (
     report_text,
     stored_seed,
 )
+from alhambra_ai.arena.schedule import new_master_seed
 from alhambra_ai.cli import common as opt
 from alhambra_ai.errors import BadInput
-from alhambra_ai.tournament.schedule import new_master_seed
 
 
 @click.command("analyse")
@@ -39,7 +39,7 @@ from alhambra_ai.tournament.schedule import new_master_seed
               help=f"Seconds of search per decision. [default: {DEFAULT_MOVE_TIME}]")
 @click.option("--iterations", type=int, default=None, metavar="N",
               help="MCTS iterations per decision instead of --move-time: deterministic for a seed, the same "
-                   "output for any --jobs (the dice games' expectimax is then exact).")
+                   "output for any --jobs.")
 @opt.seed_option("Seed of the searches; a continued analysis keeps the stored one.")
 @click.option("--jobs", "-j", type=int, default=1, show_default=True, metavar="N",
               help="Decisions searched at once.")
@@ -51,7 +51,7 @@ from alhambra_ai.tournament.schedule import new_master_seed
               help="Text width. [default: the terminal's, 80 into a pipe or file]")
 @opt.PROGRESS
 def analyse_command(record_file, seats, move_time, iterations, seed, jobs, out, marked, width, progress):
-    """Review a game RECORD move by move with the strongest bot (mcts; expectimax in the dice games).
+    """Review a game RECORD move by move with each game's strongest bot.
 
     Each decision of the chosen seats is searched from what that seat knew then: the position's value
     (expected final margin in points, and a win chance), the move the search prefers, the value of the move

@@ -533,8 +533,8 @@ class TerminalGame:
 
     def show_analysis(self) -> None:
         """``analyse`` after the end: the person's costliest moves, each with what the strongest bot preferred
-        (alhambra_ai.analysis, searched here from what the seat knew at each decision; computed once)."""
-        from alhambra_ai.analysis import analyse_game, costliest_text
+        (analysis/review.py, searched here from what the seat knew at each decision; computed once)."""
+        from alhambra_ai.analysis.review import analyse_game, costliest_text
 
         if self.analysis is None:
             if self.screen is not None:

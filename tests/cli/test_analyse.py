@@ -10,10 +10,10 @@ from click.testing import CliRunner
 
 from alhambra_ai import new_game, registry
 from alhambra_ai._core import search_greedy
-from alhambra_ai.analysis import Settings, analyse, load_report, report_json
+from alhambra_ai.analysis.review import Settings, analyse, load_report, report_json
+from alhambra_ai.bot.toolkit import determinize
 from alhambra_ai.cli import main
-from alhambra_ai.record import make_record, record_text, save_record
-from alhambra_ai.search import determinize
+from alhambra_ai.formats.record import make_record, record_text, save_record
 
 ITER = ["--iterations", "150", "--seed", "4", "--no-progress"]
 
@@ -236,7 +236,7 @@ def test_the_review_after_a_game_shows_the_costliest_moves_on_one_screen(monkeyp
 
 
 def test_moves_of_a_stand_in_and_forced_moves_are_not_decisions():
-    from alhambra_ai.analysis import decisions
+    from alhambra_ai.analysis.review import decisions
 
     state = greedy_game("dice", 2, 6, moves=60)
     record = make_record(state, ["a", "b"], forfeits=[{"seat": 1, "move": 30}])
@@ -248,7 +248,7 @@ def test_moves_of_a_stand_in_and_forced_moves_are_not_decisions():
 
 
 def _seat_of(record, index):
-    from alhambra_ai.record import steps
+    from alhambra_ai.formats.record import steps
 
     for i, seat, _text, _state in steps(record):
         if i == index:

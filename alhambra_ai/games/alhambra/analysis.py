@@ -1,4 +1,4 @@
-"""The base game's analysis of one decision (the registry's ``analysis`` part; ``alhambra_ai.analysis``).
+"""The base game's analysis of one decision (the registry's ``analysis`` part; analysis/review.py).
 
 The strongest bot's search (mcts, ``search.mcts_tree``: its determinizations, candidates and rollouts, as it
 plays) from the seat's observation, run without stopping early so that every candidate keeps its share of

@@ -126,7 +126,7 @@ def mcts_tree(obs: Any, seed: int, config: dict,
               root_order: list[int] | None = None) -> tuple[Any, list, MoveClock]:
     """The MCTS of ``mcts`` for the observation, not yet run, with its determinizations and the move's clock
     (started now); ``root_order``: these root candidates instead of the greedy evaluation's order (the
-    analysis's search of one move alone, alhambra_ai.analysis)."""
+    analysis's search of one move alone, alhambra_ai.analysis.review)."""
     clock = MoveClock(obs, config, float(config.get("bank_share", 0.5)))
     iterations = config.get("iterations")
     ndets = int(config.get("determinizations", 4))

@@ -1,4 +1,4 @@
-"""The dice games' analysis of one decision (the registry's ``analysis`` part; ``alhambra_ai.analysis``).
+"""The dice games' analysis of one decision (the registry's ``analysis`` part; analysis/review.py).
 
 The strongest bot of both dice games is expectimax (``expectimax.py``): after a roll it values every stop,
 void roll, black die and rebuild, and each re-roll by the exact expectation over its outcomes, as its change
@@ -22,6 +22,18 @@ value at each decision of a seat against whether that seat won (docs/bots.md "An
 >>> out = analyse_decision(obs, obs["legal_actions"][0], seed=3, iterations=1, move_time=None)
 >>> out["value"] >= out["played_value"]
 True
+
+>>> from alhambra_ai import new_game
+>>> from alhambra_ai.analysis.review import Settings, analyse
+>>> from alhambra_ai.formats.record import make_record
+>>> s = new_game(2, seed=3, game="dice")
+>>> for _ in range(6):
+...     s.apply(s.legal_actions()[0])
+>>> report = analyse(make_record(s, ["a", "b"]), Settings(iterations=1, seed=5))
+>>> [d["move"] for d in report["decisions"]]
+[1, 3, 5]
+>>> [d["mark"] for d in report["decisions"]]      # stopping on one symbol after the first roll
+['blunder', 'blunder', 'blunder']
 """
 
 from __future__ import annotations
@@ -31,9 +43,9 @@ import time
 from typing import Any
 
 from alhambra_ai import search as toolkit
+from alhambra_ai.bot.toolkit import move_seed
 from alhambra_ai.games.dice.expectimax import D_ROLL, EXACT_DICE, Turn, one_ply_values
 from alhambra_ai.games.dice.value import value_of
-from alhambra_ai.search import move_seed
 
 # the margin (points) that makes a win 73% likely (a logistic of 1): fitted on 12 expectimax self-play games
 # each (1,907 and 2,139 positions; Brier score 0.141 and 0.159), benchmarks/analysis_winfit.py

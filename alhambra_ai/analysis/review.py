@@ -6,7 +6,7 @@ part (the registry's: the strongest bot's search, ``games/*/analysis.py``) is ru
 ``state.observation(seat)``, never on more than the seat knew. Each decision gets the position's value for
 the seat (its expected final margin in points: its points minus the best other seat's; and a win chance),
 the move the search prefers, the value of the move played and the **loss**, the preferred move's value minus
-the played one's (0 when the played move scores as well or better). A loss of at least ``THRESHOLDS[game]``
+the played one's (0 when the played move scores as well or better). A loss of at least ``THRESHOLDS``
 points marks the move as an inaccuracy, a mistake or a blunder (docs/bots.md "Analysis" says how they were
 calibrated); each seat gets its mean loss per decision, its counts of marks and its worst moves.
 
@@ -14,16 +14,7 @@ Decisions run in worker processes (``jobs``) in any order; each finished one is 
 cache (``cache_path``), so an interrupted analysis continues where it stopped, and the report is assembled
 in move order: the same bytes for any ``jobs`` when the search is deterministic (``iterations`` and a seed).
 
->>> from alhambra_ai import new_game
->>> from alhambra_ai.record import make_record
->>> s = new_game(2, seed=3, game="dice")
->>> for _ in range(6):
-...     s.apply(s.legal_actions()[0])
->>> report = analyse(make_record(s, ["a", "b"]), Settings(iterations=1, seed=5))
->>> [d["move"] for d in report["decisions"]]
-[1, 3, 5]
->>> [d["mark"] for d in report["decisions"]]      # stopping on one symbol after the first roll
-['blunder', 'blunder', 'blunder']
+(games/dice/analysis.py shows one, on a few moves of a dice game.)
 """
 
 from __future__ import annotations
@@ -40,7 +31,7 @@ from typing import Any
 
 from alhambra_ai import registry
 from alhambra_ai.errors import BadInput
-from alhambra_ai.record import RecordError, steps
+from alhambra_ai.formats.record import RecordError, steps
 
 FORMAT = "alhambra-ai-analysis"
 VERSION = 1
@@ -48,12 +39,9 @@ CACHE_FORMAT = "alhambra-ai-analysis-cache"
 
 #: loss in points (of the expected final margin) from which a move is an inaccuracy, a mistake, a blunder
 #: (docs/bots.md "Analysis": mcts at 10,000 iterations marks ~1% of its own moves at 10,000 iterations an
-#: inaccuracy and none worse; greedy's moves: base game 18% / 8% / 0.8%, dice 24% / 12% / 3.6%)
-THRESHOLDS: dict[str, tuple[float, float, float]] = {
-    "alhambra": (3.0, 6.0, 12.0),
-    "dice": (3.0, 6.0, 12.0),
-    "alcazaba": (3.0, 6.0, 12.0),
-}
+#: inaccuracy and none worse; greedy's moves 18% / 8% / 0.8% in the base game, 18-24% / 9-12% / 1-4% in the
+#: others): the same in every game of the family
+THRESHOLDS: tuple[float, float, float] = (3.0, 6.0, 12.0)
 MARKS = ("inaccuracy", "mistake", "blunder")
 SIGNS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
 WORST = 3            # worst moves per seat in the summary
@@ -150,12 +138,12 @@ def _r(x: float | None) -> float | None:
     return None if x is None else round(float(x), 2) + 0.0     # (+ 0.0: no "-0.0")
 
 
-def mark_of(loss: float | None, game: str) -> str | None:
+def mark_of(loss: float | None) -> str | None:
     """The mark of a loss in points (None below the first threshold)."""
     if loss is None:
         return None
     out = None
-    for name, limit in zip(MARKS, THRESHOLDS[game], strict=True):
+    for name, limit in zip(MARKS, THRESHOLDS, strict=True):
         if loss >= limit - 1e-9:
             out = name
     return out
@@ -178,7 +166,7 @@ def analyse_task(task: Task, settings: Settings) -> dict[str, Any]:
         "played": task.text, "best": found["best"],
         "value": _r(value), "win": _r(found["win"]),
         "played_value": _r(played_value), "played_win": _r(found["played_win"]),
-        "loss": loss, "win_loss": _r(win_loss), "mark": mark_of(loss, game.name),
+        "loss": loss, "win_loss": _r(win_loss), "mark": mark_of(loss),
         "played_alone": bool(found["played_alone"]), "searched": found["searched"],
         "candidates": [[t, v, _r(m), _r(w)] for t, v, m, w in found["candidates"]],
     }
@@ -342,7 +330,7 @@ def _report(record: dict, game: registry.Game, settings: Settings, seats: tuple[
                for m in MARKS},
             "worst": [e["move"] for e in worst],
         })
-    low, mid, high = THRESHOLDS[game.name]
+    low, mid, high = THRESHOLDS
     return {
         "format": FORMAT, "version": VERSION,
         "record": {"game": game.name, "num_players": record["num_players"], "seed": record["seed"],
@@ -487,7 +475,7 @@ def analyse_game(state: Any, seat: int, names: Sequence[str], move_time: float =
                  seed: int = 0) -> dict:
     """The analysis of ``seat``'s decisions in the game that led to ``state`` (from ``new_game``, with its
     history recorded), in this process."""
-    from alhambra_ai.record import make_record
+    from alhambra_ai.formats.record import make_record
 
     record = make_record(state, [n or f"seat {p + 1}" for p, n in enumerate(names)])
     return analyse(record, Settings(None, move_time, seed), [seat])
@@ -495,7 +483,7 @@ def analyse_game(state: Any, seat: int, names: Sequence[str], move_time: float =
 
 def load_for_analysis(path: str | os.PathLike) -> dict:
     """A record file, checked and replayed (RecordError, a BadInput, for any problem, in one line)."""
-    from alhambra_ai.record import load_record, replay
+    from alhambra_ai.formats.record import load_record, replay
 
     try:
         record = load_record(path)
