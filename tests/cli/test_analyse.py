@@ -211,7 +211,7 @@ def test_bad_input_is_one_line_and_exit_2(records, tmp_path, case):
 def test_the_review_after_a_game_shows_the_costliest_moves_on_one_screen(monkeypatch, game):
     """play's review: ``analyse`` lists the person's costliest moves with what the bot preferred, in
     80 x 24, computed once."""
-    from alhambra_ai import session
+    from alhambra_ai.terminal import session
 
     monkeypatch.setattr(session, "ANALYSE_MOVE_TIME", 0.005)
     state = greedy_game(game, 2, 8)

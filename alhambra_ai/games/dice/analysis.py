@@ -42,7 +42,7 @@ import math
 import time
 from typing import Any
 
-from alhambra_ai import search as toolkit
+from alhambra_ai.bot import toolkit
 from alhambra_ai.bot.toolkit import move_seed
 from alhambra_ai.games.dice.expectimax import D_ROLL, EXACT_DICE, Turn, one_ply_values
 from alhambra_ai.games.dice.value import value_of
