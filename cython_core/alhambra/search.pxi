@@ -691,7 +691,8 @@ cdef class Mcts:
     ``widen(visits)`` actions by cheap prior: progressive widening), adds one node, plays the heuristic
     rollout until ``rollout_turns`` turns after the root's (-1: to the end of the game; the cut-off moves on by
     whole rounds of seats until it lies ahead, so the root's seat is always about to start a turn there) and
-    scores the result (final scores, or the evaluation at a cut-off); the per-seat rewards are backed up the
+    scores the result (final scores, or at a cut-off the hand-written evaluation, or ``value``, a
+    LearnedValue over the value features, evaluated in C); the per-seat rewards are backed up the
     path (each node keeps the reward of the seat that moved into it).
 
     >>> from alhambra_ai import new_game
@@ -716,6 +717,8 @@ cdef class Mcts:
     cdef int* root_acts       # the root's actions in a fixed order (e.g. by the greedy evaluation), or NULL
     cdef int root_n
     cdef GenCache* gc         # city views of the iteration's state (reset per iteration): placements listed fast
+    cdef readonly object value  # the LearnedValue scoring the cut-off (alhambra/value.pxi), or None: eval_values
+    cdef LVNet* net           # its model (NULL: the hand-written evaluation)
 
     def __cinit__(self):
         self.dets = NULL
@@ -724,9 +727,11 @@ cdef class Mcts:
         self.root_acts = NULL
         self.root_n = 0
         self.gc = NULL
+        self.net = NULL
 
     def __init__(self, states, seed, double c_uct=0.7, int max_candidates=12, int rollout_turns=-1,
-                 double eps=0.1, bint resample=True, ranges=((-1, -1), (-1, -1)), root_order=None):
+                 double eps=0.1, bint resample=True, ranges=((-1, -1), (-1, -1)), root_order=None,
+                 value=None):
         cdef State st
         cdef int i
         states = list(states)
@@ -742,6 +747,17 @@ cdef class Mcts:
             self.ndets += 1
         self.root_turn = self.dets[0].turn
         self.root_seat = self.dets[0].current
+        if value is not None:
+            # the cut-off scored by a learned value, in C (no Python call per leaf); final scores stay exact
+            if not isinstance(value, LearnedValue):
+                raise TypeError(f"value is a LearnedValue or None, not {type(value).__name__}")
+            (<LearnedValue>value).check("alhambra", self.dets[0].num_players)
+            _av_check(&self.dets[0])
+            if (<LearnedValue>value).width != av_width(self.dets[0].num_players,
+                                                       self.dets[0].options & OPT_DIRK):
+                raise ValueError("the learned value's features do not fit this game (Dirk on or off)")
+            self.value = value
+            self.net = &(<LearnedValue>value).net
         self.cap = 1024
         self.nodes = <SNode*>malloc(self.cap * sizeof(SNode))
         self.gc = gen_cache_new()
@@ -817,6 +833,7 @@ cdef class Mcts:
         cdef int plen = 0, node = 0, n, i, c, best, untried, mover, k
         cdef uint8_t mark[MAX_LEGAL]
         cdef double r[MAX_PLAYERS]
+        cdef double m[MAX_PLAYERS]
         cdef double u, bu, lg
         cdef int end
         state_copy(&st, &self.dets[self.iterations % self.ndets])
@@ -879,7 +896,11 @@ cdef class Mcts:
             while end <= st.turn:
                 end += st.num_players
             rollout(&st, &self.rng, end - st.turn, self.eps, self.gc)
-        rewards(&st, r)
+        if self.net != NULL and st.phase != PH_OVER:
+            av_margins(self.net, &st, m)
+            margin_rewards(m, st.num_players, r)
+        else:
+            rewards(&st, r)
         for i in range(plen):
             self.nodes[path[i]].visits += 1
             self.nodes[path[i]].value += r[self.nodes[path[i]].mover]
