@@ -48,13 +48,26 @@ cdef inline int16_t _av_x10(double v) noexcept nogil:
     return <int16_t>(32767 if v > 32767 else (-32767 if v < -32767 else v))
 
 
+cdef void av_hand(GameState* s, int* wall, double* ev) noexcept nogil:
+    """What every seat's features share: each seat's outer wall and the hand evaluation (eval_values)."""
+    cdef int i
+    for i in range(s.num_players):
+        wall[i] = city_wall_score(s.cities.city[i])
+    eval_values(s, wall, ev)
+
+
 cdef int av_features(GameState* s, int seat, int16_t* out) noexcept nogil:
     """The value features of the position seen by `seat` into out (av_width values); returns the width."""
-    cdef int rows[NROWS]
-    cdef int nrows = av_rows(s), n = s.num_players, i, j, k, t, r, c, at, nxt = -1, left = 0, best, lo, hi
-    cdef int walls[MAX_PLAYERS]
     cdef int wall[MAX_PLAYERS]
     cdef double ev[MAX_PLAYERS]
+    av_hand(s, wall, ev)
+    return av_features_with(s, seat, out, wall, ev)
+
+
+cdef int av_features_with(GameState* s, int seat, int16_t* out, int* wall, double* ev) noexcept nogil:
+    """av_features given av_hand's walls and hand values (computed once for all seats)."""
+    cdef int rows[NROWS]
+    cdef int nrows = av_rows(s), n = s.num_players, i, j, k, t, r, c, at, nxt = -1, left = 0, best, lo, hi
     cdef double bo
     cdef int16_t sc[NROWS]
     cdef uint8_t bd[NROWS * NTYPES]
@@ -70,10 +83,6 @@ cdef int av_features(GameState* s, int seat, int16_t* out) noexcept nogil:
             left += 1
             if nxt < 0:
                 nxt = r
-    for i in range(n):
-        wall[i] = city_wall_score(s.cities.city[i])
-        walls[i] = wall[i]
-    eval_values(s, walls, ev)
     # global
     out[0] = s.bag_n
     out[1] = s.draw_len - s.draw_pos
@@ -173,15 +182,18 @@ cdef void av_margins(LVNet* m, GameState* s, double* out) noexcept nogil:
     cdef int16_t buf[AV_MAX]
     cdef int p
     cdef double a, b
+    cdef int wall[MAX_PLAYERS]
+    cdef double ev[MAX_PLAYERS]
+    av_hand(s, wall, ev)
     if s.num_players == 2:
-        av_features(s, 0, buf)
+        av_features_with(s, 0, buf, wall, ev)
         a = lv_eval(m, buf)
-        av_features(s, 1, buf)
+        av_features_with(s, 1, buf, wall, ev)
         b = lv_eval(m, buf)
         out[0], out[1] = 0.5 * (a - b), 0.5 * (b - a)
         return
     for p in range(s.num_players):
-        av_features(s, p, buf)
+        av_features_with(s, p, buf, wall, ev)
         out[p] = lv_eval(m, buf)
 
 
