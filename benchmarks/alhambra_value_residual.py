@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 
 import numpy as np
 
@@ -44,12 +45,12 @@ def main() -> None:
     if header["model"]["margin"]["kind"] != "linear":
         raise SystemExit("--like must hold a linear margin model")
     header["command"] = " ".join(["python", "benchmarks/alhambra_value_residual.py", *sys.argv[1:]])
-    header["model"]["margin"]["note"] = (f"residual ridge on the hand margin, alpha {a.alpha} on standardized "
-                                         "features, the hand margin added with weight 1")
+    header["model"]["margin"]["note"] = (f"residual ridge on the hand margin, alpha {a.alpha} on "
+                                         "standardized features, the hand margin added with weight 1")
     arrays["header"] = np.frombuffer(json.dumps(header).encode(), np.uint8)
     arrays["margin_w1"] = w_raw.astype(np.float32)[:, None]
     arrays["margin_b1"] = np.array([b], np.float32)
-    write_npz(__import__("pathlib").Path(a.out), arrays)
+    write_npz(Path(a.out), arrays)
     fit = x @ w_raw + b
     print(f"{a.out}: {len(y)} rows, training MAE {np.abs(fit - d['margin']).mean():.3f}")
 
