@@ -235,3 +235,17 @@ def test_a_refereed_game_with_the_learned_value_has_no_forfeit(weights, tmp_path
         assert len(results) == 2 and all(res["forfeits"] == [] for res in results)
     finally:
         (SHIPPED / name).unlink()
+
+
+def test_the_shipped_value_loads_and_scores_its_features():
+    from alhambra_ai.value_model import shipped_path, shipped_value
+    if not shipped_path("alhambra", 2).exists():
+        pytest.skip("no learned value is shipped for the base game with 2 players")
+    m = load(shipped_path("alhambra", 2))
+    width = len(alhambra_value_names(2))
+    assert m.header["layout"] == [[f"alhambra_value_v{ALHAMBRA_VALUE_VERSION}", [width]]]
+    lv = shipped_value("alhambra", 2)
+    for s in positions(2, seed=11, count=4):
+        x = np.array([alhambra_value_features(s, p) for p in range(2)], np.int16)
+        p = m.predict(x).margin
+        assert lv.margins(s)[0] == pytest.approx(0.5 * (p[0] - p[1]), abs=1e-2)
