@@ -13,8 +13,9 @@ with more, twice as many when a move has 0.5 s or more; the rollout then scored 
 the end of the game),
 c_uct, max_candidates, stop_early (default on: the move is decided once the most visited action can no longer
 be overtaken), bank_share (default 0.5: each move also spends this share of the referee's time bank left,
-spread over the decisions to come; 0 = never touch the bank). Rollout lengths: ``rollout_turns`` in
-alhambra_ai/games/alhambra/search.py."""
+spread over the decisions to come; 0 = never touch the bank), value (``hand``, the default: the evaluation
+scores the cut-off; ``learned``: the shipped learned value, evaluated in C; docs/bots.md). Rollout lengths:
+``rollout_turns`` in alhambra_ai/games/alhambra/search.py."""
 
 from alhambra_ai.botapi import SearchBot
 

@@ -38,3 +38,38 @@ def determinize(obs, seed):
     if obs.get("game", "alhambra") != "alhambra":
         return dice_determinize(obs, seed)        # the dice games (dice/observe.pxi)
     return alhambra_determinize(obs, seed)
+
+
+def value_names(game, int num_players):
+    """The value features' column names of a game and player count (docs/formats.md "Value features"):
+    alhambra/value.pxi for the base game, dice/value.pxi for the dice games."""
+    if game == "alhambra":
+        return alhambra_value_names(num_players)
+    return dice_value_names(game, num_players)
+
+
+def value_margins(LearnedValue lv, state):
+    """LearnedValue.margins: every seat's expected final margin by the model, for a state of its game."""
+    if isinstance(state, State):
+        return alhambra_value_margins(lv, state)
+    if isinstance(state, DiceState):
+        return dice_value_margins(lv, state)
+    raise TypeError(f"a learned value scores a State or a DiceState, not {type(state).__name__}")
+
+
+def value_features(state, int seat):
+    """The value features (a list of ints) of a state as ``seat`` sees them: alhambra_value_features for the
+    base game, dice_value_features for the dice games."""
+    if isinstance(state, State):
+        return alhambra_value_features(state, seat)
+    return dice_value_features(state, seat)
+
+
+def value_layout(game):
+    """The name of a game's value-feature layout, carrying its version (a weights file records it; loading
+    refuses another): ``alhambra_value_v1`` for the base game, ``value_v2`` for the dice games."""
+    if game == "alhambra":
+        return f"alhambra_value_v{ALHAMBRA_VALUE_VERSION}"
+    if game not in GAME_NAMES:
+        raise ValueError(f"no game {game!r}")
+    return f"value_v{DICE_VALUE_VERSION}"

@@ -38,7 +38,8 @@ def make_dataset(out: Path, games: int, seed: int, game: str = "dice", players: 
         rows = []
         for g, spec in zip(range(first, stop), s.schedule(first, stop), strict=True):
             rng = random.Random(spec.seed)
-            state = new_game(players, seed=spec.seed, options=list(options), game=game)
+            state = new_game(players, seed=spec.seed, game=game,
+                             options=dict.fromkeys(options, True) if game == "alhambra" else list(options))
             actions = []
             while not state.is_terminal():
                 a = rng.choice(state.legal_actions())

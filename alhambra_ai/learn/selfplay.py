@@ -46,8 +46,8 @@ from typing import Any
 
 import numpy as np
 
-from alhambra_ai import City, DiceState, registry
-from alhambra_ai._core import DICE_VALUE_VERSION, dice_value_features, dice_value_names
+from alhambra_ai import City, DiceState, determinize, registry
+from alhambra_ai._core import value_features, value_layout, value_names
 from alhambra_ai.arena.runner import backend_named, check_bots, play_all
 from alhambra_ai.arena.schedule import ScheduledGame, stable_seed
 from alhambra_ai.arena.store import write_json_atomic
@@ -62,7 +62,7 @@ FORMAT = "alhambra-ai-selfplay"
 VERSION = 1
 ENCODINGS = ("compact", "env", "value")
 #: the games whose core computes value features (``encoding="value"``: what the compiled searches read)
-VALUE_GAMES = ("dice", "alcazaba")
+VALUE_GAMES = ("alhambra", "dice", "alcazaba")
 #: games per shard by default: compact rows are ~1-2 KB, env rows (with the city planes) 40-115 KB, value
 #: rows 0.3-0.4 KB
 DEFAULT_SHARD_GAMES = {"compact": 32, "env": 4, "value": 64}
@@ -107,13 +107,16 @@ class FeatureEncoder:
             raise BadInput(f"encoding must be one of {', '.join(ENCODINGS)}, not {encoding!r}")
         if encoding == "value" and game not in VALUE_GAMES:
             raise BadInput(f"the value encoding is computed for {', '.join(VALUE_GAMES)} only, not {game}")
+        if encoding == "value" and game == "alhambra" and any(v for k, v in (options or {}).items()
+                                                              if k != "dirk"):
+            raise BadInput("the base game's value encoding reads the base game only: no --options module")
         self.env = ObservationEncoder(game, num_players, dict(options or {}), radius)
         self.encoding, self.n, self.game = encoding, num_players, game
         self.summarize = encoding == "compact" and "cities" in self.env.slices
         self.layout: list[tuple[str, tuple[int, ...]]]
         if encoding == "value":
             # the name carries the core's feature version: weights of another version are refused on load
-            self.layout = [(f"value_v{DICE_VALUE_VERSION}", (len(dice_value_names(game, num_players)),))]
+            self.layout = [(value_layout(game), (len(value_names(game, num_players)),))]
         elif self.summarize:
             cut = self.env.slices["cities"]
             self.keep = np.r_[0:cut.start, cut.stop:self.env.size]
@@ -127,7 +130,7 @@ class FeatureEncoder:
     @cached_property
     def names(self) -> list[str]:
         if self.encoding == "value":
-            return list(dice_value_names(self.game, self.n))
+            return list(value_names(self.game, self.n))
         out = []
         for name, shape in self.layout:
             for idx in np.ndindex(*shape):
@@ -136,7 +139,9 @@ class FeatureEncoder:
 
     def encode(self, obs: Mapping[str, Any]) -> np.ndarray:
         if self.encoding == "value":  # the core's, of a state made from the observation (hidden parts unread)
-            return np.array(dice_value_features(DiceState.from_observation(dict(obs)), obs["seat"]), np.int16)
+            state = (determinize(dict(obs), 0) if self.game == "alhambra"
+                     else DiceState.from_observation(dict(obs)))
+            return np.array(value_features(state, obs["seat"]), np.int16)
         if self.summarize:  # the planes are cut out: not drawn (the env parts read the cities for them only)
             vec = self.env.encode({**obs, "cities": [[] for _ in obs["cities"]]})
             vec = np.concatenate([vec[self.keep], self.city_summary(obs).ravel()])

@@ -163,12 +163,12 @@ def shipped_value(game: str, players: int) -> Any:
 
 def _encoder_layout(header: dict[str, Any]) -> tuple[int, list[list[Any]]]:
     if header["encoding"] == "value":  # the core's own vector: checked without the arena (a bot loads these)
-        from alhambra_ai._core import DICE_VALUE_VERSION, dice_value_names
+        from alhambra_ai._core import value_layout, value_names
         try:
-            width = len(dice_value_names(header["game"], int(header["players"])))
+            width = len(value_names(header["game"], int(header["players"])))
+            return width, [[value_layout(header["game"]), [width]]]
         except ValueError as e:
             raise BadInput(str(e)) from None
-        return width, [[f"value_v{DICE_VALUE_VERSION}", [width]]]
     from alhambra_ai.learn.selfplay import FeatureEncoder
     enc = FeatureEncoder(header["game"], int(header["players"]), dict.fromkeys(header["options"], True),
                          header["encoding"])

@@ -697,7 +697,8 @@ cdef class Mcts:
     ``widen(visits)`` actions by cheap prior: progressive widening), adds one node, plays the heuristic
     rollout until ``rollout_turns`` turns after the root's (-1: to the end of the game; the cut-off moves on by
     whole rounds of seats until it lies ahead, so the root's seat is always about to start a turn there) and
-    scores the result (final scores, or the evaluation at a cut-off); the per-seat rewards are backed up the
+    scores the result (final scores, or at a cut-off the hand-written evaluation, or ``value``, a
+    LearnedValue over the value features, evaluated in C); the per-seat rewards are backed up the
     path (each node keeps the reward of the seat that moved into it).
 
     >>> from alhambra_ai import new_game
@@ -724,6 +725,8 @@ cdef class Mcts:
     cdef GenCache* gc         # city views of the iteration's state (reset per iteration): placements listed fast
     cdef double* rmargin      # per node (root children only): sum of the root seat's margin in points ...
     cdef double* rwin         # ... and of its win share, at the end of each iteration through it (root_stats)
+    cdef readonly object value  # the LearnedValue scoring the cut-off (alhambra/value.pxi), or None: eval_values
+    cdef LVNet* net           # its model (NULL: the hand-written evaluation)
 
     def __cinit__(self):
         self.dets = NULL
@@ -734,9 +737,11 @@ cdef class Mcts:
         self.gc = NULL
         self.rmargin = NULL
         self.rwin = NULL
+        self.net = NULL
 
     def __init__(self, states, seed, double c_uct=0.7, int max_candidates=12, int rollout_turns=-1,
-                 double eps=0.1, bint resample=True, ranges=((-1, -1), (-1, -1)), root_order=None):
+                 double eps=0.1, bint resample=True, ranges=((-1, -1), (-1, -1)), root_order=None,
+                 value=None):
         cdef State st
         cdef int i
         states = list(states)
@@ -752,6 +757,17 @@ cdef class Mcts:
             self.ndets += 1
         self.root_turn = self.dets[0].turn
         self.root_seat = self.dets[0].current
+        if value is not None:
+            # the cut-off scored by a learned value, in C (no Python call per leaf); final scores stay exact
+            if not isinstance(value, LearnedValue):
+                raise TypeError(f"value is a LearnedValue or None, not {type(value).__name__}")
+            (<LearnedValue>value).check("alhambra", self.dets[0].num_players)
+            _av_check(&self.dets[0])
+            if (<LearnedValue>value).width != av_width(self.dets[0].num_players,
+                                                       self.dets[0].options & OPT_DIRK):
+                raise ValueError("the learned value's features do not fit this game (Dirk on or off)")
+            self.value = value
+            self.net = &(<LearnedValue>value).net
         self.cap = 1024
         self.nodes = <SNode*>malloc(self.cap * sizeof(SNode))
         self.gc = gen_cache_new()
@@ -843,6 +859,8 @@ cdef class Mcts:
         cdef uint8_t mark[MAX_LEGAL]
         cdef double r[MAX_PLAYERS]
         cdef double vals[MAX_PLAYERS]
+        cdef double m[MAX_PLAYERS]
+        cdef double margin
         cdef double u, bu, lg
         cdef int end
         state_copy(&st, &self.dets[self.iterations % self.ndets])
@@ -905,9 +923,17 @@ cdef class Mcts:
             while end <= st.turn:
                 end += st.num_players
             rollout(&st, &self.rng, end - st.turn, self.eps, self.gc)
-        rewards_values(&st, r, vals)
+        if self.net != NULL and st.phase != PH_OVER:
+            av_margins(self.net, &st, m)
+            margin_rewards(m, st.num_players, r)
+            for i in range(st.num_players):
+                vals[i] = m[i]      # (the win share below: the seats of the highest margin, as in the rewards)
+            margin = m[self.root_seat]
+        else:
+            rewards_values(&st, r, vals)
+            margin = seat_margin(vals, st.num_players, self.root_seat)
         if plen > 0:          # path[0] is a child of the root: the root seat's margin and win share there
-            self.rmargin[path[0]] += seat_margin(vals, st.num_players, self.root_seat)
+            self.rmargin[path[0]] += margin
             bu = -1e18
             k = 0
             for i in range(st.num_players):

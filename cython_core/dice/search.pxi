@@ -454,6 +454,8 @@ cdef class DiceMcts:
         if not self.dets or not all(isinstance(s, DiceState) for s in self.dets):
             raise ValueError("DiceMcts needs one or more DiceStates")
         self.n = (<DiceState>self.dets[0]).g.n
+        if isinstance(leaf, LearnedValue):
+            (<LearnedValue>leaf).check(GAME_NAMES[(<DiceState>self.dets[0]).g.game], self.n)
         self.leaf_fn, self.table_fn, self.policy_fn = leaf, table, policy
         self.c_uct, self.depth, self.pw, self.scale, self.narrow = c_uct, depth, pw, scale, narrow
         self.qmc = qmc
@@ -555,7 +557,7 @@ cdef class DiceMcts:
         at = dmmap_get(&self.leaves, key)
         if at < 0:
             if isinstance(self.leaf_fn, LearnedValue):     # the learned value: in C, no Python call
-                (<LearnedValue>self.leaf_fn).margins_c(g, mbuf)
+                dv_margins(&(<LearnedValue>self.leaf_fn).net, g, mbuf)
                 margins = None
             else:
                 margins = self.leaf_fn(_dm_wrap(g))

@@ -172,92 +172,27 @@ def dice_value_features(DiceState state, int seat):
     return [buf[i] for i in range(w)]
 
 
-cdef class LearnedValue:
-    """A model over the value features: margin(seat), the seat's expected final score minus the best
-    other's. Linear: ``z = w1 . x + b1``; with a hidden layer (``w2`` given): ``z = w2 . relu(x @ w1 + b1)
-    + b2`` (``w1`` row-major [features, hidden]). margins(state) gives every seat's (2 players: the
-    antisymmetric mean, so the two sum to 0); DiceMcts calls it in C when it is the leaf."""
-    cdef readonly str game
-    cdef readonly int num_players, width, hidden
-    cdef double* w1
-    cdef double* b1
-    cdef double* w2
-    cdef double b2
+cdef void dv_margins(LVNet* m, DiceGame* g, double* out) noexcept nogil:
+    """Every seat's margin by the learned model m (shared/learned.pxi) over the value features: with 2 players
+    the antisymmetric mean (the two sum to 0)."""
+    cdef int16_t buf[DV_MAX]
+    cdef int p
+    cdef double a, b
+    if g.n == 2:
+        dv_features(g, 0, buf)
+        a = lv_eval(m, buf)
+        dv_features(g, 1, buf)
+        b = lv_eval(m, buf)
+        out[0], out[1] = 0.5 * (a - b), 0.5 * (b - a)
+        return
+    for p in range(g.n):
+        dv_features(g, p, buf)
+        out[p] = lv_eval(m, buf)
 
-    def __cinit__(self):
-        self.w1 = self.b1 = self.w2 = NULL
 
-    def __init__(self, game, int num_players, w1, b1, w2=None, double b2=0.0):
-        if game not in GAME_NAMES:
-            raise ValueError(f"no dice game {game!r}")
-        self.game, self.num_players = game, num_players
-        self.width = dv_width(num_players, num_players == 2)
-        a1, c1 = [float(x) for x in w1], [float(x) for x in b1]
-        a2 = None if w2 is None else [float(x) for x in w2]
-        self.hidden = 0 if a2 is None else len(a2)
-        units = max(self.hidden, 1)
-        if len(a1) != self.width * units or len(c1) != units:
-            raise ValueError(f"{game} with {num_players} players has {self.width} value features: the weights "
-                             f"hold {len(a1)} and {len(c1)} numbers, not {self.width * units} and {units}")
-        self.w1 = <double*>malloc(len(a1) * sizeof(double))
-        self.b1 = <double*>malloc(units * sizeof(double))
-        self.w2 = <double*>malloc(units * sizeof(double))
-        if self.w1 == NULL or self.b1 == NULL or self.w2 == NULL:
-            raise MemoryError()
-        for i in range(len(a1)):
-            self.w1[i] = a1[i]
-        for i in range(units):
-            self.b1[i] = c1[i]
-            self.w2[i] = a2[i] if a2 is not None else 0.0
-        self.b2 = b2
-
-    def __dealloc__(self):
-        free(self.w1)
-        free(self.b1)
-        free(self.w2)
-
-    cdef double _one(self, DiceGame* g, int seat) noexcept nogil:
-        cdef int16_t buf[DV_MAX]
-        cdef int i, j, n = dv_features(g, seat, buf), H = self.hidden
-        cdef double z, h
-        cdef double acc[256]
-        if H == 0:
-            z = self.b1[0]
-            for i in range(n):
-                z += self.w1[i] * buf[i]
-            return z
-        for j in range(H if H < 256 else 256):
-            acc[j] = self.b1[j]
-        for i in range(n):
-            if buf[i] != 0:
-                for j in range(H if H < 256 else 256):
-                    acc[j] += buf[i] * self.w1[i * H + j]
-        z = self.b2
-        for j in range(H if H < 256 else 256):
-            h = acc[j]
-            if h > 0:
-                z += h * self.w2[j]
-        return z
-
-    cdef void margins_c(self, DiceGame* g, double* out) noexcept nogil:
-        cdef int p
-        cdef double m
-        if g.n == 2:
-            m = 0.5 * (self._one(g, 0) - self._one(g, 1))
-            out[0], out[1] = m, -m
-            return
-        for p in range(g.n):
-            out[p] = self._one(g, p)
-
-    def margins(self, DiceState state):
-        """Every seat's expected final margin (points) by the model."""
-        cdef double out[MAX_PLAYERS]
-        self._check(&state.g)
-        self.margins_c(&state.g, out)
-        return [out[p] for p in range(state.g.n)]
-
-    cdef int _check(self, DiceGame* g) except -1:
-        if GAME_NAMES[g.game] != self.game or g.n != self.num_players:
-            raise ValueError(f"a value for {self.game} with {self.num_players} players cannot score "
-                             f"{GAME_NAMES[g.game]} with {g.n}")
-        return 0
+def dice_value_margins(LearnedValue lv, DiceState state):
+    """LearnedValue.margins of a dice state: every seat's expected final margin by the model."""
+    cdef double out[MAX_PLAYERS]
+    lv.check(GAME_NAMES[state.g.game], state.g.n)
+    dv_margins(&lv.net, &state.g, out)
+    return [out[p] for p in range(state.g.n)]

@@ -34,8 +34,12 @@ from alhambra_ai.bot.toolkit import (
     search_evaluate,
     search_greedy,
 )
+from alhambra_ai.learn.value_model import SHIPPED, load, shipped_value
 
 LONG_MOVE = 0.5     # seconds per move from which mcts's rollouts run twice as long (see rollout_turns)
+VALUES = ("hand", "learned")
+VALUE = "hand"      # mcts's cut-off value: hand-written (eval_values) or learned (data/values/, compiled);
+                    # measured in benchmarks/results/alhambra_learned.txt
 
 
 def greedy(obs: Any, seed: int, config: dict | None = None) -> int:
@@ -106,7 +110,7 @@ def expectimax(obs: Any, seed: int, config: dict | None = None) -> int:
 
 def mcts(obs: Any, seed: int, config: dict | None = None) -> int:
     """The MCTS move (bots/mcts.py; config: move_time, iterations, determinizations, rollout_turns, c_uct,
-    max_candidates, eps, stop_early, bank_share)."""
+    max_candidates, eps, stop_early, bank_share, value)."""
     config = config or {}
     tree, dets, clock = mcts_tree(obs, seed, config)
     legal = obs_dict(obs)["legal_actions"]
@@ -140,8 +144,33 @@ def mcts_tree(obs: Any, seed: int, config: dict,
         root_order = [a for a, _m in sorted(margins, key=lambda e: -e[1])]
     tree = Mcts(dets, seed, c_uct=c_uct, max_candidates=max_candidates,
                 rollout_turns=rollout_turns(obs, config, 0.0 if iterations else clock.limit),
-                eps=eps, ranges=scoring_ranges(obs), root_order=root_order)
+                eps=eps, ranges=scoring_ranges(obs), root_order=root_order, value=leaf_value(obs, config))
     return tree, dets, clock
+
+
+def leaf_value(obs: Any, config: dict) -> Any:
+    """The value scoring mcts's rollout cut-off: None for ``value: hand`` (the default: the hand-written
+    evaluation, eval_values), or for ``value: learned`` the shipped learned value of the base game and
+    player count (alhambra_ai/data/values/alhambra-<n>p.npz, evaluated in C, no Python call per leaf;
+    ``weights``: another file of that folder, by name); a game with a module keeps the hand value (the
+    learned features read the base game only)."""
+    value = config.get("value", VALUE)
+    if value not in VALUES:
+        raise ValueError(f"value must be one of {', '.join(VALUES)}, not {value!r}")
+    if value == "hand":
+        return None
+    o = obs_dict(obs)
+    if any(v for k, v in (o.get("options") or {}).items() if k != "dirk"):
+        return None
+    if config.get("weights"):  # another weights file of the package's values folder (trying candidates)
+        name = str(config["weights"])
+        if name not in _WEIGHTS:
+            _WEIGHTS[name] = load(SHIPPED / name).compiled()
+        return _WEIGHTS[name]
+    return shipped_value("alhambra", int(o.get("num_players") or len(o["scores"])))
+
+
+_WEIGHTS: dict[str, Any] = {}
 
 
 def rollout_turns(obs: Any, config: dict, move_time: float = 0.0) -> int:

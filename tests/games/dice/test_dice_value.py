@@ -163,10 +163,10 @@ def test_weights_of_other_value_features_are_refused(weights, tmp_path):
     assert compact.size != len(dice_value_names("dice", 2))
 
 
-def test_value_encoding_is_refused_for_the_base_game():
+def test_value_encoding_is_refused_for_the_base_game_with_modules():
     from alhambra_ai.errors import BadInput
     with pytest.raises(BadInput, match="value encoding"):
-        FeatureEncoder("alhambra", 2, {}, "value")
+        FeatureEncoder("alhambra", 2, {"vizier": True}, "value")
 
 
 @pytest.mark.parametrize("game", ["dice", "alcazaba"])
