@@ -71,7 +71,7 @@ def next_games(queue: list[ScheduledGame], in_play: set[int], free: int, window:
     nor two of one deal: a deal's rotations run one after another. Among the next ``window`` deals of the
     queue, a deal with more games still queued goes first (the longest chains first, as in Hu's scheduling):
     else a run could end with the last deal's rotations played one by one while the other cores wait.
-    Beyond the window, queue order, so deals still end about in order (sprt reads them in order).
+    Beyond the window (all of it when ``window`` is 0), queue order.
 
     >>> from alhambra_ai.arena.schedule import ScheduledGame as G
     >>> xy = ("x", "y")
@@ -99,10 +99,14 @@ def next_games(queue: list[ScheduledGame], in_play: set[int], free: int, window:
 class LocalBackend:
     """``jobs`` games at once in threads of this process, each seat's bot in a worker process here. The
     rotations of one deal (games with one seed) never run at the same time: whatever their bots leave on
-    the machine, no game of a deal is in play beside another of it."""
+    the machine, no game of a deal is in play beside another of it. ``ahead``: start the games of the next
+    deals by how many of their games are left (next_games), for runs that play every game and read them in
+    any order (tournaments, strength); else in queue order, so deals end in order (sprt reads them so and
+    stops at its decision)."""
 
-    def __init__(self, jobs: int) -> None:
+    def __init__(self, jobs: int, ahead: bool = False) -> None:
         self.jobs = max(1, jobs)
+        self.window = 4 * self.jobs if ahead else 0
 
     def __enter__(self) -> LocalBackend:
         return self
@@ -132,7 +136,7 @@ class LocalBackend:
             while queue or running:
                 in_play = {g.seed for g, _, _ in running.values()}
                 trees.expect(sum(g.num_players for g in queue))  # no tree made ahead for nobody
-                for game in next_games(queue, in_play, self.jobs - len(running), 4 * self.jobs):
+                for game in next_games(queue, in_play, self.jobs - len(running), self.window):
                     queue.remove(game)
                     beat = Heartbeat()
                     thread = threading.Thread(target=referee_thread, args=(game, beat), daemon=True,
@@ -192,19 +196,19 @@ def play_all(backend: Backend, games: list[ScheduledGame], bots: Mapping[str, Bo
 
 def make_backend(s: Settings) -> Backend:
     """The backend the settings name (``local`` or ``ray``)."""
-    return backend_named(s.backend, s.jobs, s.address)
+    return backend_named(s.backend, s.jobs, s.address, ahead=True)  # a tournament plays every game
 
 
-def backend_named(name: str, jobs: int = 1, address: str | None = None) -> Backend:
-    """``local`` (``jobs`` games at once here) or ``ray`` (the cluster at ``address``); BadInput for a
-    missing Ray or an address without Ray."""
+def backend_named(name: str, jobs: int = 1, address: str | None = None, ahead: bool = False) -> Backend:
+    """``local`` (``jobs`` games at once here; ``ahead``: LocalBackend's) or ``ray`` (the cluster at
+    ``address``); BadInput for a missing Ray or an address without Ray."""
     if name not in BACKENDS:
         raise BadInput(f"backend must be one of {', '.join(BACKENDS)}, not {name!r}")
     if name == "ray":
         return RayBackend(address)  # BadInput if Ray is not installed
     if address:
         raise BadInput("address is the Ray cluster's (auto or HOST:PORT) and needs backend ray")
-    return LocalBackend(jobs)
+    return LocalBackend(jobs, ahead)
 
 
 def run_games(games: list[ScheduledGame], paths: Mapping[str, BotSource | str], hashes: dict[str, str],
@@ -218,7 +222,7 @@ def run_games(games: list[ScheduledGame], paths: Mapping[str, BotSource | str], 
     re-raises, leaving a store that --resume continues.
     """
     log = log or sys.stderr
-    backend = backend or LocalBackend(jobs)
+    backend = backend or LocalBackend(jobs, ahead=True)
     stored = store.results(repair=True)
     done = {r["game"] for r in stored} | {f["game"] for f in store.failed(repair=True)}
     todo = [g for g in games if g.id not in done]

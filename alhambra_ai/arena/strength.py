@@ -370,7 +370,7 @@ def run_strength(matches=DEFAULT_MATCHES, players=(2, 4), games: int = 20, seed:
         bar.update(len(groups) * games - len(todo))
     flush()
     if todo:
-        with backend_named(backend, jobs, address) as arena:
+        with backend_named(backend, jobs, address, ahead=True) as arena:  # every game is played
             arena.check([game.spec for game in todo], groups[0][2].limits(groups[0][1]))
             play(arena, todo, [(match, p) for _, p, match in groups], finished)
     return rows
