@@ -46,7 +46,6 @@ KNOWN: dict[str, tuple[set[str], str]] = {
     "alhambra_ai/learn/selfplay.py": ({"alcazaba", "dice", "dirk"},
                                       "the learned values' features are the dice family's; a dataset counts "
                                       "the dummy's games"),
-    "alhambra_ai/learn/value_model.py": ({"dice"}, "loads the dice family's value features"),
     "alhambra_ai/registry.py": ({"dice"}, "FAMILIES: the one list of the game families"),
     "alhambra_ai/terminal/replay.py": ({"dirk"}, "the final line prints the dummy's score"),
     "alhambra_ai/terminal/session.py": ({"dirk"}, "the table shows the dummy's city and score"),

@@ -116,19 +116,17 @@ class Match:
                 for name, side in zip(self.lineup(players), self.sides(players), strict=True)}
 
     def limits(self, players: int) -> Limits:
-        """The limits of every seat: the match's, a side's own time per move (``NAME@SECONDS``), and an
-        iteration budget for our search bots with ``iterations`` (mcts: iterations; expectimax: a tenth as
-        many samples)."""
+        """The limits of every seat: the match's, a side's own time per move (``NAME@SECONDS``), and with
+        ``iterations`` an iteration budget in every seat's setup config, whatever its file is called (a search
+        reads its own key: mcts ``iterations``, expectimax ``samples``, a tenth as many; other bots ignore
+        both)."""
         own, budgets = {}, {}
         for name, side in zip(self.lineup(players), self.sides(players), strict=True):
             t = parse_side(side)[1]
             if t is not None:
                 own[name] = Limits(move_time=t, time_bank=self.time_bank, memory_mb=self.memory_mb)
-            stem = bot_path(parse_side(side)[0]).stem
-            if self.iterations and stem == "mcts":
-                budgets[name] = {"iterations": self.iterations}
-            elif self.iterations and stem == "expectimax":
-                budgets[name] = {"samples": max(1, self.iterations // 10)}
+            if self.iterations:
+                budgets[name] = {"iterations": self.iterations, "samples": max(1, self.iterations // 10)}
         return Limits(move_time=self.move_time or 1.0, time_bank=self.time_bank, memory_mb=self.memory_mb,
                       own=own, budgets=budgets)
 

@@ -239,3 +239,15 @@ def test_mcts_beats_greedy_with_a_fixed_iteration_budget():
                         echo=lambda _l: None)
     assert rows[0].games == 10 and not rows[0].forfeits
     assert rows[0].wins >= 7, rows[0].row()
+
+
+def test_an_iteration_budget_reaches_every_seat_whatever_its_file_is_called():
+    """``--iterations`` gives every seat's setup both budgets (mcts reads ``iterations``, expectimax
+    ``samples``): a bot file of another name (a candidate, a frozen copy) is on the same budget, not the clock."""
+    from alhambra_ai.arena.strength import Match
+
+    fixtures = "tests/fixtures/dice_mcts_learned.py:tests/fixtures/dice_expectimax_frozen.py"
+    limits = Match(fixtures, iterations=300, game="dice").limits(2)
+    assert len(limits.budgets) == 2
+    assert all(b == {"iterations": 300, "samples": 30} for b in limits.budgets.values())
+    assert Match("mcts:greedy").limits(2).budgets == {}

@@ -121,3 +121,15 @@ def test_observation_action_text_matches_the_state():
         assert [obs.action_text(a) for a in obs.legal_actions] == [
             state.action_to_text(a) for a in state.legal_actions()]
         state.apply(rng.choice(state.legal_actions()))
+
+
+def test_bot_files_of_the_old_tree_still_find_their_names():
+    """``alhambra_ai.botapi`` and ``alhambra_ai.search`` (the toolkit's name before the package was cut by
+    concept) re-export the bot API and the toolkit: bot files written for them keep working."""
+    import alhambra_ai.botapi as botapi
+    import alhambra_ai.search as old_search
+    from alhambra_ai.bot import api, toolkit
+
+    assert all(getattr(old_search, n) is getattr(toolkit, n) for n in old_search.__all__)
+    assert set(old_search.__all__) == set(toolkit.__all__)
+    assert all(getattr(botapi, n) is getattr(api, n) for n in botapi.__all__)
