@@ -243,7 +243,8 @@ def test_mcts_beats_greedy_with_a_fixed_iteration_budget():
 
 def test_an_iteration_budget_reaches_every_seat_whatever_its_file_is_called():
     """``--iterations`` gives every seat's setup both budgets (mcts reads ``iterations``, expectimax
-    ``samples``): a bot file of another name (a candidate, a frozen copy) is on the same budget, not the clock."""
+    ``samples``): a bot file of another name (a candidate, a frozen copy) is on the same budget, not the
+    clock."""
     from alhambra_ai.arena.strength import Match
 
     fixtures = "tests/fixtures/dice_mcts_learned.py:tests/fixtures/dice_expectimax_frozen.py"
