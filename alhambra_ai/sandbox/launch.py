@@ -239,6 +239,12 @@ def link_tree(base: str, read: ReadSet) -> bool:
 _plans: dict[ReadSet, tuple[list[str], list[tuple[str, str]], list[str]]] = {}
 
 
+def forget_plans() -> None:
+    """Plan link_tree again at its next call (the read set's folders changed)."""
+    with _lock:
+        _plans.clear()
+
+
 def _tree_plan(read: ReadSet) -> tuple[list[str], list[tuple[str, str]], list[str]]:
     """What link_tree makes for ``read``, found once: the directories (parents first), the symbolic links
     (path, target) and the files to link."""

@@ -489,6 +489,7 @@ class TreePool:
         self.failed = False
         self.builder: threading.Thread | None = None
         self.coming: int | None = None  # workers still to start, when the caller knows (expect)
+        self.generation = 0  # renew's count: a tree made ahead under an older plan is not kept
 
     def expect(self, workers: int | None) -> None:
         """``workers`` more workers will start (None: unknown): no tree is made ahead beyond them, so none
@@ -521,10 +522,12 @@ class TreePool:
             atexit.register(self.clear)
 
     def make(self) -> str | None:
-        path = tempfile.mkdtemp(prefix=f"{TREE_PREFIX}{_referee_tag(os.getpid())}-")
-        if sandbox.link_tree(path, sandbox.read_set()):
-            return path
-        shutil.rmtree(path, ignore_errors=True)
+        for _attempt in range(2):  # the second after planning again: a file of the plan may have gone
+            path = tempfile.mkdtemp(prefix=f"{TREE_PREFIX}{_referee_tag(os.getpid())}-")
+            if sandbox.link_tree(path, sandbox.read_set()):
+                return path
+            shutil.rmtree(path, ignore_errors=True)
+            sandbox.forget_plans()
         self.failed = True
         return None
 
@@ -542,17 +545,29 @@ class TreePool:
             shutil.rmtree(path, ignore_errors=True)
         drain_removals()
 
+    def renew(self) -> None:
+        """Plan the trees again: files were added to the read set's folders after the first tree was made
+        (only tests do; a tree holds the files there were when it was planned)."""
+        with self.lock:
+            self.generation += 1
+        sandbox.forget_plans()
+        self.clear()
+
     def _build_ahead(self) -> None:
         _idle_priority()
         while True:
             self.wake.wait()
             self.wake.clear()
             while not self.failed and len(self.ready) < self._wanted():
+                generation = self.generation
                 path = self.make()
                 if path is None:
                     break
                 with self.lock:
-                    self.ready.append(path)
+                    if generation == self.generation:
+                        self.ready.append(path)
+                        continue
+                shutil.rmtree(path, ignore_errors=True)  # planned before a renew
 
     def _wanted(self) -> int:
         want = max(self.READY, live_count() + 2)

@@ -220,8 +220,10 @@ def test_a_refereed_game_with_the_learned_value_has_no_forfeit(weights, tmp_path
 
     from alhambra_ai.cli import main
     from alhambra_ai.learn.value_model import SHIPPED
+    from alhambra_ai.sandbox import process
     name = "_test-alhambra-2p.npz"
     shutil.copy(weights, SHIPPED / name)
+    process.trees.renew()  # the workers' trees of links hold the package's files as they were when planned
     try:
         learned = tmp_path / "learned.py"
         learned.write_text("from alhambra_ai.botapi import SearchBot\n\n\nclass Bot(SearchBot):\n"
@@ -235,6 +237,7 @@ def test_a_refereed_game_with_the_learned_value_has_no_forfeit(weights, tmp_path
         assert len(results) == 2 and all(res["forfeits"] == [] for res in results)
     finally:
         (SHIPPED / name).unlink()
+        process.trees.renew()  # (a plan naming a file that is gone could not be linked)
 
 
 def test_the_shipped_value_loads_and_scores_its_features():
