@@ -31,9 +31,14 @@ import tempfile
 import time
 from pathlib import Path
 
-from alhambra_ai.sandbox import launch as sandbox
-from alhambra_ai.sandbox.launch import Isolation
-from alhambra_ai.sandbox.process import BotProcess, BotSource, _only_child
+try:
+    from alhambra_ai.sandbox import launch as sandbox
+    from alhambra_ai.sandbox.launch import Isolation
+    from alhambra_ai.sandbox.process import BotProcess, BotSource, _only_child, isolation
+except ImportError:  # --against a checkout from before the package was cut by concept
+    from alhambra_ai.tournament import sandbox  # type: ignore[no-redef]
+    from alhambra_ai.tournament.process import BotProcess, BotSource, _only_child, isolation  # type: ignore[no-redef]
+    from alhambra_ai.tournament.sandbox import Isolation  # type: ignore[no-redef]
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -72,8 +77,6 @@ def measure(starts: int, moves: int) -> dict:
     state = alhambra_ai.new_game(3, seed=5)
     obs = dict(state.observation(state.current_player), time_left=1.0, move_time=1.0)
     began = time.perf_counter()
-    from alhambra_ai.sandbox.process import isolation
-
     sandbox_plan = isolation()
     with BotProcess(TRIVIAL, 2048) as proc:  # the one-off costs: probe, read set, page cache
         proc.begin(60)
