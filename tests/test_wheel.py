@@ -60,3 +60,14 @@ def test_the_wheel_plays_from_an_empty_folder(tmp_path):
                           input="1\n" * 3000, capture_output=True, text=True, timeout=900)
     assert game.returncode == 0, (game.stdout[-2000:], game.stderr[-2000:])
     assert "seat 2: mcts" in game.stdout and "Final scores:" in game.stdout  # the strongest bot, shipped
+
+
+def test_every_package_of_the_tree_is_in_the_wheels_list():
+    """pyproject.toml lists the packages by name: a new folder of the package left out of it imports from a
+    checkout but not from a wheel (the slow test above finds that only after building one)."""
+    import tomllib
+
+    root = Path(__file__).resolve().parent.parent
+    listed = set(tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
+    found = {".".join(p.parent.relative_to(root).parts) for p in (root / "alhambra_ai").rglob("__init__.py")}
+    assert found <= listed, sorted(found - listed)
