@@ -99,3 +99,21 @@ def built_in_bots_game(n: int, seed: int, options: dict) -> set[str]:
             used.add("buy with coins")
         s.apply(a)
     return used
+
+
+def random_positions(n, seed, count, game="alhambra", options=None, most=25):
+    """States along one random game (seeded), one every 3 to ``most`` random moves, at most ``count``."""
+    import random
+
+    from alhambra_ai import new_game
+
+    rng = random.Random(seed)
+    s = new_game(n, seed=seed, game=game, options=options)
+    out = []
+    while not s.is_terminal() and len(out) < count:
+        for _ in range(rng.randint(3, most)):
+            if s.is_terminal():
+                break
+            s.apply(rng.choice(s.legal_actions()))
+        out.append(s.clone())
+    return out

@@ -6,10 +6,10 @@ it at its rollout cut-off."""
 from __future__ import annotations
 
 import json
-import random
 
 import numpy as np
 import pytest
+from gamehelpers import random_positions
 
 from alhambra_ai import determinize, new_game
 from alhambra_ai._core import (
@@ -31,16 +31,7 @@ from alhambra_ai.learn.value_model import WeightsError, load
 
 def positions(n, seed, count=10, options=None):
     """States along a random game, one every few moves."""
-    rng = random.Random(seed)
-    s = new_game(n, seed=seed, options=options)
-    out = []
-    while not s.is_terminal() and len(out) < count:
-        for _ in range(rng.randint(3, 30)):
-            if s.is_terminal():
-                break
-            s.apply(rng.choice(s.legal_actions()))
-        out.append(s.clone())
-    return out
+    return random_positions(n, seed, count, options=options, most=30)
 
 
 def test_names_are_unique_versioned_and_one_per_concept():

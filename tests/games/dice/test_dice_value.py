@@ -8,6 +8,7 @@ import random
 
 import numpy as np
 import pytest
+from gamehelpers import random_positions
 from trainhelpers import make_dataset
 
 from alhambra_ai import determinize, new_game
@@ -25,16 +26,7 @@ from alhambra_ai.learn.value_model import WeightsError, load
 
 def positions(game, n, seed, count=12):
     """States along a random game, one every few moves."""
-    rng = random.Random(seed)
-    s = new_game(n, seed=seed, game=game)
-    out = []
-    while not s.is_terminal() and len(out) < count:
-        for _ in range(rng.randint(3, 25)):
-            if s.is_terminal():
-                break
-            s.apply(rng.choice(s.legal_actions()))
-        out.append(s.clone())
-    return out
+    return random_positions(n, seed, count, game=game, most=25)
 
 
 @pytest.mark.parametrize("game", ["dice", "alcazaba"])
